@@ -1,0 +1,54 @@
+// The interface every agent adapter implements.
+//
+// The core prepares a workspace holding only what the agent may see (the
+// editable files, the instructions, the tuning configurations), runs the
+// agent in it, and afterwards takes back only the declared editable files.
+//
+//   class MyAgent : public AgentAdapter { ... };
+//   ARENA_REGISTER_AGENT("myagent", MyAgent);
+#ifndef ARENA_CORE_AGENT_H_
+#define ARENA_CORE_AGENT_H_
+
+#include <string>
+
+#include "core/registry.h"
+#include "core/status.h"
+#include "core/task.h"
+
+namespace arena {
+
+struct AgentRequest {
+  const TaskSpec* task = nullptr;
+  std::string workspace;     // read-write; holds the editable files
+  double time_budget_s = 0;  // 0: the agent's own default
+  Json config = Json::object();  // the adapter's YAML configuration
+  uint64_t seed = 0;
+};
+
+struct AgentOutcome {
+  bool ok = true;           // false: the agent itself failed (not the kernel)
+  std::string detail;       // why it failed, in one line
+  std::string transcript;   // what it printed or said
+  double wall_s = 0;
+  int exit_code = 0;
+  int feedback_calls = 0;
+  Json usage = Json::object();  // tokens and cost where reported
+  Json ToJson() const;
+};
+
+class AgentAdapter {
+ public:
+  virtual ~AgentAdapter() = default;
+  // Edits files in request.workspace. Errors are values: a crash of the
+  // agent's process is an AgentOutcome with ok = false, not a Status.
+  virtual Result<AgentOutcome> Run(const AgentRequest& request) = 0;
+};
+
+using AgentRegistry = Registry<AgentAdapter>;
+
+}  // namespace arena
+
+#define ARENA_REGISTER_AGENT(name, Impl) \
+  ARENA_REGISTER_PLUGIN_IMPL(::arena::AgentAdapter, name, Impl, __LINE__)
+
+#endif  // ARENA_CORE_AGENT_H_

@@ -1,0 +1,112 @@
+// The interface every task family implements.
+//
+// A family knows how to compile a candidate, check it against a reference on
+// one configuration with a given seed, and time it against the baseline. The
+// core drives these stages (core/pipeline.h) and never names a family.
+//
+//   class MyFamily : public TaskFamily { ... };
+//   ARENA_REGISTER_TASK_FAMILY("myfamily", MyFamily);
+//
+// Evaluation happens in a session: the family may keep a worker process alive
+// across stages (one per evaluation), and must survive a candidate that
+// crashes or hangs it, reporting that as the candidate's failure.
+#ifndef ARENA_CORE_FAMILY_H_
+#define ARENA_CORE_FAMILY_H_
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/device.h"
+#include "core/registry.h"
+#include "core/status.h"
+#include "core/task.h"
+
+namespace arena {
+
+enum class Subject { kBaseline, kCandidate };
+const char* SubjectName(Subject s);
+
+enum class StageStatus { kPassed, kFailed, kSkipped };
+const char* StageStatusName(StageStatus s);
+Result<StageStatus> ParseStageStatus(const std::string& s);
+
+// What one stage of one subject did.
+struct StageOutcome {
+  StageStatus status = StageStatus::kSkipped;
+  std::string detail;  // one line: why it failed or was skipped
+  std::string log;     // full output (compiler messages, tracebacks)
+  double seconds = 0;
+  Json metrics = Json::object();  // family-specific figures (errors, ...)
+
+  static StageOutcome Passed(std::string detail = "") {
+    return {StageStatus::kPassed, std::move(detail), "", 0, Json::object()};
+  }
+  static StageOutcome Failed(std::string detail, std::string log = "") {
+    return {StageStatus::kFailed, std::move(detail), std::move(log), 0, Json::object()};
+  }
+  static StageOutcome Skipped(std::string reason) {
+    return {StageStatus::kSkipped, std::move(reason), "", 0, Json::object()};
+  }
+  bool passed() const { return status == StageStatus::kPassed; }
+  Json ToJson() const;
+  static StageOutcome FromJson(const Json& j);
+};
+
+// Samples of one subject on one configuration, in microseconds.
+struct TimingSamples {
+  std::vector<double> us;
+  double median() const;
+  double percentile(double p) const;  // p in [0, 100]
+};
+
+struct TimingOutcome {
+  StageOutcome stage;
+  std::string method;  // e.g. "cuda-events+l2-flush+graph-replay"
+  TimingSamples baseline;
+  TimingSamples candidate;
+  Json ToJson() const;
+  static TimingOutcome FromJson(const Json& j);
+};
+
+// Everything a family needs to evaluate one candidate.
+struct EvaluationContext {
+  const TaskSpec* task = nullptr;
+  std::string baseline_dir;   // the task folder as shipped (staged copy)
+  std::string candidate_dir;  // the task folder with the candidate's files
+  std::string work_dir;       // scratch space for this evaluation
+  DeviceInfo device;
+  std::string project_root;   // where plugins find their harness files
+  double stage_timeout_s = 300;
+  long long memory_limit_bytes = 0;  // 0: no limit
+};
+
+class EvaluationSession {
+ public:
+  virtual ~EvaluationSession() = default;
+  virtual StageOutcome Compile(Subject subject) = 0;
+  virtual StageOutcome Check(Subject subject, const Configuration& config, uint64_t seed) = 0;
+  // Times baseline and candidate on `config`, interleaved in one session.
+  virtual TimingOutcome Time(const Configuration& config) = 0;
+};
+
+class TaskFamily {
+ public:
+  virtual ~TaskFamily() = default;
+  // Validates the family's own section of task.yaml (and anything else it
+  // needs from the task); errors name file:line and the field.
+  virtual Status ValidateTask(const TaskSpec& task) const = 0;
+  // The configurations to evaluate, in order. Default: all of the task's.
+  virtual std::vector<const Configuration*> Configurations(const TaskSpec& task) const;
+  virtual Result<std::unique_ptr<EvaluationSession>> Open(const EvaluationContext& ctx) const = 0;
+};
+
+using TaskFamilyRegistry = Registry<TaskFamily>;
+
+}  // namespace arena
+
+#define ARENA_REGISTER_TASK_FAMILY(name, Impl) \
+  ARENA_REGISTER_PLUGIN_IMPL(::arena::TaskFamily, name, Impl, __LINE__)
+
+#endif  // ARENA_CORE_FAMILY_H_

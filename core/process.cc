@@ -1,0 +1,302 @@
+#include "core/process.h"
+
+#include <signal.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+
+#include <array>
+#include <chrono>
+#include <deque>
+#include <functional>
+#include <sstream>
+#include <thread>
+
+#include <boost/asio.hpp>
+#include <boost/process.hpp>
+#include <boost/process/extend.hpp>
+
+namespace arena {
+namespace bp = boost::process;
+namespace asio = boost::asio;
+using Clock = std::chrono::steady_clock;
+
+std::string SignalName(int signal) {
+  const char* abbrev = sigabbrev_np(signal);
+  return abbrev ? std::string("SIG") + abbrev : "signal " + std::to_string(signal);
+}
+
+std::string ProcessResult::Describe() const {
+  std::ostringstream out;
+  if (timed_out) {
+    out.precision(1);
+    out << std::fixed << "timed out after " << wall_s << " s";
+  } else if (signal != 0) {
+    out << "killed by signal " << signal << " (" << SignalName(signal) << ")";
+  } else {
+    out << "exit " << exit_code;
+  }
+  return out.str();
+}
+
+namespace {
+
+// Appends what a pipe delivers to a string, keeping at most `cap` bytes.
+class CappedReader {
+ public:
+  CappedReader(bp::async_pipe& pipe, size_t cap) : pipe_(pipe), cap_(cap) {}
+
+  void Start() {
+    pipe_.async_read_some(asio::buffer(buf_), [this](const boost::system::error_code& ec,
+                                                     size_t n) {
+      size_t keep = data_.size() < cap_ ? std::min(n, cap_ - data_.size()) : 0;
+      data_.append(buf_.data(), keep);
+      dropped_ += n - keep;
+      if (ec) {
+        eof_ = true;
+        return;
+      }
+      Start();
+    });
+  }
+
+  bool eof() const { return eof_; }
+  std::string& data() { return data_; }
+  size_t dropped() const { return dropped_; }
+
+ private:
+  bp::async_pipe& pipe_;
+  size_t cap_;
+  std::array<char, 8192> buf_{};
+  std::string data_;
+  size_t dropped_ = 0;
+  bool eof_ = false;
+};
+
+bp::environment BuildEnvironment(const ProcessOptions& o) {
+  bp::environment env = boost::this_process::environment();
+  for (const auto& name : o.unset_env) env.erase(name);
+  for (const auto& [k, v] : o.env) env[k] = v;
+  return env;
+}
+
+Result<boost::filesystem::path> ResolveProgram(const std::string& argv0) {
+  if (argv0.empty()) return InvalidArgument("empty program name");
+  if (argv0.find('/') != std::string::npos) return boost::filesystem::path(argv0);
+  boost::filesystem::path p = bp::search_path(argv0);
+  if (p.empty()) return NotFound("program '" + argv0 + "' is not on PATH");
+  return p;
+}
+
+void DecodeStatus(int status, ProcessResult* r) {
+  if (WIFSIGNALED(status)) {
+    r->signal = WTERMSIG(status);
+  } else if (WIFEXITED(status)) {
+    r->exit_code = WEXITSTATUS(status);
+  }
+}
+
+// Sets the child's address-space limit between fork and exec.
+struct MemoryLimit {
+  long long bytes;
+  template <typename Executor>
+  void operator()(Executor&) const {
+    if (bytes > 0) {
+      struct rlimit lim;
+      lim.rlim_cur = lim.rlim_max = static_cast<rlim_t>(bytes);
+      setrlimit(RLIMIT_AS, &lim);
+    }
+  }
+};
+
+}  // namespace
+
+Result<ProcessResult> RunProcess(const ProcessOptions& o) {
+  if (o.argv.empty()) return InvalidArgument("no program to run");
+  ARENA_ASSIGN_OR_RETURN(boost::filesystem::path exe, ResolveProgram(o.argv[0]));
+  std::vector<std::string> args(o.argv.begin() + 1, o.argv.end());
+  asio::io_context ios;
+  bp::async_pipe out_pipe(ios), err_pipe(ios), in_pipe(ios);
+  bp::group group;
+  std::error_code ec;
+  auto start = Clock::now();
+  bp::child child(exe, bp::args(args), bp::std_out > out_pipe, bp::std_err > err_pipe,
+                  bp::std_in < in_pipe, BuildEnvironment(o), group,
+                  bp::start_dir(o.cwd.empty() ? "." : o.cwd),
+                  bp::extend::on_exec_setup = MemoryLimit{o.memory_limit_bytes}, ec);
+  if (ec) return Unavailable("cannot start '" + o.argv[0] + "': " + ec.message());
+
+  // Feed stdin asynchronously, then close it so the child sees EOF.
+  auto stdin_copy = std::make_shared<std::string>(o.stdin_data);
+  if (stdin_copy->empty()) {
+    in_pipe.close();
+  } else {
+    asio::async_write(in_pipe, asio::buffer(*stdin_copy),
+                      [&in_pipe, stdin_copy](const boost::system::error_code&, size_t) {
+                        boost::system::error_code ignored;
+                        in_pipe.close(ignored);
+                      });
+  }
+  CappedReader out(out_pipe, o.output_cap), err(err_pipe, o.output_cap);
+  out.Start();
+  err.Start();
+
+  ProcessResult r;
+  const auto deadline = start + std::chrono::duration_cast<Clock::duration>(
+                                    std::chrono::duration<double>(o.timeout_s));
+  while (true) {
+    ios.run_for(std::chrono::milliseconds(10));
+    if (ios.stopped()) {
+      ios.restart();
+      std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    }
+    std::error_code run_ec;
+    if (!child.running(run_ec)) break;
+    if (Clock::now() >= deadline) {
+      r.timed_out = true;
+      break;
+    }
+  }
+  // Whatever is left of the group (the child on a time limit, or processes
+  // it left behind) is killed, so nothing outlives its evaluation.
+  std::error_code kill_ec;
+  group.terminate(kill_ec);
+  std::error_code wait_ec;
+  child.wait(wait_ec);
+  // Drain what the pipes still hold.
+  auto drain_until = Clock::now() + std::chrono::milliseconds(500);
+  while ((!out.eof() || !err.eof()) && Clock::now() < drain_until) {
+    ios.run_for(std::chrono::milliseconds(10));
+    if (ios.stopped()) ios.restart();
+  }
+  r.wall_s = std::chrono::duration<double>(Clock::now() - start).count();
+  if (!r.timed_out) DecodeStatus(child.native_exit_code(), &r);
+  r.out = std::move(out.data());
+  r.err = std::move(err.data());
+  r.out_dropped = out.dropped();
+  r.err_dropped = err.dropped();
+  return r;
+}
+
+struct WorkerProcess::Impl {
+  asio::io_context ios;
+  bp::async_pipe in_pipe{ios};
+  bp::async_pipe out_pipe{ios};
+  bp::async_pipe err_pipe{ios};
+  bp::group group;
+  bp::child child;
+  asio::streambuf out_buf;
+  std::array<char, 8192> err_chunk{};
+  std::string err_data;
+  bool dead = false;
+  std::string exit_description;
+
+  void ReadStderr() {
+    err_pipe.async_read_some(asio::buffer(err_chunk), [this](const boost::system::error_code& ec,
+                                                              size_t n) {
+      err_data.append(err_chunk.data(), n);
+      if (err_data.size() > (1u << 20)) err_data.erase(0, err_data.size() - (1u << 19));
+      if (!ec) ReadStderr();
+    });
+  }
+
+  void MarkDead() {
+    if (dead) return;
+    std::error_code ec;
+    group.terminate(ec);
+    child.wait(ec);
+    ProcessResult r;
+    DecodeStatus(child.native_exit_code(), &r);
+    exit_description = r.Describe();
+    dead = true;
+  }
+};
+
+WorkerProcess::WorkerProcess(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
+
+WorkerProcess::~WorkerProcess() { Kill(); }
+
+Result<std::unique_ptr<WorkerProcess>> WorkerProcess::Start(const ProcessOptions& o) {
+  if (o.argv.empty()) return InvalidArgument("no program to run");
+  ARENA_ASSIGN_OR_RETURN(boost::filesystem::path exe, ResolveProgram(o.argv[0]));
+  std::vector<std::string> args(o.argv.begin() + 1, o.argv.end());
+  auto impl = std::make_unique<Impl>();
+  std::error_code ec;
+  impl->child = bp::child(exe, bp::args(args), bp::std_out > impl->out_pipe,
+                          bp::std_err > impl->err_pipe, bp::std_in < impl->in_pipe,
+                          BuildEnvironment(o), impl->group,
+                          bp::start_dir(o.cwd.empty() ? "." : o.cwd),
+                          bp::extend::on_exec_setup = MemoryLimit{o.memory_limit_bytes}, ec);
+  if (ec) return Unavailable("cannot start '" + o.argv[0] + "': " + ec.message());
+  impl->ReadStderr();
+  return std::unique_ptr<WorkerProcess>(new WorkerProcess(std::move(impl)));
+}
+
+Result<std::string> WorkerProcess::Request(const std::string& line, double timeout_s) {
+  Impl& w = *impl_;
+  if (w.dead) return FailedPrecondition("worker already ended: " + w.exit_description);
+  boost::system::error_code wec;
+  std::string msg = line + "\n";
+  asio::write(w.in_pipe, asio::buffer(msg), wec);
+  if (wec) {
+    w.MarkDead();
+    return Unavailable("worker ended (" + w.exit_description + ") before the request");
+  }
+  bool done = false;
+  boost::system::error_code rec;
+  asio::async_read_until(w.out_pipe, w.out_buf, '\n',
+                         [&](const boost::system::error_code& ec, size_t) {
+                           rec = ec;
+                           done = true;
+                         });
+  auto deadline = Clock::now() + std::chrono::duration_cast<Clock::duration>(
+                                     std::chrono::duration<double>(timeout_s));
+  while (!done && Clock::now() < deadline) {
+    w.ios.run_for(std::chrono::milliseconds(10));
+    if (w.ios.stopped()) w.ios.restart();
+  }
+  if (!done) {
+    w.out_pipe.cancel();
+    w.MarkDead();
+    w.exit_description = "timed out after " + std::to_string(timeout_s) + " s";
+    // Run the cancelled handler so nothing refers to this frame later.
+    w.ios.restart();
+    w.ios.poll();
+    return DeadlineExceeded("worker gave no reply within " + std::to_string(timeout_s) +
+                            " s; killed");
+  }
+  if (rec) {
+    w.MarkDead();
+    return Unavailable("worker ended (" + w.exit_description + ") without a reply");
+  }
+  std::istream in(&w.out_buf);
+  std::string reply;
+  std::getline(in, reply);
+  return reply;
+}
+
+bool WorkerProcess::alive() const { return !impl_->dead; }
+
+std::string WorkerProcess::StderrTail(size_t max_bytes) {
+  impl_->ios.poll();
+  if (impl_->ios.stopped()) impl_->ios.restart();
+  const std::string& s = impl_->err_data;
+  return s.size() <= max_bytes ? s : s.substr(s.size() - max_bytes);
+}
+
+void WorkerProcess::Kill() {
+  if (!impl_ || impl_->dead) return;
+  boost::system::error_code ec;
+  impl_->in_pipe.close(ec);
+  impl_->MarkDead();
+  // Collect the last words on stderr.
+  auto until = Clock::now() + std::chrono::milliseconds(200);
+  while (Clock::now() < until) {
+    impl_->ios.run_for(std::chrono::milliseconds(10));
+    if (impl_->ios.stopped()) break;
+  }
+}
+
+std::string WorkerProcess::ExitDescription() const { return impl_->exit_description; }
+
+}  // namespace arena

@@ -1,0 +1,88 @@
+// Child processes with limits: the arena's only way to run untrusted code.
+//
+// RunProcess starts a program in its own process group, feeds it stdin,
+// captures stdout and stderr up to a cap, and on the time limit kills the
+// whole group (children and grandchildren too). When the program exits, any
+// processes it left behind in its group are killed as well.
+//
+//   ProcessOptions o;
+//   o.argv = {"/bin/sh", "-c", "make"};
+//   o.timeout_s = 60;
+//   ARENA_ASSIGN_OR_RETURN(ProcessResult r, RunProcess(o));
+//   if (r.timed_out) ...; else if (r.signal) ...; else r.exit_code ...
+//
+// WorkerProcess keeps a child alive and talks to it in lines (one JSON
+// request, one JSON reply), each reply awaited with its own time limit.
+#ifndef ARENA_CORE_PROCESS_H_
+#define ARENA_CORE_PROCESS_H_
+
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/status.h"
+
+namespace arena {
+
+struct ProcessOptions {
+  std::vector<std::string> argv;  // argv[0] is a path or a name on PATH
+  std::string cwd;                // empty: the current directory
+  std::map<std::string, std::string> env;  // set on top of the inherited one
+  std::vector<std::string> unset_env;      // removed from the inherited one
+  double timeout_s = 60;
+  size_t output_cap = 1 << 20;  // bytes kept per stream; the rest is counted
+  std::string stdin_data;
+  long long memory_limit_bytes = 0;  // RLIMIT_AS; 0: none
+};
+
+struct ProcessResult {
+  int exit_code = -1;  // valid when signal == 0 and !timed_out
+  int signal = 0;      // the signal that ended it, if any
+  bool timed_out = false;
+  std::string out;
+  std::string err;
+  size_t out_dropped = 0;  // bytes beyond the cap
+  size_t err_dropped = 0;
+  double wall_s = 0;
+
+  bool success() const { return !timed_out && signal == 0 && exit_code == 0; }
+  // "exit 0", "exit 3", "killed by signal 11 (SIGSEGV)", "timed out after 5.0 s"
+  std::string Describe() const;
+};
+
+// Fails only when the program cannot be started at all.
+Result<ProcessResult> RunProcess(const ProcessOptions& options);
+
+class WorkerProcess {
+ public:
+  // Starts the worker; it must answer each request line with one reply line.
+  static Result<std::unique_ptr<WorkerProcess>> Start(const ProcessOptions& options);
+  ~WorkerProcess();
+
+  // Sends `line` (no newline) and waits at most `timeout_s` for one reply
+  // line. On a time limit the whole process group is killed; on a crash the
+  // error says how the worker ended. Either way the worker is then dead.
+  Result<std::string> Request(const std::string& line, double timeout_s);
+
+  bool alive() const;
+  // The last `max_bytes` of what the worker wrote to stderr so far.
+  std::string StderrTail(size_t max_bytes = 16384);
+  // Kills the whole process group and reaps the worker.
+  void Kill();
+  // Describes how the worker ended ("" while alive).
+  std::string ExitDescription() const;
+
+  struct Impl;
+
+ private:
+  explicit WorkerProcess(std::unique_ptr<Impl> impl);
+  std::unique_ptr<Impl> impl_;
+};
+
+// Name of a signal number ("SIGSEGV").
+std::string SignalName(int signal);
+
+}  // namespace arena
+
+#endif  // ARENA_CORE_PROCESS_H_

@@ -1,0 +1,68 @@
+"""The project's Bazel macros: one per kind of target.
+
+  arena_cc_library / arena_cc_test / arena_cc_binary: our own C++ code, built
+      with the shared warning flags (warnings are errors).
+  arena_plugin: a task family or agent adapter; alwayslink is baked in so its
+      self-registration is never dropped by the linker.
+  arena_gpu_test: a test that needs a GPU; tagged so CPU CI filters it out.
+  arena_task: one task folder; `bazel test //tasks/...` runs its baseline
+      through compile, correctness and timing on whatever device exists.
+"""
+
+ARENA_COPTS = [
+    "-Wall",
+    "-Wextra",
+    "-Werror",
+    "-Wno-unused-parameter",
+    "-Wno-missing-field-initializers",
+]
+
+def arena_cc_library(name, copts = [], **kwargs):
+    native.cc_library(name = name, copts = ARENA_COPTS + copts, **kwargs)
+
+def arena_cc_binary(name, copts = [], **kwargs):
+    native.cc_binary(name = name, copts = ARENA_COPTS + copts, **kwargs)
+
+def arena_cc_test(name, copts = [], deps = [], **kwargs):
+    native.cc_test(
+        name = name,
+        copts = ARENA_COPTS + copts,
+        deps = deps + ["@system//:gtest_main"],
+        **kwargs
+    )
+
+def arena_plugin(name, copts = [], **kwargs):
+    native.cc_library(
+        name = name,
+        copts = ARENA_COPTS + copts,
+        alwayslink = 1,
+        **kwargs
+    )
+
+def arena_gpu_test(name, tags = [], **kwargs):
+    arena_cc_test(name = name, tags = tags + ["requires-gpu", "exclusive"], **kwargs)
+
+def arena_task(name = "task", family = None, tags = [], size = "medium", timeout = None):
+    """Declares the task in this folder as a test of its baseline.
+
+    The test validates task.yaml and runs the shipped baseline through the
+    gated pipeline (compile, correctness on every configuration the machine
+    can run, timing where a GPU exists); a stage the machine cannot run is
+    reported as skipped with its reason, never as passed.
+    """
+    if family == None:
+        fail("arena_task needs family = \"<family name>\"")
+    task_id = native.package_name()
+    if not task_id.startswith("tasks/"):
+        fail("arena_task must be used under tasks/<family>/<suite>/<task>")
+    native.sh_test(
+        name = name,
+        srcs = ["//tools/bazel:task_test.sh"],
+        args = [task_id[len("tasks/"):]],
+        data = native.glob(["**"], exclude = ["BUILD", "BUILD.bazel"]) + [
+            "//tools/arena",
+        ],
+        size = size,
+        timeout = timeout,
+        tags = tags + ["arena-task", "family-" + family],
+    )

@@ -1,0 +1,74 @@
+#!/usr/bin/env bash
+# Installs everything the arena needs on a Debian 12 machine. Idempotent: a
+# second run changes nothing and finishes in seconds.
+#
+#   tools/setup.sh            # system packages + the project's Python env
+#   ARENA_SKIP_PYTHON=1 ...   # system packages only
+set -euo pipefail
+
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$root"
+
+say() { printf '[setup] %s\n' "$*"; }
+
+sudo_cmd=""
+if [ "$(id -u)" != 0 ]; then sudo_cmd="sudo"; fi
+
+debian_packages=(
+  bazel-bootstrap            # Bazel 4.2.3, the only Bazel usable offline
+  bazel-platforms            # @platforms, which Bazel 4 cannot download here
+  g++ python3 python3-venv
+  libyaml-cpp-dev            # task.yaml
+  libboost1.81-dev           # Boost.Process, Asio
+  libboost-filesystem1.81-dev
+  libgtest-dev libgmock-dev  # unit tests
+  libbenchmark-dev           # benchmarks
+  libsqlite3-dev sqlite3     # the results store
+  nlohmann-json3-dev         # JSON
+  libcli11-dev               # the arena command line
+)
+
+missing=()
+for p in "${debian_packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ "${#missing[@]}" -gt 0 ]; then
+  say "installing Debian packages: ${missing[*]}"
+  $sudo_cmd apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+else
+  say "Debian packages: all present"
+fi
+
+if [ -x /usr/local/cuda/bin/nvcc ]; then
+  say "CUDA toolkit: $(/usr/local/cuda/bin/nvcc --version | tail -1)"
+else
+  say "CUDA toolkit NOT found at /usr/local/cuda: it is not on Debian's or PyPI's"
+  say "registries; install it from NVIDIA. The CUDA targets will not build without it."
+fi
+
+# The project's Python environment: torch, triton, numpy, pyyaml.
+python_bin="${ARENA_SETUP_PYTHON:-python3}"
+if [ "${ARENA_SKIP_PYTHON:-0}" != 1 ]; then
+  if [ ! -x .venv/bin/python ]; then
+    say "creating .venv with $($python_bin --version)"
+    "$python_bin" -m venv .venv
+  fi
+  if ! .venv/bin/python -c 'import torch, triton, numpy, yaml' 2>/dev/null; then
+    say "installing torch, triton, numpy, pyyaml into .venv (large download)"
+    .venv/bin/python -m pip install -q --upgrade pip
+    .venv/bin/python -m pip install -q torch triton numpy pyyaml
+  fi
+  say "python: $(.venv/bin/python -c 'import torch, triton; print("torch", torch.__version__, "triton", triton.__version__)')"
+fi
+
+# Bazel tests find the project's interpreter through ARENA_PYTHON.
+py_abs="python3"
+[ -x "$root/.venv/bin/python" ] && py_abs="$root/.venv/bin/python"
+cat > .bazelrc.user <<RC
+# Written by tools/setup.sh for this checkout; not committed.
+build --action_env=ARENA_PYTHON=$py_abs
+test --test_env=ARENA_PYTHON=$py_abs
+RC
+say "wrote .bazelrc.user (ARENA_PYTHON=$py_abs)"
+say "done"
