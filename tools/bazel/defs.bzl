@@ -55,13 +55,17 @@ def arena_task(name = "task", family = None, tags = [], size = "medium", timeout
     task_id = native.package_name()
     if not task_id.startswith("tasks/"):
         fail("arena_task must be used under tasks/<family>/<suite>/<task>")
+    files = native.glob(["**"], exclude = ["BUILD", "BUILD.bazel"])
+    native.filegroup(
+        name = "task_files",
+        srcs = files,
+        visibility = ["//visibility:public"],
+    )
     native.sh_test(
         name = name,
         srcs = ["//tools/bazel:task_test.sh"],
         args = [task_id[len("tasks/"):]],
-        data = native.glob(["**"], exclude = ["BUILD", "BUILD.bazel"]) + [
-            "//tools/arena",
-        ],
+        data = files + ["//tools/arena"],
         size = size,
         timeout = timeout,
         tags = tags + ["arena-task", "family-" + family],

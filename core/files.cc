@@ -1,0 +1,113 @@
+#include "core/files.h"
+
+#include <fcntl.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <random>
+#include <sstream>
+
+namespace arena {
+namespace fs = std::filesystem;
+
+Status WriteFileAtomic(const std::string& path, const std::string& contents) {
+  fs::path target(path);
+  std::error_code ec;
+  if (target.has_parent_path()) fs::create_directories(target.parent_path(), ec);
+  std::random_device rd;
+  std::string tmp = path + ".tmp." + std::to_string(getpid()) + "." + std::to_string(rd());
+  int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  if (fd < 0) return Internal(path + ": cannot create: " + strerror(errno));
+  size_t done = 0;
+  while (done < contents.size()) {
+    ssize_t n = ::write(fd, contents.data() + done, contents.size() - done);
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      ::close(fd);
+      ::unlink(tmp.c_str());
+      return Internal(path + ": write failed: " + strerror(errno));
+    }
+    done += static_cast<size_t>(n);
+  }
+  if (::fsync(fd) != 0 || ::close(fd) != 0) {
+    ::unlink(tmp.c_str());
+    return Internal(path + ": fsync failed");
+  }
+  if (::rename(tmp.c_str(), path.c_str()) != 0) {
+    ::unlink(tmp.c_str());
+    return Internal(path + ": rename failed: " + strerror(errno));
+  }
+  return OkStatus();
+}
+
+Result<std::string> ReadFile(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return NotFound(path + ": cannot open");
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+Status CopyFile(const std::string& from, const std::string& to) {
+  std::error_code ec;
+  fs::path dst(to);
+  if (dst.has_parent_path()) fs::create_directories(dst.parent_path(), ec);
+  fs::copy_file(from, to, fs::copy_options::overwrite_existing, ec);
+  if (ec) return Internal("copy " + from + " -> " + to + ": " + ec.message());
+  return OkStatus();
+}
+
+Status CopyTree(const std::string& from, const std::string& to) {
+  std::error_code ec;
+  fs::create_directories(to, ec);
+  if (ec) return Internal(to + ": " + ec.message());
+  for (auto it = fs::recursive_directory_iterator(from, ec); it != fs::recursive_directory_iterator();
+       it.increment(ec)) {
+    if (ec) return Internal(from + ": " + ec.message());
+    fs::path rel = it->path().lexically_relative(from);
+    fs::path dst = fs::path(to) / rel;
+    if (it->is_symlink()) {
+      // Runfiles trees are made of links: follow them to regular files only.
+      fs::path resolved = fs::canonical(it->path(), ec);
+      if (ec || !fs::is_regular_file(resolved)) continue;
+      ARENA_RETURN_IF_ERROR(CopyFile(resolved.string(), dst.string()));
+    } else if (it->is_directory()) {
+      fs::create_directories(dst, ec);
+    } else if (it->is_regular_file()) {
+      ARENA_RETURN_IF_ERROR(CopyFile(it->path().string(), dst.string()));
+    }
+  }
+  return OkStatus();
+}
+
+Status MakeDirs(const std::string& path) {
+  std::error_code ec;
+  fs::create_directories(path, ec);
+  if (ec) return Internal(path + ": " + ec.message());
+  return OkStatus();
+}
+
+Status RemoveTree(const std::string& path) {
+  std::error_code ec;
+  fs::remove_all(path, ec);
+  if (ec) return Internal(path + ": " + ec.message());
+  return OkStatus();
+}
+
+Status ResetDir(const std::string& path) {
+  ARENA_RETURN_IF_ERROR(RemoveTree(path));
+  return MakeDirs(path);
+}
+
+std::string TaskIdToFileName(const std::string& task_id) {
+  std::string out;
+  for (char c : task_id) {
+    if (c == '/') out += "__";
+    else out += c;
+  }
+  return out;
+}
+
+}  // namespace arena

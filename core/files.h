@@ -1,0 +1,29 @@
+// Small filesystem helpers with the arena's guarantees: writes are atomic
+// (temporary file, fsync, rename), so an interrupted run never leaves a
+// half-written result behind.
+//
+//   ARENA_RETURN_IF_ERROR(WriteFileAtomic(dir + "/result.json", json.dump(2)));
+#ifndef ARENA_CORE_FILES_H_
+#define ARENA_CORE_FILES_H_
+
+#include <string>
+
+#include "core/status.h"
+
+namespace arena {
+
+Status WriteFileAtomic(const std::string& path, const std::string& contents);
+Result<std::string> ReadFile(const std::string& path);
+// Copies a directory tree (regular files and folders; links are refused).
+Status CopyTree(const std::string& from, const std::string& to);
+Status CopyFile(const std::string& from, const std::string& to);
+Status MakeDirs(const std::string& path);
+Status RemoveTree(const std::string& path);
+// A fresh empty directory (removed first if it exists).
+Status ResetDir(const std::string& path);
+// "triton2triton/norms/rmsnorm" -> "triton2triton__norms__rmsnorm"
+std::string TaskIdToFileName(const std::string& task_id);
+
+}  // namespace arena
+
+#endif  // ARENA_CORE_FILES_H_

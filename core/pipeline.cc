@@ -1,0 +1,156 @@
+#include "core/pipeline.h"
+
+#include <chrono>
+#include <filesystem>
+#include <map>
+#include <random>
+
+#include "core/files.h"
+
+namespace arena {
+namespace fs = std::filesystem;
+
+uint64_t DrawSeed() {
+  std::random_device rd;
+  uint64_t s = (static_cast<uint64_t>(rd()) << 32) ^ rd();
+  return s == 0 ? 1 : s;
+}
+
+namespace {
+
+double SecondsSince(std::chrono::steady_clock::time_point t) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
+}
+
+// Stages one subject's folder: the task as shipped, with `editable` files
+// taken from `source_dir` when given.
+Status Stage(const TaskSpec& task, const std::string& dest, const std::string& source_dir,
+             std::string* missing) {
+  ARENA_RETURN_IF_ERROR(ResetDir(dest));
+  ARENA_RETURN_IF_ERROR(CopyTree(task.dir, dest));
+  if (source_dir.empty()) return OkStatus();
+  for (const auto& rel : task.editable) {
+    fs::path src = fs::path(source_dir) / rel;
+    if (!fs::is_regular_file(src)) {
+      *missing += (missing->empty() ? "" : ", ") + rel;
+      fs::remove(fs::path(dest) / rel);
+      continue;
+    }
+    ARENA_RETURN_IF_ERROR(CopyFile(src.string(), (fs::path(dest) / rel).string()));
+  }
+  return OkStatus();
+}
+
+}  // namespace
+
+Result<TaskResult> EvaluateCandidate(const TaskSpec& task, const TaskFamily& family,
+                                     const std::string& candidate_dir,
+                                     const PipelineOptions& options) {
+  auto start = std::chrono::steady_clock::now();
+  auto note = [&](const std::string& s) {
+    if (options.on_stage) options.on_stage(s);
+  };
+  TaskResult result;
+  result.task_id = task.id;
+  result.family = task.family;
+  result.seed = options.seed != 0 ? options.seed : DrawSeed();
+  result.device = options.device;
+
+  const std::string baseline_dir = (fs::path(options.work_dir) / "baseline").string();
+  const std::string cand_dir = (fs::path(options.work_dir) / "candidate").string();
+  std::string missing;
+  ARENA_RETURN_IF_ERROR(Stage(task, baseline_dir, "", &missing));
+  ARENA_RETURN_IF_ERROR(Stage(task, cand_dir, candidate_dir, &missing));
+
+  // The harness files as shipped, to detect tampering afterwards.
+  std::map<std::string, std::string> harness;
+  for (const auto& rel : task.harness) {
+    ARENA_ASSIGN_OR_RETURN(harness[rel], ReadFile((fs::path(task.dir) / rel).string()));
+  }
+
+  EvaluationContext ctx;
+  ctx.task = &task;
+  ctx.baseline_dir = baseline_dir;
+  ctx.candidate_dir = cand_dir;
+  ctx.work_dir = options.work_dir;
+  ctx.device = options.device;
+  ctx.project_root = options.project_root;
+  ctx.stage_timeout_s = options.stage_timeout_s;
+  ARENA_ASSIGN_OR_RETURN(std::unique_ptr<EvaluationSession> session, family.Open(ctx));
+
+  auto timed = [](auto&& fn) {
+    auto t = std::chrono::steady_clock::now();
+    StageOutcome o = fn();
+    if (o.seconds == 0) o.seconds = SecondsSince(t);
+    return o;
+  };
+
+  note("compile baseline");
+  result.baseline_compile = timed([&] { return session->Compile(Subject::kBaseline); });
+  if (!missing.empty()) {
+    result.candidate_compile =
+        StageOutcome::Failed("the candidate lacks editable file(s): " + missing);
+  } else {
+    note("compile candidate");
+    result.candidate_compile = timed([&] { return session->Compile(Subject::kCandidate); });
+  }
+  const bool base_ok = result.baseline_compile.passed();
+  const bool cand_ok = result.candidate_compile.passed();
+
+  for (const Configuration* config : family.Configurations(task)) {
+    ConfigResult cr;
+    cr.name = config->name;
+    cr.kind = config->kind;
+    cr.bytes = config->bytes;
+    cr.flops = config->flops;
+    // The same seed for both subjects: both see the very same inputs.
+    if (base_ok) {
+      note("check " + config->name + " baseline");
+      cr.baseline_check = timed([&] {
+        return session->Check(Subject::kBaseline, *config, result.seed);
+      });
+    } else {
+      cr.baseline_check = StageOutcome::Skipped("baseline did not compile");
+    }
+    if (cand_ok) {
+      note("check " + config->name + " candidate");
+      cr.candidate_check = timed([&] {
+        return session->Check(Subject::kCandidate, *config, result.seed);
+      });
+    } else {
+      cr.candidate_check = StageOutcome::Skipped("candidate did not compile");
+    }
+    if (cr.baseline_check.passed() && cr.candidate_check.passed()) {
+      note("time " + config->name);
+      auto t = std::chrono::steady_clock::now();
+      cr.timing = session->Time(*config);
+      if (cr.timing.stage.seconds == 0) cr.timing.stage.seconds = SecondsSince(t);
+    } else if (cr.candidate_check.status == StageStatus::kSkipped ||
+               cr.baseline_check.status == StageStatus::kSkipped) {
+      const StageOutcome& skipped = cr.candidate_check.status == StageStatus::kSkipped
+                                        ? cr.candidate_check
+                                        : cr.baseline_check;
+      cr.timing.stage = StageOutcome::Skipped("not timed: check " + skipped.detail);
+    } else {
+      cr.timing.stage =
+          StageOutcome::Skipped("not timed: baseline and candidate must both be correct");
+    }
+    result.configs.push_back(std::move(cr));
+  }
+  session.reset();  // ends worker processes before the integrity check
+
+  // Harness files must be exactly as shipped in the candidate's folder.
+  std::string tampered;
+  for (const auto& [rel, original] : harness) {
+    auto now = ReadFile((fs::path(cand_dir) / rel).string());
+    if (!now.ok() || *now != original) tampered += (tampered.empty() ? "" : ", ") + rel;
+  }
+  result.integrity = tampered.empty()
+                         ? StageOutcome::Passed("harness files unchanged")
+                         : StageOutcome::Failed("harness file(s) modified during evaluation: " +
+                                                tampered);
+  result.wall_s = SecondsSince(start);
+  return result;
+}
+
+}  // namespace arena

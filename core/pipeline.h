@@ -1,0 +1,47 @@
+// The gated evaluation of one candidate: compile, then correctness on every
+// configuration (tuning and held-out), then timing where both baseline and
+// candidate are correct. A failed gate stops that candidate's later stages
+// and is recorded with its log; stages the machine cannot run are recorded
+// as skipped with the reason.
+//
+//   PipelineOptions o;
+//   o.work_dir = "/tmp/eval";
+//   ARENA_ASSIGN_OR_RETURN(TaskResult r,
+//                          EvaluateCandidate(task, family, candidate_dir, o));
+//   TaskScore s = ScoreTask(r);
+//
+// Integrity: only the task's editable files are taken from candidate_dir;
+// everything else comes from the task folder, and harness files are compared
+// byte for byte after the evaluation (a candidate that rewrites its
+// reference fails).
+#ifndef ARENA_CORE_PIPELINE_H_
+#define ARENA_CORE_PIPELINE_H_
+
+#include <functional>
+#include <string>
+
+#include "core/family.h"
+#include "core/scoring.h"
+
+namespace arena {
+
+struct PipelineOptions {
+  uint64_t seed = 0;  // 0: drawn at random for this evaluation (and recorded)
+  DeviceInfo device;
+  std::string work_dir;      // scratch; created and filled here
+  std::string project_root;  // passed to the family
+  double stage_timeout_s = 600;
+  // Called as stages progress ("check tuning_n4096 candidate"), for progress lines.
+  std::function<void(const std::string&)> on_stage;
+};
+
+Result<TaskResult> EvaluateCandidate(const TaskSpec& task, const TaskFamily& family,
+                                     const std::string& candidate_dir,
+                                     const PipelineOptions& options);
+
+// A fresh random seed (never 0).
+uint64_t DrawSeed();
+
+}  // namespace arena
+
+#endif  // ARENA_CORE_PIPELINE_H_

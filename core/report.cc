@@ -1,0 +1,133 @@
+#include "core/report.h"
+
+#include <cstdio>
+#include <sstream>
+
+namespace arena {
+
+std::string FormatSpeedup(const std::optional<double>& v) {
+  if (!v) return "-";
+  char buf[32];
+  std::snprintf(buf, sizeof(buf), "%.3fx", *v);
+  return buf;
+}
+
+namespace {
+
+std::string Pad(const std::string& s, size_t width) {
+  if (s.size() >= width) return s + " ";
+  return s + std::string(width - s.size(), ' ');
+}
+
+std::string Fixed(const std::optional<double>& v, int digits) {
+  if (!v) return "-";
+  char buf[32];
+  std::snprintf(buf, sizeof(buf), "%.*f", digits, *v);
+  return buf;
+}
+
+// Why a task has no speedup, in a few words.
+std::string NoSpeedupReason(const TaskResult& r, const TaskScore& s) {
+  if (!s.compiled) return "does not compile";
+  if (!s.correct) return "wrong";
+  for (const auto& c : r.configs) {
+    if (c.timing.stage.status == StageStatus::kSkipped &&
+        c.timing.stage.detail.rfind("skipped:", 0) == 0) {
+      return c.timing.stage.detail;
+    }
+  }
+  return "not timed";
+}
+
+std::string CsvEscape(const std::string& s) {
+  if (s.find_first_of(",\"\n") == std::string::npos) return s;
+  std::string out = "\"";
+  for (char c : s) {
+    if (c == '"') out += '"';
+    out += c;
+  }
+  return out + "\"";
+}
+
+}  // namespace
+
+std::string FormatTextReport(const RunInfo& info, const std::vector<TaskResult>& results) {
+  std::ostringstream out;
+  out << "run " << info.run_id << "  agent " << info.agent << "  tasks " << info.selector
+      << "  (" << results.size() << " of " << info.task_ids.size() << " evaluated, "
+      << info.status << ")\n";
+  if (!results.empty()) out << "device " << results.front().device.Describe() << "\n";
+  out << "\n"
+      << Pad("task", 44) << Pad("compile", 8) << Pad("correct", 9) << Pad("mean", 9)
+      << Pad("geomean", 9) << Pad("tuning", 9) << Pad("heldout", 9) << Pad("quadrant", 23)
+      << "score\n";
+  for (const auto& r : results) {
+    TaskScore s = ScoreTask(r);
+    int passed = 0;
+    for (const auto& c : r.configs) passed += c.candidate_check.passed();
+    std::string correct = std::to_string(passed) + "/" + std::to_string(s.configs_checked);
+    out << Pad(r.task_id, 44) << Pad(s.compiled ? "ok" : "FAIL", 8)
+        << Pad(s.correct ? correct : "NO " + correct, 9);
+    if (s.speedup_mean) {
+      out << Pad(FormatSpeedup(s.speedup_mean), 9) << Pad(FormatSpeedup(s.speedup_geomean), 9)
+          << Pad(FormatSpeedup(s.tuning_geomean), 9) << Pad(FormatSpeedup(s.heldout_geomean), 9);
+    } else {
+      out << Pad("(" + NoSpeedupReason(r, s) + ")", 36);
+    }
+    out << Pad(QuadrantName(s.quadrant), 23) << Fixed(s.score, 1) << "\n";
+  }
+  RunSummary sum = Summarize(results);
+  out << "\ncompiled " << sum.compiled << "/" << sum.tasks << ", correct " << sum.correct << "/"
+      << sum.tasks << ", timed " << sum.timed << "\n";
+  out << "speedup: mean " << FormatSpeedup(sum.mean_speedup) << ", geomean "
+      << FormatSpeedup(sum.geomean_speedup) << "; tuning configs "
+      << FormatSpeedup(sum.tuning_geomean) << " vs held-out " << FormatSpeedup(sum.heldout_geomean)
+      << " (geomean)\n";
+  out << "fast_p:";
+  for (const auto& [p, v] : sum.fast_p) out << " p=" << p << " " << Fixed(v, 3);
+  if (sum.timed == 0) out << " (nothing timed)";
+  out << "\n";
+  out << "held-out: conditional correctness P(candidate ok | baseline ok) = "
+      << Fixed(sum.conditional_correctness, 3) << " (" << sum.heldout_both_correct << "/"
+      << sum.heldout_baseline_correct << ")";
+  out << "; quadrants:";
+  for (const auto& [q, n] : sum.quadrants) {
+    if (n) out << " " << q << "=" << n;
+  }
+  out << "\nmean score (AgentKernelArena-compatible): " << Fixed(sum.mean_score, 1) << "\n";
+  return out.str();
+}
+
+Json ReportJson(const RunInfo& info, const std::vector<TaskResult>& results) {
+  Json tasks = Json::array();
+  for (const auto& r : results) {
+    Json t = r.ToJson();
+    t["score"] = ScoreTask(r).ToJson();
+    tasks.push_back(t);
+  }
+  return {{"run", info.ToJson()}, {"summary", Summarize(results).ToJson()}, {"tasks", tasks}};
+}
+
+std::string ReportCsv(const RunInfo& info, const std::vector<TaskResult>& results) {
+  std::ostringstream out;
+  out << "run_id,agent,task_id,config,kind,baseline_check,candidate_check,timing,method,"
+         "baseline_median_us,candidate_median_us,speedup,bytes,flops,task_correct\n";
+  for (const auto& r : results) {
+    TaskScore s = ScoreTask(r);
+    for (const auto& c : r.configs) {
+      bool timed = c.timing.stage.status == StageStatus::kPassed;
+      out << CsvEscape(info.run_id) << "," << CsvEscape(info.agent) << "," << CsvEscape(r.task_id)
+          << "," << CsvEscape(c.name) << "," << ConfigKindName(c.kind) << ","
+          << StageStatusName(c.baseline_check.status) << ","
+          << StageStatusName(c.candidate_check.status) << ","
+          << StageStatusName(c.timing.stage.status) << "," << CsvEscape(c.timing.method) << ","
+          << (timed ? Fixed(c.timing.baseline.median(), 3) : "") << ","
+          << (timed ? Fixed(c.timing.candidate.median(), 3) : "") << ","
+          << (c.speedup() ? Fixed(c.speedup(), 4) : "") << "," << c.bytes << "," << c.flops
+          << "," << (s.correct ? 1 : 0) << "\n";
+    }
+  }
+  return out.str();
+}
+
+}  // namespace arena

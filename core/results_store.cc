@@ -1,0 +1,319 @@
+#include "core/results_store.h"
+
+#include <sqlite3.h>
+
+#include <ctime>
+
+namespace arena {
+
+std::string NowIso8601() {
+  std::time_t t = std::time(nullptr);
+  std::tm tm;
+  gmtime_r(&t, &tm);
+  char buf[32];
+  std::strftime(buf, sizeof(buf), "%Y-%m-%dT%H:%M:%SZ", &tm);
+  return buf;
+}
+
+Json RunInfo::ToJson() const {
+  return {{"run_id", run_id},   {"agent", agent},   {"selector", selector},
+          {"created_at", created_at}, {"status", status}, {"devices", devices},
+          {"agent_config", agent_config}, {"task_ids", task_ids}};
+}
+
+RunInfo RunInfo::FromJson(const Json& j) {
+  RunInfo r;
+  r.run_id = j.value("run_id", "");
+  r.agent = j.value("agent", "");
+  r.selector = j.value("selector", "");
+  r.created_at = j.value("created_at", "");
+  r.status = j.value("status", "running");
+  r.devices = j.value("devices", Json::array());
+  r.agent_config = j.value("agent_config", Json::object());
+  r.task_ids = j.value("task_ids", std::vector<std::string>{});
+  return r;
+}
+
+namespace {
+
+const char* kSchema = R"sql(
+PRAGMA journal_mode = WAL;
+PRAGMA foreign_keys = ON;
+CREATE TABLE IF NOT EXISTS runs (
+  run_id TEXT PRIMARY KEY,
+  agent TEXT NOT NULL,
+  selector TEXT NOT NULL,
+  created_at TEXT NOT NULL,
+  status TEXT NOT NULL,
+  info_json TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS task_results (
+  run_id TEXT NOT NULL REFERENCES runs(run_id),
+  task_id TEXT NOT NULL,
+  family TEXT NOT NULL,
+  seed TEXT NOT NULL,
+  device TEXT NOT NULL,
+  compiled INTEGER NOT NULL,
+  correct INTEGER NOT NULL,
+  quadrant TEXT NOT NULL,
+  speedup_mean REAL,
+  speedup_geomean REAL,
+  tuning_geomean REAL,
+  heldout_geomean REAL,
+  score REAL,
+  wall_s REAL NOT NULL,
+  finished_at TEXT NOT NULL,
+  result_json TEXT NOT NULL,
+  PRIMARY KEY (run_id, task_id)
+);
+CREATE TABLE IF NOT EXISTS configurations (
+  run_id TEXT NOT NULL,
+  task_id TEXT NOT NULL,
+  config TEXT NOT NULL,
+  kind TEXT NOT NULL,
+  bytes REAL NOT NULL,
+  flops REAL NOT NULL,
+  baseline_status TEXT NOT NULL,
+  candidate_status TEXT NOT NULL,
+  speedup REAL,
+  PRIMARY KEY (run_id, task_id, config)
+);
+CREATE TABLE IF NOT EXISTS stages (
+  run_id TEXT NOT NULL,
+  task_id TEXT NOT NULL,
+  subject TEXT NOT NULL,
+  stage TEXT NOT NULL,
+  config TEXT NOT NULL,
+  status TEXT NOT NULL,
+  detail TEXT NOT NULL,
+  seconds REAL NOT NULL,
+  log TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS stages_by_task ON stages(run_id, task_id);
+CREATE TABLE IF NOT EXISTS timings (
+  run_id TEXT NOT NULL,
+  task_id TEXT NOT NULL,
+  config TEXT NOT NULL,
+  subject TEXT NOT NULL,
+  method TEXT NOT NULL,
+  median_us REAL,
+  p10_us REAL,
+  p90_us REAL,
+  samples_json TEXT NOT NULL,
+  PRIMARY KEY (run_id, task_id, config, subject)
+);
+)sql";
+
+// A prepared statement, finalized on scope exit.
+class Statement {
+ public:
+  Statement(sqlite3* db, const std::string& sql) {
+    rc_ = sqlite3_prepare_v2(db, sql.c_str(), -1, &stmt_, nullptr);
+  }
+  ~Statement() { sqlite3_finalize(stmt_); }
+  bool ok() const { return rc_ == SQLITE_OK; }
+  Statement& Text(int i, const std::string& v) {
+    sqlite3_bind_text(stmt_, i, v.c_str(), static_cast<int>(v.size()), SQLITE_TRANSIENT);
+    return *this;
+  }
+  Statement& Real(int i, std::optional<double> v) {
+    if (v) sqlite3_bind_double(stmt_, i, *v);
+    else sqlite3_bind_null(stmt_, i);
+    return *this;
+  }
+  Statement& Int(int i, long long v) {
+    sqlite3_bind_int64(stmt_, i, v);
+    return *this;
+  }
+  int Step() { return sqlite3_step(stmt_); }
+  std::string Column(int i) {
+    const unsigned char* t = sqlite3_column_text(stmt_, i);
+    return t ? reinterpret_cast<const char*>(t) : "";
+  }
+  int Columns() { return sqlite3_column_count(stmt_); }
+
+ private:
+  sqlite3_stmt* stmt_ = nullptr;
+  int rc_;
+};
+
+Status DbError(sqlite3* db, const std::string& what) {
+  return Internal("results database: " + what + ": " + sqlite3_errmsg(db));
+}
+
+}  // namespace
+
+Result<std::unique_ptr<ResultsStore>> ResultsStore::Open(const std::string& path) {
+  sqlite3* db = nullptr;
+  if (sqlite3_open(path.c_str(), &db) != SQLITE_OK) {
+    std::string msg = db ? sqlite3_errmsg(db) : "out of memory";
+    sqlite3_close(db);
+    return Unavailable(path + ": cannot open database: " + msg);
+  }
+  sqlite3_busy_timeout(db, 30000);
+  std::unique_ptr<ResultsStore> store(new ResultsStore(db));
+  ARENA_RETURN_IF_ERROR(store->Exec(kSchema).WithContext(path));
+  return store;
+}
+
+ResultsStore::~ResultsStore() { sqlite3_close(db_); }
+
+Status ResultsStore::Exec(const std::string& sql) {
+  char* err = nullptr;
+  if (sqlite3_exec(db_, sql.c_str(), nullptr, nullptr, &err) != SQLITE_OK) {
+    std::string msg = err ? err : "unknown error";
+    sqlite3_free(err);
+    return Internal("results database: " + msg);
+  }
+  return OkStatus();
+}
+
+Status ResultsStore::CreateRun(const RunInfo& info) {
+  std::lock_guard<std::mutex> lock(mu_);
+  Statement s(db_, "INSERT INTO runs(run_id, agent, selector, created_at, status, info_json) "
+                   "VALUES (?, ?, ?, ?, ?, ?)");
+  s.Text(1, info.run_id).Text(2, info.agent).Text(3, info.selector).Text(4, info.created_at)
+      .Text(5, info.status).Text(6, info.ToJson().dump());
+  if (s.Step() != SQLITE_DONE) {
+    return AlreadyExists("run '" + info.run_id + "': " + sqlite3_errmsg(db_));
+  }
+  return OkStatus();
+}
+
+Result<RunInfo> ResultsStore::GetRun(const std::string& run_id) {
+  std::lock_guard<std::mutex> lock(mu_);
+  Statement s(db_, "SELECT info_json, status FROM runs WHERE run_id = ?");
+  s.Text(1, run_id);
+  if (s.Step() != SQLITE_ROW) return NotFound("no run '" + run_id + "' in the results database");
+  RunInfo info = RunInfo::FromJson(Json::parse(s.Column(0)));
+  info.status = s.Column(1);
+  return info;
+}
+
+Result<std::vector<RunInfo>> ResultsStore::ListRuns() {
+  std::lock_guard<std::mutex> lock(mu_);
+  Statement s(db_, "SELECT info_json, status FROM runs ORDER BY created_at, run_id");
+  std::vector<RunInfo> out;
+  while (s.Step() == SQLITE_ROW) {
+    RunInfo info = RunInfo::FromJson(Json::parse(s.Column(0)));
+    info.status = s.Column(1);
+    out.push_back(info);
+  }
+  return out;
+}
+
+Status ResultsStore::SetRunStatus(const std::string& run_id, const std::string& status) {
+  std::lock_guard<std::mutex> lock(mu_);
+  Statement s(db_, "UPDATE runs SET status = ? WHERE run_id = ?");
+  s.Text(1, status).Text(2, run_id);
+  if (s.Step() != SQLITE_DONE) return DbError(db_, "update run");
+  return OkStatus();
+}
+
+Status ResultsStore::SaveTask(const std::string& run_id, const TaskResult& r) {
+  std::lock_guard<std::mutex> lock(mu_);
+  TaskScore score = ScoreTask(r);
+  ARENA_RETURN_IF_ERROR(Exec("BEGIN IMMEDIATE"));
+  auto fail = [&](const std::string& what) {
+    Status st = DbError(db_, what);
+    Exec("ROLLBACK").ok();
+    return st;
+  };
+  for (const char* table : {"task_results", "configurations", "stages", "timings"}) {
+    Statement del(db_, std::string("DELETE FROM ") + table + " WHERE run_id = ? AND task_id = ?");
+    del.Text(1, run_id).Text(2, r.task_id);
+    if (del.Step() != SQLITE_DONE) return fail(std::string("clear ") + table);
+  }
+  {
+    Statement s(db_,
+                "INSERT INTO task_results(run_id, task_id, family, seed, device, compiled, "
+                "correct, quadrant, speedup_mean, speedup_geomean, tuning_geomean, "
+                "heldout_geomean, score, wall_s, finished_at, result_json) "
+                "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
+    s.Text(1, run_id).Text(2, r.task_id).Text(3, r.family).Text(4, std::to_string(r.seed))
+        .Text(5, r.device.Describe()).Int(6, score.compiled).Int(7, score.correct)
+        .Text(8, QuadrantName(score.quadrant)).Real(9, score.speedup_mean)
+        .Real(10, score.speedup_geomean).Real(11, score.tuning_geomean)
+        .Real(12, score.heldout_geomean).Real(13, score.score).Real(14, r.wall_s)
+        .Text(15, NowIso8601()).Text(16, r.ToJson().dump());
+    if (s.Step() != SQLITE_DONE) return fail("insert task");
+  }
+  auto stage = [&](const char* subject, const char* name, const std::string& config,
+                   const StageOutcome& o) {
+    Statement s(db_, "INSERT INTO stages VALUES (?,?,?,?,?,?,?,?,?)");
+    s.Text(1, run_id).Text(2, r.task_id).Text(3, subject).Text(4, name).Text(5, config)
+        .Text(6, StageStatusName(o.status)).Text(7, o.detail).Real(8, o.seconds).Text(9, o.log);
+    return s.Step() == SQLITE_DONE;
+  };
+  if (!stage("baseline", "compile", "", r.baseline_compile) ||
+      !stage("candidate", "compile", "", r.candidate_compile) ||
+      !stage("candidate", "integrity", "", r.integrity)) {
+    return fail("insert stage");
+  }
+  for (const auto& c : r.configs) {
+    Statement s(db_, "INSERT INTO configurations VALUES (?,?,?,?,?,?,?,?,?)");
+    s.Text(1, run_id).Text(2, r.task_id).Text(3, c.name).Text(4, ConfigKindName(c.kind))
+        .Real(5, c.bytes).Real(6, c.flops).Text(7, StageStatusName(c.baseline_check.status))
+        .Text(8, StageStatusName(c.candidate_check.status)).Real(9, c.speedup());
+    if (s.Step() != SQLITE_DONE) return fail("insert configuration");
+    if (!stage("baseline", "check", c.name, c.baseline_check) ||
+        !stage("candidate", "check", c.name, c.candidate_check) ||
+        !stage("both", "time", c.name, c.timing.stage)) {
+      return fail("insert stage");
+    }
+    if (c.timing.stage.status == StageStatus::kPassed) {
+      for (const auto* samples : {&c.timing.baseline, &c.timing.candidate}) {
+        Statement t(db_, "INSERT INTO timings VALUES (?,?,?,?,?,?,?,?,?)");
+        t.Text(1, run_id).Text(2, r.task_id).Text(3, c.name)
+            .Text(4, samples == &c.timing.baseline ? "baseline" : "candidate")
+            .Text(5, c.timing.method).Real(6, samples->median()).Real(7, samples->percentile(10))
+            .Real(8, samples->percentile(90)).Text(9, Json(samples->us).dump());
+        if (t.Step() != SQLITE_DONE) return fail("insert timing");
+      }
+    }
+  }
+  return Exec("COMMIT");
+}
+
+Result<std::set<std::string>> ResultsStore::FinishedTasks(const std::string& run_id) {
+  std::lock_guard<std::mutex> lock(mu_);
+  Statement s(db_, "SELECT task_id FROM task_results WHERE run_id = ?");
+  s.Text(1, run_id);
+  std::set<std::string> out;
+  while (s.Step() == SQLITE_ROW) out.insert(s.Column(0));
+  return out;
+}
+
+Result<std::vector<TaskResult>> ResultsStore::LoadTasks(const std::string& run_id) {
+  ARENA_ASSIGN_OR_RETURN(RunInfo info, GetRun(run_id));
+  std::lock_guard<std::mutex> lock(mu_);
+  Statement s(db_, "SELECT task_id, result_json FROM task_results WHERE run_id = ?");
+  s.Text(1, run_id);
+  std::map<std::string, TaskResult> by_id;
+  while (s.Step() == SQLITE_ROW) {
+    by_id[s.Column(0)] = TaskResult::FromJson(Json::parse(s.Column(1)));
+  }
+  std::vector<TaskResult> out;
+  for (const auto& id : info.task_ids) {
+    auto it = by_id.find(id);
+    if (it != by_id.end()) out.push_back(std::move(it->second));
+  }
+  return out;
+}
+
+Result<std::vector<std::vector<std::string>>> ResultsStore::Query(const std::string& sql) {
+  std::lock_guard<std::mutex> lock(mu_);
+  Statement s(db_, sql);
+  if (!s.ok()) return InvalidArgument("bad query: " + std::string(sqlite3_errmsg(db_)));
+  std::vector<std::vector<std::string>> rows;
+  int rc;
+  while ((rc = s.Step()) == SQLITE_ROW) {
+    std::vector<std::string> row;
+    for (int i = 0; i < s.Columns(); ++i) row.push_back(s.Column(i));
+    rows.push_back(std::move(row));
+  }
+  if (rc != SQLITE_DONE) return DbError(db_, "query");
+  return rows;
+}
+
+}  // namespace arena

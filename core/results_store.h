@@ -1,0 +1,68 @@
+// The SQLite database that is the source of truth for reports.
+//
+// Tables: runs, task_results, configurations, stages, timings (with their raw
+// samples). Each task's records are written in one transaction, so a run
+// killed at any moment holds either all of a task or none of it; --resume
+// redoes exactly the tasks that are not recorded.
+//
+//   ARENA_ASSIGN_OR_RETURN(auto store, ResultsStore::Open("runs/arena.db"));
+//   ARENA_RETURN_IF_ERROR(store->CreateRun(info));
+//   ARENA_RETURN_IF_ERROR(store->SaveTask(info.run_id, result));
+#ifndef ARENA_CORE_RESULTS_STORE_H_
+#define ARENA_CORE_RESULTS_STORE_H_
+
+#include <memory>
+#include <mutex>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "core/scoring.h"
+
+struct sqlite3;
+
+namespace arena {
+
+struct RunInfo {
+  std::string run_id;
+  std::string agent;
+  std::string selector;
+  std::string created_at;  // ISO 8601, UTC
+  std::string status = "running";  // "running" or "finished"
+  Json devices = Json::array();
+  Json agent_config = Json::object();
+  std::vector<std::string> task_ids;  // the run's tasks, in order
+  Json ToJson() const;
+  static RunInfo FromJson(const Json& j);
+};
+
+class ResultsStore {
+ public:
+  static Result<std::unique_ptr<ResultsStore>> Open(const std::string& path);
+  ~ResultsStore();
+
+  Status CreateRun(const RunInfo& info);
+  Result<RunInfo> GetRun(const std::string& run_id);
+  Result<std::vector<RunInfo>> ListRuns();
+  Status SetRunStatus(const std::string& run_id, const std::string& status);
+  // Replaces whatever was stored for (run, task) in one transaction.
+  Status SaveTask(const std::string& run_id, const TaskResult& result);
+  Result<std::set<std::string>> FinishedTasks(const std::string& run_id);
+  // In the run's task order.
+  Result<std::vector<TaskResult>> LoadTasks(const std::string& run_id);
+  // Runs a query and returns the rows as strings (tests and reports).
+  Result<std::vector<std::vector<std::string>>> Query(const std::string& sql);
+
+ private:
+  explicit ResultsStore(sqlite3* db) : db_(db) {}
+  Status Exec(const std::string& sql);
+  sqlite3* db_;
+  std::mutex mu_;
+};
+
+// Current UTC time as "2026-11-30T07:30:00Z".
+std::string NowIso8601();
+
+}  // namespace arena
+
+#endif  // ARENA_CORE_RESULTS_STORE_H_

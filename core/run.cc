@@ -1,0 +1,251 @@
+#include "core/run.h"
+
+#include <atomic>
+#include <filesystem>
+#include <mutex>
+#include <random>
+#include <thread>
+
+#include "core/agent.h"
+#include "core/family.h"
+#include "core/files.h"
+#include "core/pipeline.h"
+
+namespace arena {
+namespace fs = std::filesystem;
+
+Result<std::vector<TaskSpec>> LoadTasks(const std::string& tasks_root,
+                                        const std::string& selector) {
+  ARENA_ASSIGN_OR_RETURN(std::vector<std::string> files, FindTaskFiles(tasks_root));
+  std::vector<TaskSpec> out;
+  for (const auto& file : files) {
+    fs::path rel = fs::path(file).parent_path().lexically_relative(tasks_root);
+    if (!TaskMatches(rel.generic_string(), selector)) continue;
+    ARENA_ASSIGN_OR_RETURN(TaskSpec task, LoadTask(tasks_root, file));
+    auto family = TaskFamilyRegistry::Global().Create(task.family);
+    if (!family.ok()) {
+      return FieldError(file, task.family_section, "family",
+                        family.status().message());
+    }
+    ARENA_RETURN_IF_ERROR((*family)->ValidateTask(task));
+    out.push_back(std::move(task));
+  }
+  if (out.empty()) return NotFound("no task under " + tasks_root + " matches '" + selector + "'");
+  return out;
+}
+
+Status PrepareWorkspace(const TaskSpec& task, const std::string& workspace) {
+  ARENA_RETURN_IF_ERROR(ResetDir(workspace));
+  for (const auto& rel : task.editable) {
+    ARENA_RETURN_IF_ERROR(
+        CopyFile((fs::path(task.dir) / rel).string(), (fs::path(workspace) / rel).string()));
+  }
+  Json configs = Json::array();
+  for (const Configuration* c : task.ConfigsOfKind(ConfigKind::kTuning)) {
+    configs.push_back({{"name", c->name}, {"params", c->params}});
+  }
+  ARENA_RETURN_IF_ERROR(
+      WriteFileAtomic((fs::path(workspace) / "configs.json").string(), configs.dump(2) + "\n"));
+  std::string text = "# " + task.id + "\n\n" + task.description + "\n\n" + task.instructions +
+                     "\n\nFiles you may edit: ";
+  for (size_t i = 0; i < task.editable.size(); ++i) text += (i ? ", " : "") + task.editable[i];
+  text += "\nThe tuning configurations are in configs.json. Your kernel is also checked on "
+          "configurations you do not see.\n";
+  return WriteFileAtomic((fs::path(workspace) / "INSTRUCTIONS.md").string(), text);
+}
+
+namespace {
+
+std::string NewRunId(const std::string& agent) {
+  std::string t = NowIso8601();  // 2026-11-30T07:30:00Z
+  std::string compact;
+  for (char c : t) {
+    if (std::isdigit(static_cast<unsigned char>(c))) compact += c;
+  }
+  std::random_device rd;
+  char suffix[8];
+  std::snprintf(suffix, sizeof(suffix), "%04x", rd() & 0xffff);
+  return agent + "-" + compact.substr(0, 8) + "-" + compact.substr(8) + "-" + suffix;
+}
+
+uint64_t TaskSeed(uint64_t run_seed, const std::string& task_id) {
+  if (run_seed == 0) return 0;  // fresh per evaluation
+  uint64_t h = 1469598103934665603ull ^ run_seed;
+  for (char c : task_id) h = (h ^ static_cast<unsigned char>(c)) * 1099511628211ull;
+  return h == 0 ? 1 : h;
+}
+
+// Evaluates one task end to end; returns the stored result.
+Result<TaskResult> RunOneTask(const RunRequest& req, const std::string& run_dir,
+                              const TaskSpec& task, const DeviceInfo& device,
+                              AgentAdapter& agent, const TaskFamily& family) {
+  const std::string task_dir = (fs::path(run_dir) / "tasks" / TaskIdToFileName(task.id)).string();
+  const std::string workspace = (fs::path(task_dir) / "workspace").string();
+  const std::string candidate = (fs::path(task_dir) / "candidate").string();
+  ARENA_RETURN_IF_ERROR(PrepareWorkspace(task, workspace));
+
+  AgentRequest areq;
+  areq.task = &task;
+  areq.workspace = workspace;
+  areq.time_budget_s = req.agent_time_budget_s;
+  areq.config = req.agent_config;
+  areq.seed = TaskSeed(req.seed, task.id);
+  auto started = std::chrono::steady_clock::now();
+  Result<AgentOutcome> outcome = agent.Run(areq);
+  AgentOutcome ao;
+  if (outcome.ok()) {
+    ao = *outcome;
+  } else {
+    ao.ok = false;
+    ao.detail = outcome.status().ToString();
+  }
+  if (ao.wall_s == 0) {
+    ao.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  }
+  ARENA_RETURN_IF_ERROR(WriteFileAtomic((fs::path(task_dir) / "agent.log").string(),
+                                        ao.transcript));
+
+  // Take back only the declared editable files.
+  ARENA_RETURN_IF_ERROR(ResetDir(candidate));
+  for (const auto& rel : task.editable) {
+    fs::path src = fs::path(workspace) / rel;
+    if (fs::is_regular_file(src) && !fs::is_symlink(src)) {
+      ARENA_RETURN_IF_ERROR(CopyFile(src.string(), (fs::path(candidate) / rel).string()));
+    }
+  }
+
+  TaskResult result;
+  if (!ao.ok) {
+    // The agent itself failed: nothing to evaluate, recorded as not compiled.
+    result.task_id = task.id;
+    result.family = task.family;
+    result.device = device;
+    result.baseline_compile = StageOutcome::Skipped("agent failed");
+    result.candidate_compile = StageOutcome::Failed("agent failed: " + ao.detail);
+    result.integrity = StageOutcome::Skipped("agent failed");
+  } else {
+    PipelineOptions po;
+    po.seed = TaskSeed(req.seed, task.id);
+    po.device = device;
+    po.work_dir = (fs::path(task_dir) / "eval").string();
+    po.project_root = req.project_root;
+    po.stage_timeout_s = req.stage_timeout_s;
+    ARENA_ASSIGN_OR_RETURN(result, EvaluateCandidate(task, family, candidate, po));
+    RemoveTree(po.work_dir).ok();
+  }
+  result.agent = ao.ToJson();
+  result.agent.erase("transcript");  // kept in agent.log
+  ARENA_RETURN_IF_ERROR(WriteFileAtomic((fs::path(task_dir) / "result.json").string(),
+                                        result.ToJson().dump(2) + "\n"));
+  return result;
+}
+
+}  // namespace
+
+Result<RunOutcome> ExecuteRun(const RunRequest& request) {
+  ARENA_RETURN_IF_ERROR(MakeDirs(request.runs_dir));
+  ARENA_ASSIGN_OR_RETURN(std::unique_ptr<ResultsStore> store,
+                         ResultsStore::Open((fs::path(request.runs_dir) / "arena.db").string()));
+  RunRequest req = request;
+  RunInfo info;
+  std::set<std::string> finished;
+  if (req.resume) {
+    ARENA_ASSIGN_OR_RETURN(info, store->GetRun(req.run_id));
+    req.agent = info.agent;
+    req.selector = info.selector;
+    req.agent_config = info.agent_config;
+    ARENA_ASSIGN_OR_RETURN(finished, store->FinishedTasks(info.run_id));
+  }
+  if (!AgentRegistry::Global().Contains(req.agent)) {
+    return InvalidArgument("unknown agent '" + req.agent + "'");
+  }
+  ARENA_ASSIGN_OR_RETURN(std::vector<TaskSpec> tasks, LoadTasks(req.tasks_root, req.selector));
+  if (!req.resume) {
+    info.run_id = req.run_id.empty() ? NewRunId(req.agent) : req.run_id;
+    info.agent = req.agent;
+    info.selector = req.selector;
+    info.created_at = NowIso8601();
+    info.agent_config = req.agent_config;
+    for (const auto& d : req.devices) info.devices.push_back(d.ToJson());
+    for (const auto& t : tasks) info.task_ids.push_back(t.id);
+    ARENA_RETURN_IF_ERROR(store->CreateRun(info));
+  } else {
+    ARENA_RETURN_IF_ERROR(store->SetRunStatus(info.run_id, "running"));
+  }
+  const std::string run_dir = (fs::path(req.runs_dir) / info.run_id).string();
+  ARENA_RETURN_IF_ERROR(MakeDirs(run_dir));
+  ARENA_RETURN_IF_ERROR(
+      WriteFileAtomic((fs::path(run_dir) / "run.json").string(), info.ToJson().dump(2) + "\n"));
+
+  std::vector<const TaskSpec*> todo;
+  RunOutcome outcome;
+  outcome.run_id = info.run_id;
+  for (const auto& t : tasks) {
+    if (finished.count(t.id)) {
+      ++outcome.skipped_finished;
+    } else {
+      todo.push_back(&t);
+    }
+  }
+  std::vector<DeviceInfo> devices = req.devices;
+  if (devices.empty()) devices.push_back(CpuDevice());
+
+  std::atomic<size_t> next{0};
+  std::atomic<int> done{0};
+  std::mutex mu;
+  Status first_error;
+  auto report = [&](const std::string& line) {
+    std::lock_guard<std::mutex> lock(mu);
+    if (req.progress) req.progress(line);
+  };
+  auto worker = [&](DeviceInfo device) {
+    auto agent = AgentRegistry::Global().Create(req.agent);
+    if (!agent.ok()) {
+      std::lock_guard<std::mutex> lock(mu);
+      if (first_error.ok()) first_error = agent.status();
+      return;
+    }
+    for (size_t i = next++; i < todo.size(); i = next++) {
+      const TaskSpec& task = *todo[i];
+      {
+        std::lock_guard<std::mutex> lock(mu);
+        if (!first_error.ok()) return;
+      }
+      auto family = TaskFamilyRegistry::Global().Create(task.family);
+      Result<TaskResult> r = family.ok()
+          ? RunOneTask(req, run_dir, task, device, **agent, **family)
+          : Result<TaskResult>(family.status());
+      Status saved = r.ok() ? store->SaveTask(info.run_id, *r) : r.status();
+      std::lock_guard<std::mutex> lock(mu);
+      if (!saved.ok()) {
+        if (first_error.ok()) first_error = saved.WithContext(task.id);
+        return;
+      }
+      int n = ++done;
+      if (req.progress) {
+        TaskScore s = ScoreTask(*r);
+        req.progress("[" + std::to_string(n) + "/" + std::to_string(todo.size()) + "] " +
+                     task.id + ": " + (s.correct ? "correct" : s.compiled ? "WRONG" : "NO COMPILE") +
+                     (s.speedup_mean ? " " + std::to_string(*s.speedup_mean).substr(0, 5) + "x" : ""));
+      }
+    }
+  };
+  report("run " + info.run_id + ": " + std::to_string(todo.size()) + " task(s) to evaluate" +
+         (outcome.skipped_finished ? ", " + std::to_string(outcome.skipped_finished) +
+                                         " already finished" : ""));
+  std::vector<std::thread> threads;
+  for (const auto& d : devices) threads.emplace_back(worker, d);
+  for (auto& t : threads) t.join();
+  ARENA_RETURN_IF_ERROR(first_error);
+  outcome.evaluated_now = done;
+
+  ARENA_ASSIGN_OR_RETURN(outcome.results, store->LoadTasks(info.run_id));
+  if (outcome.results.size() == info.task_ids.size()) {
+    ARENA_RETURN_IF_ERROR(store->SetRunStatus(info.run_id, "finished"));
+  }
+  ARENA_RETURN_IF_ERROR(WriteFileAtomic((fs::path(run_dir) / "summary.json").string(),
+                                        Summarize(outcome.results).ToJson().dump(2) + "\n"));
+  return outcome;
+}
+
+}  // namespace arena

@@ -1,0 +1,62 @@
+// A run: one agent over a selection of tasks, evaluated and stored.
+//
+// For each task the agent gets a fresh workspace holding only what it may
+// see (the editable files, INSTRUCTIONS.md and the tuning configurations in
+// configs.json; never held-out configurations, references or seeds). Only
+// the editable files are taken back; the candidate is then evaluated by the
+// gated pipeline and stored. One worker thread per GPU; without a GPU, one
+// worker on the CPU. An interrupted run continues with `resume`, which skips
+// the tasks the database holds and redoes any that were half done.
+//
+//   RunRequest req;
+//   req.agent = "noop";
+//   req.selector = "triton2triton";
+//   ARENA_ASSIGN_OR_RETURN(std::string run_id, ExecuteRun(req));
+#ifndef ARENA_CORE_RUN_H_
+#define ARENA_CORE_RUN_H_
+
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "core/device.h"
+#include "core/results_store.h"
+#include "core/task.h"
+
+namespace arena {
+
+struct RunRequest {
+  std::string run_id;   // with resume: the run to continue; else optional
+  bool resume = false;
+  std::string agent = "noop";
+  Json agent_config = Json::object();
+  std::string selector = "all";
+  std::vector<DeviceInfo> devices;  // empty: one worker on the CPU
+  std::string runs_dir;             // holds arena.db and one folder per run
+  std::string tasks_root;
+  std::string project_root;
+  uint64_t seed = 0;                // 0: a fresh seed per evaluation
+  double agent_time_budget_s = 0;
+  double stage_timeout_s = 600;
+  std::function<void(const std::string&)> progress;  // one line per event
+};
+
+struct RunOutcome {
+  std::string run_id;
+  std::vector<TaskResult> results;  // every task of the run, in order
+  int evaluated_now = 0;            // tasks evaluated by this call
+  int skipped_finished = 0;         // tasks a resumed run found finished
+};
+
+Result<RunOutcome> ExecuteRun(const RunRequest& request);
+
+// Loads and validates the tasks matching `selector` under `tasks_root`
+// (schema and family section); the first error stops the load.
+Result<std::vector<TaskSpec>> LoadTasks(const std::string& tasks_root, const std::string& selector);
+
+// Fills `workspace` with what an agent may see of `task`.
+Status PrepareWorkspace(const TaskSpec& task, const std::string& workspace);
+
+}  // namespace arena
+
+#endif  // ARENA_CORE_RUN_H_

@@ -1,0 +1,111 @@
+// Per-task and per-run scores, from the records the pipeline produced.
+//
+// Per configuration s = t_baseline / t_candidate (medians), defined only
+// where both were correct and timed. Per task: the mean (AgentKernelArena's
+// figure) and the geometric mean over configurations, the speedup on tuning
+// versus held-out configurations, the AgentKernelArena-compatible score
+// (0: does not compile, 20: compiles but wrong, 120 + 100 * mean speedup:
+// correct), and the generalization quadrant from the held-out checks.
+// Per run: mean and geometric-mean speedup, fast_p, and the conditional
+// correctness P(candidate correct on held-out | baseline correct on held-out).
+//
+//   TaskScore s = ScoreTask(result);
+//   RunSummary r = Summarize(results);
+#ifndef ARENA_CORE_SCORING_H_
+#define ARENA_CORE_SCORING_H_
+
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/device.h"
+#include "core/family.h"
+#include "core/task.h"
+
+namespace arena {
+
+enum class Quadrant {
+  kBothPass,   // baseline and candidate correct on held-out configurations
+  kRegressed,  // baseline correct, candidate wrong: the optimization overfit
+  kBothFail,   // neither correct
+  kImproved,   // candidate correct where the baseline was not
+  kNotChecked, // no held-out configuration could be checked here
+};
+const char* QuadrantName(Quadrant q);
+
+struct ConfigResult {
+  std::string name;
+  ConfigKind kind = ConfigKind::kTuning;
+  double bytes = 0;
+  double flops = 0;
+  StageOutcome baseline_check;
+  StageOutcome candidate_check;
+  TimingOutcome timing;  // stage skipped unless both were correct
+
+  // t_baseline / t_candidate from the medians, when timing passed.
+  std::optional<double> speedup() const;
+  Json ToJson() const;
+  static ConfigResult FromJson(const Json& j);
+};
+
+// Everything recorded about one candidate of one task.
+struct TaskResult {
+  std::string task_id;
+  std::string family;
+  uint64_t seed = 0;
+  DeviceInfo device;
+  Json agent = Json::object();   // the AgentOutcome, where an agent ran
+  StageOutcome baseline_compile;
+  StageOutcome candidate_compile;
+  StageOutcome integrity;        // harness files untouched, layout sane
+  std::vector<ConfigResult> configs;
+  double wall_s = 0;
+
+  Json ToJson() const;
+  static TaskResult FromJson(const Json& j);
+};
+
+struct TaskScore {
+  bool compiled = false;
+  bool correct = false;        // every checked configuration passed
+  int configs_checked = 0;     // candidate checks that were not skipped
+  int configs_timed = 0;
+  std::optional<double> speedup_mean;
+  std::optional<double> speedup_geomean;
+  std::optional<double> tuning_geomean;
+  std::optional<double> heldout_geomean;
+  std::optional<double> score;  // AgentKernelArena-compatible; none if untimed
+  Quadrant quadrant = Quadrant::kNotChecked;
+  Json ToJson() const;
+};
+
+TaskScore ScoreTask(const TaskResult& result);
+
+struct RunSummary {
+  int tasks = 0;
+  int compiled = 0;
+  int correct = 0;
+  int timed = 0;  // correct tasks with at least one speedup
+  std::optional<double> mean_speedup;     // mean over timed tasks of their mean
+  std::optional<double> geomean_speedup;  // geomean over timed tasks of their geomean
+  std::map<std::string, std::optional<double>> fast_p;  // "1.0" -> share of all tasks
+  std::optional<double> tuning_geomean;   // over every tuning configuration
+  std::optional<double> heldout_geomean;  // over every held-out configuration
+  std::optional<double> mean_score;       // over tasks with a score
+  std::map<std::string, int> quadrants;
+  int heldout_baseline_correct = 0;       // denominator of the conditional
+  int heldout_both_correct = 0;           // numerator
+  std::optional<double> conditional_correctness;
+  Json ToJson() const;
+};
+
+RunSummary Summarize(const std::vector<TaskResult>& results);
+
+// Helpers exposed for tests.
+std::optional<double> Mean(const std::vector<double>& v);
+std::optional<double> GeometricMean(const std::vector<double>& v);
+
+}  // namespace arena
+
+#endif  // ARENA_CORE_SCORING_H_

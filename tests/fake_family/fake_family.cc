@@ -1,0 +1,115 @@
+// A test-only task family that needs no compiler and no GPU. Its "kernel" is
+// a small YAML file (kernel.fake) that says how the candidate behaves:
+//
+//   compile: ok            # anything else: the compile error message
+//   wrong_on: [heldout]    # config names, or tuning / heldout / all
+//   time_us: 50            # median time; or a map {default: 50, cfg: 20}
+//   sleep_ms: 0            # per check, so tests can interrupt a run
+//
+// With it CI exercises the pipeline, scoring, quadrants, resume and reports.
+#include <chrono>
+#include <filesystem>
+#include <thread>
+
+#include <yaml-cpp/yaml.h>
+
+#include "core/family.h"
+
+namespace arena {
+namespace {
+namespace fs = std::filesystem;
+
+struct FakeKernel {
+  std::string compile = "ok";
+  std::vector<std::string> wrong_on;
+  YAML::Node time_us;
+  int sleep_ms = 0;
+};
+
+Result<FakeKernel> LoadKernel(const std::string& dir) {
+  fs::path path = fs::path(dir) / "kernel.fake";
+  if (!fs::is_regular_file(path)) return NotFound("kernel.fake is missing");
+  FakeKernel k;
+  try {
+    YAML::Node n = YAML::LoadFile(path.string());
+    if (n["compile"]) k.compile = n["compile"].as<std::string>();
+    if (n["wrong_on"]) k.wrong_on = n["wrong_on"].as<std::vector<std::string>>();
+    k.time_us = n["time_us"];
+    if (n["sleep_ms"]) k.sleep_ms = n["sleep_ms"].as<int>();
+  } catch (const YAML::Exception& e) {
+    return InvalidArgument("kernel.fake:" + std::to_string(e.mark.line + 1) + ": " + e.msg);
+  }
+  return k;
+}
+
+double TimeFor(const FakeKernel& k, const std::string& config) {
+  if (!k.time_us) return 100;
+  if (k.time_us.IsScalar()) return k.time_us.as<double>();
+  if (k.time_us[config]) return k.time_us[config].as<double>();
+  return k.time_us["default"] ? k.time_us["default"].as<double>() : 100;
+}
+
+bool WrongOn(const FakeKernel& k, const Configuration& c) {
+  for (const auto& w : k.wrong_on) {
+    if (w == "all" || w == c.name || w == ConfigKindName(c.kind)) return true;
+  }
+  return false;
+}
+
+class FakeSession : public EvaluationSession {
+ public:
+  explicit FakeSession(const EvaluationContext& ctx) : ctx_(ctx) {}
+
+  StageOutcome Compile(Subject s) override {
+    auto k = LoadKernel(s == Subject::kBaseline ? ctx_.baseline_dir : ctx_.candidate_dir);
+    if (!k.ok()) return StageOutcome::Failed(k.status().message());
+    if (k->compile != "ok") return StageOutcome::Failed("compile error", k->compile);
+    kernels_[static_cast<int>(s)] = *k;
+    return StageOutcome::Passed("fake compile");
+  }
+
+  StageOutcome Check(Subject s, const Configuration& c, uint64_t seed) override {
+    const FakeKernel& k = kernels_[static_cast<int>(s)];
+    if (k.sleep_ms) std::this_thread::sleep_for(std::chrono::milliseconds(k.sleep_ms));
+    if (WrongOn(k, c)) return StageOutcome::Failed("output differs from the reference");
+    StageOutcome o = StageOutcome::Passed("fake check");
+    // Outputs depend on the inputs, hence on the seed (non-degenerate).
+    o.metrics["fingerprints"] = {std::to_string(seed % 1000003) + ":" + c.name};
+    return o;
+  }
+
+  TimingOutcome Time(const Configuration& c) override {
+    TimingOutcome t;
+    t.stage = StageOutcome::Passed("fake timing");
+    t.method = "fake";
+    double b = TimeFor(kernels_[0], c.name), k = TimeFor(kernels_[1], c.name);
+    for (int i = 0; i < ctx_.task->timing.repetitions; ++i) {
+      double wobble = 1.0 + 0.001 * ((i * 7) % 5 - 2);  // deterministic spread
+      t.baseline.us.push_back(b * wobble);
+      t.candidate.us.push_back(k * wobble);
+    }
+    return t;
+  }
+
+ private:
+  EvaluationContext ctx_;
+  FakeKernel kernels_[2];
+};
+
+class FakeFamily : public TaskFamily {
+ public:
+  Status ValidateTask(const TaskSpec& task) const override {
+    if (task.editable.size() != 1 || task.editable[0] != "kernel.fake") {
+      return InvalidArgument(task.yaml_path + ": files.editable: the fake family edits kernel.fake");
+    }
+    return OkStatus();
+  }
+  Result<std::unique_ptr<EvaluationSession>> Open(const EvaluationContext& ctx) const override {
+    return std::unique_ptr<EvaluationSession>(new FakeSession(ctx));
+  }
+};
+
+}  // namespace
+}  // namespace arena
+
+ARENA_REGISTER_TASK_FAMILY("fake", arena::FakeFamily);

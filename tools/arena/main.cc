@@ -1,0 +1,383 @@
+// The arena command line.
+//
+//   arena tasks [--validate] [--tasks SELECTOR]
+//   arena run --agent NAME --tasks SELECTOR [--gpus LIST] [--resume RUN]
+//   arena eval --task ID --candidate DIR
+//   arena report RUN [--json | --csv]
+//   arena devices
+//
+// Exit codes: 0 ok, 1 evaluation failures, 2 bad input.
+#include <unistd.h>
+
+#include <filesystem>
+#include <iostream>
+#include <sstream>
+
+#include <CLI/CLI.hpp>
+
+#include "core/agent.h"
+#include "core/device.h"
+#include "core/family.h"
+#include "core/files.h"
+#include "core/pipeline.h"
+#include "core/report.h"
+#include "core/results_store.h"
+#include "core/run.h"
+
+namespace arena {
+namespace {
+namespace fs = std::filesystem;
+
+constexpr int kExitOk = 0;
+constexpr int kExitFailures = 1;
+constexpr int kExitBadInput = 2;
+
+int Fail(const Status& s) {
+  std::cerr << "arena: " << s.message() << "\n";
+  return s.code() == StatusCode::kInvalidArgument || s.code() == StatusCode::kNotFound ||
+                 s.code() == StatusCode::kAlreadyExists
+             ? kExitBadInput
+             : kExitFailures;
+}
+
+// The project root: --root, else $ARENA_ROOT, else the nearest folder above
+// the working directory that holds tasks/.
+std::string FindRoot(const std::string& flag) {
+  if (!flag.empty()) return fs::absolute(flag).lexically_normal().string();
+  if (const char* env = std::getenv("ARENA_ROOT"); env && *env) return env;
+  std::error_code ec;
+  for (fs::path p = fs::current_path(ec); !p.empty(); p = p.parent_path()) {
+    if (fs::is_directory(p / "tasks") && fs::exists(p / "plugins")) return p.string();
+    if (p == p.parent_path()) break;
+  }
+  return fs::current_path(ec).string();
+}
+
+Result<std::vector<DeviceInfo>> SelectDevices(const std::string& gpus) {
+  DeviceDiscovery found = DiscoverDevices();
+  if (gpus == "none") return std::vector<DeviceInfo>{};
+  if (gpus.empty() || gpus == "all") return found.devices;
+  std::vector<DeviceInfo> out;
+  std::stringstream ss(gpus);
+  std::string item;
+  while (std::getline(ss, item, ',')) {
+    bool matched = false;
+    for (const auto& d : found.devices) {
+      if (std::to_string(d.index) == item || d.platform + ":" + std::to_string(d.index) == item) {
+        out.push_back(d);
+        matched = true;
+      }
+    }
+    if (!matched) {
+      return InvalidArgument("--gpus: no device '" + item + "' (" +
+                             (found.devices.empty() ? "this machine has no GPU: " + found.note
+                                                    : std::to_string(found.devices.size()) +
+                                                          " found") +
+                             ")");
+    }
+  }
+  return out;
+}
+
+Result<Json> LoadAgentConfig(const std::string& path) {
+  if (path.empty()) return Json::object();
+  try {
+    YAML::Node n = YAML::LoadFile(path);
+    if (!n.IsMap()) return InvalidArgument(path + ": agent config must be a mapping");
+    return YamlToJson(n);
+  } catch (const YAML::Exception& e) {
+    return InvalidArgument(path + ":" + std::to_string(e.mark.line + 1) + ":" +
+                           std::to_string(e.mark.column + 1) + ": " + e.msg);
+  }
+}
+
+// Progress lines: rewritten in place on a terminal, one per line otherwise.
+void Progress(const std::string& line) {
+  static const bool tty = isatty(STDERR_FILENO);
+  if (tty && line.rfind("[", 0) == 0) {
+    std::cerr << "\r\033[K" << line << std::flush;
+  } else {
+    std::cerr << line << "\n";
+  }
+}
+
+std::string DefaultRunsDir(const std::string& root) { return (fs::path(root) / "runs").string(); }
+
+int CmdDevices() {
+  DeviceDiscovery d = DiscoverDevices();
+  if (d.devices.empty()) std::cout << "no GPU: " << d.note << "\n";
+  for (const auto& dev : d.devices) {
+    std::cout << dev.Describe() << "  " << dev.memory_bytes / (1 << 20) << " MiB, L2 "
+              << dev.l2_bytes / 1024 << " KiB, " << dev.multiprocessors << " SMs\n";
+  }
+  return kExitOk;
+}
+
+// Validation of a task beyond its schema: its baseline, run as its own
+// candidate, must be correct wherever this machine can check it, and its
+// outputs must change with the seed.
+Status ValidateBaseline(const TaskSpec& task, const TaskFamily& family, const DeviceInfo& device,
+                        const std::string& root, std::ostream& out) {
+  const std::string work = (fs::temp_directory_path() /
+                            ("arena-validate-" + std::to_string(getpid()) + "-" +
+                             TaskIdToFileName(task.id)))
+                               .string();
+  PipelineOptions o;
+  o.device = device;
+  o.project_root = root;
+  o.work_dir = work;
+  auto r = EvaluateCandidate(task, family, task.dir, o);
+  if (!r.ok()) return r.status();
+  // A second evaluation with another seed, for the degeneracy check.
+  o.seed = r->seed + 7919;
+  o.work_dir = work + "-2";
+  auto r2 = EvaluateCandidate(task, family, task.dir, o);
+  RemoveTree(work).ok();
+  RemoveTree(work + "-2").ok();
+  if (!r2.ok()) return r2.status();
+  if (!r->baseline_compile.passed()) {
+    return FailedPrecondition(task.id + ": baseline does not compile: " +
+                              r->baseline_compile.detail + "\n" + r->baseline_compile.log);
+  }
+  int checked = 0;
+  for (size_t i = 0; i < r->configs.size(); ++i) {
+    const ConfigResult& c = r->configs[i];
+    const ConfigResult& c2 = r2->configs[i];
+    std::string line = "  " + c.name + " (" + ConfigKindName(c.kind) + "): check " +
+                       StageStatusName(c.baseline_check.status);
+    if (c.baseline_check.status == StageStatus::kFailed) {
+      return FailedPrecondition(task.id + ": baseline wrong on " + c.name + ": " +
+                                c.baseline_check.detail + "\n" + c.baseline_check.log);
+    }
+    if (c.baseline_check.status == StageStatus::kSkipped) {
+      line += " (" + c.baseline_check.detail + ")";
+    } else {
+      ++checked;
+      Json f1 = c.baseline_check.metrics.value("fingerprints", Json::array());
+      Json f2 = c2.baseline_check.metrics.value("fingerprints", Json::array());
+      if (!f1.empty() && f1 == f2) {
+        return FailedPrecondition(task.id + ": degenerate output on " + c.name +
+                                  ": identical for two different seeds");
+      }
+      line += f1.empty() ? ", degeneracy not checked (no fingerprints)" : ", output varies with seed";
+    }
+    if (c.timing.stage.passed()) {
+      char buf[96];
+      std::snprintf(buf, sizeof(buf), ", %.2f us (A/A %.3f)", c.timing.baseline.median(),
+                    c.speedup().value_or(0));
+      line += buf;
+    } else {
+      line += ", timing " + std::string(StageStatusName(c.timing.stage.status)) + ": " +
+              c.timing.stage.detail;
+    }
+    out << line << "\n";
+  }
+  if (checked == 0) {
+    return FailedPrecondition(task.id + ": no configuration could be checked on this machine");
+  }
+  return OkStatus();
+}
+
+}  // namespace
+
+int Main(int argc, char** argv) {
+  CLI::App app{"arena: how much faster, and how honestly, does an agent make GPU kernels?"};
+  app.require_subcommand(1);
+  std::string root_flag;
+  app.add_option("--root", root_flag, "project root (default: found from the working directory)");
+
+  auto* tasks_cmd = app.add_subcommand("tasks", "list tasks; --validate checks them");
+  std::string selector = "all";
+  bool validate = false;
+  tasks_cmd->add_option("--tasks", selector, "task selector: all, a family, a suite, an id, or a comma list");
+  tasks_cmd->add_flag("--validate", validate,
+                      "check schema, held-out configurations, and the baseline on this machine");
+
+  auto* run_cmd = app.add_subcommand("run", "let an agent optimize tasks, then evaluate");
+  std::string agent = "noop", gpus, resume, runs_dir, agent_config_path;
+  uint64_t seed = 0;
+  double agent_budget = 0;
+  run_cmd->add_option("--agent", agent, "agent adapter (default noop)");
+  run_cmd->add_option("--tasks", selector, "task selector (default all)");
+  run_cmd->add_option("--gpus", gpus, "GPUs to use: all (default), none, or a list like 0,1");
+  run_cmd->add_option("--resume", resume, "continue an interrupted run");
+  run_cmd->add_option("--runs-dir", runs_dir, "where runs and arena.db live (default ROOT/runs)");
+  run_cmd->add_option("--seed", seed, "fix the evaluation seeds (default: fresh each time)");
+  run_cmd->add_option("--agent-config", agent_config_path, "YAML configuration of the agent");
+  run_cmd->add_option("--agent-budget", agent_budget, "seconds per task for the agent");
+
+  auto* eval_cmd = app.add_subcommand("eval", "evaluate given candidate files (no agent)");
+  std::string task_id, candidate;
+  bool eval_json = false;
+  eval_cmd->add_option("--task", task_id, "task id")->required();
+  eval_cmd->add_option("--candidate", candidate, "folder with the candidate's editable files")
+      ->required();
+  eval_cmd->add_option("--gpus", gpus, "GPU to use (default: the first)");
+  eval_cmd->add_option("--seed", seed, "evaluation seed (default: fresh)");
+  eval_cmd->add_flag("--json", eval_json, "print the full result as JSON");
+
+  auto* report_cmd = app.add_subcommand("report", "summarize a run");
+  std::string run_id;
+  bool as_json = false, as_csv = false;
+  report_cmd->add_option("run", run_id, "run id, or 'latest'")->required();
+  report_cmd->add_option("--runs-dir", runs_dir, "where runs and arena.db live");
+  auto* json_flag = report_cmd->add_flag("--json", as_json, "JSON");
+  report_cmd->add_flag("--csv", as_csv, "CSV, one row per configuration")->excludes(json_flag);
+
+  app.add_subcommand("devices", "list the GPUs this machine has");
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    int rc = app.exit(e);
+    return rc == 0 ? kExitOk : kExitBadInput;
+  }
+  const std::string root = FindRoot(root_flag);
+  const std::string tasks_root = (fs::path(root) / "tasks").string();
+  if (runs_dir.empty()) runs_dir = DefaultRunsDir(root);
+
+  if (app.got_subcommand("devices")) return CmdDevices();
+
+  if (app.got_subcommand("tasks")) {
+    auto tasks = LoadTasks(tasks_root, selector);
+    if (!tasks.ok()) return Fail(tasks.status());
+    if (!validate) {
+      for (const auto& t : *tasks) {
+        std::cout << t.id << "  (" << t.ConfigsOfKind(ConfigKind::kTuning).size() << " tuning, "
+                  << t.ConfigsOfKind(ConfigKind::kHeldout).size() << " held-out)  "
+                  << t.description << "\n";
+      }
+      return kExitOk;
+    }
+    auto devices = SelectDevices(gpus);
+    if (!devices.ok()) return Fail(devices.status());
+    DeviceInfo device = devices->empty() ? CpuDevice() : devices->front();
+    std::cout << "validating " << tasks->size() << " task(s) on " << device.Describe() << "\n";
+    int failures = 0;
+    for (const auto& t : *tasks) {
+      auto family = TaskFamilyRegistry::Global().Create(t.family);
+      std::ostringstream lines;
+      Status s = ValidateBaseline(t, **family, device, root, lines);
+      std::cout << (s.ok() ? "ok    " : "FAIL  ") << t.id << "\n" << lines.str();
+      if (!s.ok()) {
+        std::cout << "      " << s.message() << "\n";
+        ++failures;
+      }
+    }
+    std::cout << tasks->size() - failures << "/" << tasks->size() << " task(s) valid\n";
+    return failures ? kExitFailures : kExitOk;
+  }
+
+  if (app.got_subcommand("run")) {
+    auto devices = SelectDevices(gpus);
+    if (!devices.ok()) return Fail(devices.status());
+    auto config = LoadAgentConfig(agent_config_path);
+    if (!config.ok()) return Fail(config.status());
+    RunRequest req;
+    req.agent = agent;
+    req.agent_config = *config;
+    req.selector = selector;
+    req.devices = *devices;
+    req.runs_dir = runs_dir;
+    req.tasks_root = tasks_root;
+    req.project_root = root;
+    req.seed = seed;
+    req.agent_time_budget_s = agent_budget;
+    req.progress = Progress;
+    if (!resume.empty()) {
+      req.resume = true;
+      req.run_id = resume;
+    }
+    if (devices->empty()) Progress("no GPU: " + DiscoverDevices().note + " Timing is skipped.");
+    auto outcome = ExecuteRun(req);
+    if (!outcome.ok()) return Fail(outcome.status());
+    if (isatty(STDERR_FILENO)) std::cerr << "\n";
+    auto store = ResultsStore::Open((fs::path(runs_dir) / "arena.db").string());
+    if (!store.ok()) return Fail(store.status());
+    auto info = (*store)->GetRun(outcome->run_id);
+    if (!info.ok()) return Fail(info.status());
+    std::cout << FormatTextReport(*info, outcome->results);
+    std::cout << "results: " << (fs::path(runs_dir) / outcome->run_id).string() << "\n";
+    for (const auto& r : outcome->results) {
+      if (!ScoreTask(r).correct) return kExitFailures;
+    }
+    return kExitOk;
+  }
+
+  if (app.got_subcommand("eval")) {
+    auto tasks = LoadTasks(tasks_root, task_id);
+    if (!tasks.ok()) return Fail(tasks.status());
+    if (tasks->size() != 1 || tasks->front().id != task_id) {
+      return Fail(InvalidArgument("--task: '" + task_id + "' is not a task id"));
+    }
+    if (!fs::is_directory(candidate)) {
+      return Fail(InvalidArgument("--candidate: '" + candidate + "' is not a folder"));
+    }
+    auto devices = SelectDevices(gpus);
+    if (!devices.ok()) return Fail(devices.status());
+    const TaskSpec& task = tasks->front();
+    auto family = TaskFamilyRegistry::Global().Create(task.family);
+    PipelineOptions o;
+    o.device = devices->empty() ? CpuDevice() : devices->front();
+    o.seed = seed;
+    o.project_root = root;
+    o.work_dir = (fs::temp_directory_path() / ("arena-eval-" + std::to_string(getpid()))).string();
+    o.on_stage = [](const std::string& s) { Progress("[eval] " + s); };
+    auto r = EvaluateCandidate(task, **family, fs::absolute(candidate).string(), o);
+    RemoveTree(o.work_dir).ok();
+    if (isatty(STDERR_FILENO)) std::cerr << "\n";
+    if (!r.ok()) return Fail(r.status());
+    TaskScore s = ScoreTask(*r);
+    if (eval_json) {
+      Json j = r->ToJson();
+      j["score"] = s.ToJson();
+      std::cout << j.dump(2) << "\n";
+    } else {
+      RunInfo info;
+      info.run_id = "eval";
+      info.agent = "(given files)";
+      info.selector = task.id;
+      info.status = "finished";
+      info.task_ids = {task.id};
+      std::cout << FormatTextReport(info, {*r});
+      for (const auto& c : r->configs) {
+        if (c.candidate_check.status == StageStatus::kFailed) {
+          std::cout << "  " << c.name << ": " << c.candidate_check.detail << "\n";
+        }
+      }
+      if (!r->candidate_compile.passed()) {
+        std::cout << "compile: " << r->candidate_compile.detail << "\n"
+                  << r->candidate_compile.log << "\n";
+      }
+    }
+    return s.correct ? kExitOk : kExitFailures;
+  }
+
+  if (app.got_subcommand("report")) {
+    auto store = ResultsStore::Open((fs::path(runs_dir) / "arena.db").string());
+    if (!store.ok()) return Fail(store.status());
+    if (run_id == "latest") {
+      auto runs = (*store)->ListRuns();
+      if (!runs.ok()) return Fail(runs.status());
+      if (runs->empty()) return Fail(NotFound("no runs in " + runs_dir));
+      run_id = runs->back().run_id;
+    }
+    auto info = (*store)->GetRun(run_id);
+    if (!info.ok()) return Fail(info.status());
+    auto results = (*store)->LoadTasks(run_id);
+    if (!results.ok()) return Fail(results.status());
+    if (as_json) {
+      std::cout << ReportJson(*info, *results).dump(2) << "\n";
+    } else if (as_csv) {
+      std::cout << ReportCsv(*info, *results);
+    } else {
+      std::cout << FormatTextReport(*info, *results);
+    }
+    return kExitOk;
+  }
+  return kExitBadInput;
+}
+
+}  // namespace arena
+
+int main(int argc, char** argv) { return arena::Main(argc, argv); }
