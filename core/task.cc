@@ -29,6 +29,7 @@ Status FieldError(const std::string& file, const YAML::Node& node,
 }
 
 Json YamlToJson(const YAML::Node& node) {
+  if (!node.IsDefined()) return nullptr;
   switch (node.Type()) {
     case YAML::NodeType::Null:
     case YAML::NodeType::Undefined:
@@ -97,7 +98,8 @@ class TaskDecoder {
     ARENA_RETURN_IF_ERROR(DecodeCorrectness(root));
     ARENA_RETURN_IF_ERROR(DecodeTiming(root));
     ARENA_RETURN_IF_ERROR(DecodeTunables(root));
-    task_->family_section = root[task_->family];
+    // Assigning a missing node throws in yaml-cpp: only copy a real section.
+    if (root[task_->family].IsDefined()) task_->family_section = root[task_->family];
     task_->family_json = YamlToJson(task_->family_section);
     return OkStatus();
   }
@@ -531,22 +533,24 @@ Result<TaskSpec> LoadTask(const std::string& tasks_root, const std::string& yaml
   task.suite = parts[1];
   task.name = parts[2];
 
+  auto yaml_error = [&](const YAML::Exception& e) {
+    std::string where = yaml_path;
+    if (!e.mark.is_null()) {
+      where += ":" + std::to_string(e.mark.line + 1) + ":" + std::to_string(e.mark.column + 1);
+    }
+    return InvalidArgument(where + ": " + e.msg);
+  };
   YAML::Node root_node;
   try {
     root_node = YAML::LoadFile(path.string());
-  } catch (const YAML::Exception& e) {
-    return InvalidArgument(yaml_path + ":" + std::to_string(e.mark.line + 1) + ":" +
-                           std::to_string(e.mark.column + 1) + ": " + e.msg);
-  }
-  try {
+    YAML::Node family = root_node.IsMap() ? root_node["family"] : YAML::Node();
+    if (family.IsDefined() && family.IsScalar() && family.Scalar() != parts[0]) {
+      return FieldError(yaml_path, family, "family",
+                        "'" + family.Scalar() + "' but the task lives under tasks/" + parts[0]);
+    }
     ARENA_RETURN_IF_ERROR(TaskDecoder(yaml_path, &task).Decode(root_node));
   } catch (const YAML::Exception& e) {
-    return InvalidArgument(yaml_path + ":" + std::to_string(e.mark.line + 1) + ":" +
-                           std::to_string(e.mark.column + 1) + ": " + e.msg);
-  }
-  if (task.family != parts[0]) {
-    return FieldError(yaml_path, root_node["family"], "family",
-                      "'" + task.family + "' but the task lives under tasks/" + parts[0]);
+    return yaml_error(e);
   }
   return task;
 }

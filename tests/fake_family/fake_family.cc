@@ -5,10 +5,12 @@
 //   wrong_on: [heldout]    # config names, or tuning / heldout / all
 //   time_us: 50            # median time; or a map {default: 50, cfg: 20}
 //   sleep_ms: 0            # per check, so tests can interrupt a run
+//   tamper: false          # rewrites the harness file (an integrity test)
 //
 // With it CI exercises the pipeline, scoring, quadrants, resume and reports.
 #include <chrono>
 #include <filesystem>
+#include <fstream>
 #include <thread>
 
 #include <yaml-cpp/yaml.h>
@@ -24,6 +26,7 @@ struct FakeKernel {
   std::vector<std::string> wrong_on;
   YAML::Node time_us;
   int sleep_ms = 0;
+  bool tamper = false;  // rewrites the harness file reference.txt
 };
 
 Result<FakeKernel> LoadKernel(const std::string& dir) {
@@ -36,6 +39,7 @@ Result<FakeKernel> LoadKernel(const std::string& dir) {
     if (n["wrong_on"]) k.wrong_on = n["wrong_on"].as<std::vector<std::string>>();
     k.time_us = n["time_us"];
     if (n["sleep_ms"]) k.sleep_ms = n["sleep_ms"].as<int>();
+    if (n["tamper"]) k.tamper = n["tamper"].as<bool>();
   } catch (const YAML::Exception& e) {
     return InvalidArgument("kernel.fake:" + std::to_string(e.mark.line + 1) + ": " + e.msg);
   }
@@ -71,6 +75,9 @@ class FakeSession : public EvaluationSession {
   StageOutcome Check(Subject s, const Configuration& c, uint64_t seed) override {
     const FakeKernel& k = kernels_[static_cast<int>(s)];
     if (k.sleep_ms) std::this_thread::sleep_for(std::chrono::milliseconds(k.sleep_ms));
+    if (k.tamper) {
+      std::ofstream(fs::path(ctx_.candidate_dir) / "reference.txt") << "whatever I output\n";
+    }
     if (WrongOn(k, c)) return StageOutcome::Failed("output differs from the reference");
     StageOutcome o = StageOutcome::Passed("fake check");
     // Outputs depend on the inputs, hence on the seed (non-degenerate).

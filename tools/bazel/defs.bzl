@@ -27,6 +27,7 @@ def arena_cc_test(name, copts = [], deps = [], **kwargs):
     native.cc_test(
         name = name,
         copts = ARENA_COPTS + copts,
+        linkstatic = 1,
         deps = deps + ["@system//:gtest_main"],
         **kwargs
     )

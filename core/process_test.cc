@@ -1,0 +1,155 @@
+#include "core/process.h"
+
+#include <signal.h>
+
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <thread>
+
+#include <gtest/gtest.h>
+
+namespace arena {
+namespace {
+
+ProcessOptions Sh(const std::string& script, double timeout_s = 10) {
+  ProcessOptions o;
+  o.argv = {"/bin/sh", "-c", script};
+  o.timeout_s = timeout_s;
+  return o;
+}
+
+bool PidAlive(int pid) { return kill(pid, 0) == 0; }
+
+TEST(RunProcess, CapturesOutputAndExitCode) {
+  auto r = RunProcess(Sh("echo out; echo err >&2; exit 3"));
+  ASSERT_TRUE(r.ok());
+  EXPECT_EQ(r->exit_code, 3);
+  EXPECT_EQ(r->signal, 0);
+  EXPECT_FALSE(r->timed_out);
+  EXPECT_EQ(r->out, "out\n");
+  EXPECT_EQ(r->err, "err\n");
+  EXPECT_EQ(r->Describe(), "exit 3");
+}
+
+TEST(RunProcess, FeedsStdinAndSetsEnvironment) {
+  ProcessOptions o = Sh("read line; echo \"$line-$ARENA_TEST_VAR\"");
+  o.stdin_data = "hello\n";
+  o.env["ARENA_TEST_VAR"] = "set";
+  auto r = RunProcess(o);
+  ASSERT_TRUE(r.ok());
+  EXPECT_EQ(r->out, "hello-set\n");
+}
+
+TEST(RunProcess, RecordsTheKillingSignal) {
+  auto r = RunProcess(Sh("kill -SEGV $$"));
+  ASSERT_TRUE(r.ok());
+  EXPECT_EQ(r->signal, SIGSEGV);
+  EXPECT_NE(r->Describe().find("SIGSEGV"), std::string::npos) << r->Describe();
+}
+
+TEST(RunProcess, TimeLimitKillsTheWholeProcessTree) {
+  const std::string pidfile = testing::TempDir() + "/grandchild.pid";
+  std::filesystem::remove(pidfile);
+  auto start = std::chrono::steady_clock::now();
+  // The child starts a grandchild in the background, then hangs.
+  auto r = RunProcess(Sh("sleep 1000 & echo $! > " + pidfile + "; sleep 1000", 1.0));
+  double took = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  ASSERT_TRUE(r.ok());
+  EXPECT_TRUE(r->timed_out);
+  EXPECT_LT(took, 5.0);
+  int grandchild = 0;
+  std::ifstream(pidfile) >> grandchild;
+  ASSERT_GT(grandchild, 0);
+  for (int i = 0; i < 50 && PidAlive(grandchild); ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  EXPECT_FALSE(PidAlive(grandchild)) << "grandchild " << grandchild << " outlived the time limit";
+}
+
+TEST(RunProcess, LeftoverChildrenAreKilledAfterExit) {
+  const std::string pidfile = testing::TempDir() + "/leftover.pid";
+  std::filesystem::remove(pidfile);
+  auto r = RunProcess(Sh("sleep 1000 >/dev/null 2>&1 & echo $! > " + pidfile + "; exit 0"));
+  ASSERT_TRUE(r.ok());
+  EXPECT_EQ(r->exit_code, 0);
+  int pid = 0;
+  std::ifstream(pidfile) >> pid;
+  ASSERT_GT(pid, 0);
+  for (int i = 0; i < 50 && PidAlive(pid); ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  EXPECT_FALSE(PidAlive(pid));
+}
+
+TEST(RunProcess, OutputIsCapped) {
+  ProcessOptions o = Sh("head -c 100000 /dev/zero");
+  o.output_cap = 1000;
+  auto r = RunProcess(o);
+  ASSERT_TRUE(r.ok());
+  EXPECT_EQ(r->out.size(), 1000u);
+  EXPECT_EQ(r->out_dropped, 99000u);
+}
+
+TEST(RunProcess, MissingProgramIsAnError) {
+  ProcessOptions o;
+  o.argv = {"arena-no-such-program"};
+  auto r = RunProcess(o);
+  EXPECT_FALSE(r.ok());
+  EXPECT_EQ(r.status().code(), StatusCode::kNotFound);
+}
+
+TEST(RunProcess, MemoryLimitApplies) {
+  // dd allocates its whole block up front.
+  ProcessOptions o = Sh("dd if=/dev/zero of=/dev/null bs=400M count=1 2>/dev/null");
+  o.memory_limit_bytes = 200ll << 20;
+  auto r = RunProcess(o);
+  ASSERT_TRUE(r.ok());
+  EXPECT_FALSE(r->success()) << "a 400 MB allocation under a 200 MB limit succeeded";
+}
+
+// A worker that answers each line with "ok:<line>", hangs on "hang" and
+// crashes on "crash".
+constexpr char kWorker[] =
+    "while read line; do case \"$line\" in hang) sleep 1000;; crash) kill -SEGV $$;; "
+    "*) echo \"ok:$line\";; esac; done";
+
+TEST(WorkerProcess, RequestsAndReplies) {
+  auto w = WorkerProcess::Start(Sh(kWorker));
+  ASSERT_TRUE(w.ok());
+  EXPECT_EQ(*(*w)->Request("one", 5), "ok:one");
+  EXPECT_EQ(*(*w)->Request("two", 5), "ok:two");
+  EXPECT_TRUE((*w)->alive());
+}
+
+TEST(WorkerProcess, HangIsKilledAtTheTimeLimit) {
+  auto w = WorkerProcess::Start(Sh(kWorker));
+  ASSERT_TRUE(w.ok());
+  auto start = std::chrono::steady_clock::now();
+  auto r = (*w)->Request("hang", 0.5);
+  double took = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  EXPECT_FALSE(r.ok());
+  EXPECT_EQ(r.status().code(), StatusCode::kDeadlineExceeded);
+  EXPECT_LT(took, 3.0);
+  EXPECT_FALSE((*w)->alive());
+  EXPECT_FALSE((*w)->Request("again", 1).ok());
+}
+
+TEST(WorkerProcess, CrashIsReportedWithItsSignal) {
+  auto w = WorkerProcess::Start(Sh(kWorker));
+  ASSERT_TRUE(w.ok());
+  auto r = (*w)->Request("crash", 5);
+  EXPECT_FALSE(r.ok());
+  EXPECT_NE(r.status().message().find("SIGSEGV"), std::string::npos) << r.status().message();
+  EXPECT_FALSE((*w)->alive());
+}
+
+TEST(WorkerProcess, StderrIsKept) {
+  auto w = WorkerProcess::Start(Sh("echo starting >&2; " + std::string(kWorker)));
+  ASSERT_TRUE(w.ok());
+  ASSERT_TRUE((*w)->Request("x", 5).ok());
+  EXPECT_NE((*w)->StderrTail().find("starting"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace arena

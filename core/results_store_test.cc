@@ -1,0 +1,114 @@
+#include "core/results_store.h"
+
+#include <filesystem>
+
+#include <gtest/gtest.h>
+
+namespace arena {
+namespace {
+
+TaskResult Sample(const std::string& id, double t_cand) {
+  TaskResult r;
+  r.task_id = id;
+  r.family = "fake";
+  r.seed = 99;
+  r.baseline_compile = StageOutcome::Passed();
+  r.candidate_compile = StageOutcome::Passed();
+  r.integrity = StageOutcome::Passed();
+  ConfigResult c;
+  c.name = "t1";
+  c.kind = ConfigKind::kTuning;
+  c.bytes = 4096;
+  c.baseline_check = StageOutcome::Passed();
+  c.candidate_check = StageOutcome::Passed();
+  c.timing.stage = StageOutcome::Passed();
+  c.timing.method = "fake";
+  c.timing.baseline.us = {10, 10, 10};
+  c.timing.candidate.us = {t_cand, t_cand, t_cand};
+  r.configs.push_back(c);
+  return r;
+}
+
+class StoreTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    path_ = testing::TempDir() + "/store_" +
+            ::testing::UnitTest::GetInstance()->current_test_info()->name() + ".db";
+    std::filesystem::remove(path_);
+    auto s = ResultsStore::Open(path_);
+    ASSERT_TRUE(s.ok()) << s.status().ToString();
+    store_ = std::move(*s);
+    info_.run_id = "run-1";
+    info_.agent = "noop";
+    info_.selector = "all";
+    info_.created_at = NowIso8601();
+    info_.task_ids = {"f/s/a", "f/s/b"};
+    ASSERT_TRUE(store_->CreateRun(info_).ok());
+  }
+  std::string path_;
+  std::unique_ptr<ResultsStore> store_;
+  RunInfo info_;
+};
+
+TEST_F(StoreTest, DuplicateRunIsRefused) {
+  EXPECT_EQ(store_->CreateRun(info_).code(), StatusCode::kAlreadyExists);
+}
+
+TEST_F(StoreTest, SaveAndLoadRoundTripInRunOrder) {
+  ASSERT_TRUE(store_->SaveTask("run-1", Sample("f/s/b", 5)).ok());
+  ASSERT_TRUE(store_->SaveTask("run-1", Sample("f/s/a", 2)).ok());
+  auto loaded = store_->LoadTasks("run-1");
+  ASSERT_TRUE(loaded.ok());
+  ASSERT_EQ(loaded->size(), 2u);
+  EXPECT_EQ((*loaded)[0].task_id, "f/s/a");
+  EXPECT_EQ((*loaded)[0].ToJson(), Sample("f/s/a", 2).ToJson());
+  auto finished = store_->FinishedTasks("run-1");
+  EXPECT_EQ(finished->size(), 2u);
+}
+
+TEST_F(StoreTest, TablesHoldScoresStagesAndRawSamples) {
+  ASSERT_TRUE(store_->SaveTask("run-1", Sample("f/s/a", 2)).ok());
+  auto rows = store_->Query(
+      "SELECT correct, quadrant, speedup_mean, score FROM task_results WHERE task_id='f/s/a'");
+  ASSERT_TRUE(rows.ok());
+  ASSERT_EQ(rows->size(), 1u);
+  EXPECT_EQ((*rows)[0][0], "1");
+  EXPECT_EQ((*rows)[0][1], "not_checked");
+  EXPECT_DOUBLE_EQ(std::stod((*rows)[0][2]), 5.0);
+  EXPECT_DOUBLE_EQ(std::stod((*rows)[0][3]), 620.0);
+  auto timings = store_->Query(
+      "SELECT subject, median_us, samples_json FROM timings ORDER BY subject");
+  ASSERT_EQ(timings->size(), 2u);
+  EXPECT_EQ((*timings)[0][0], "baseline");
+  EXPECT_EQ((*timings)[1][2], "[2.0,2.0,2.0]");
+  auto stages = store_->Query("SELECT count(*) FROM stages WHERE task_id='f/s/a'");
+  EXPECT_EQ((*stages)[0][0], "6");  // 2 compiles, integrity, 2 checks, 1 timing
+  auto configs = store_->Query("SELECT config, kind, bytes, speedup FROM configurations");
+  ASSERT_EQ(configs->size(), 1u);
+  EXPECT_EQ((*configs)[0][1], "tuning");
+}
+
+TEST_F(StoreTest, SavingAgainReplacesEverything) {
+  ASSERT_TRUE(store_->SaveTask("run-1", Sample("f/s/a", 2)).ok());
+  ASSERT_TRUE(store_->SaveTask("run-1", Sample("f/s/a", 10)).ok());
+  auto rows = store_->Query("SELECT count(*), max(speedup_mean) FROM task_results");
+  EXPECT_EQ((*rows)[0][0], "1");
+  EXPECT_DOUBLE_EQ(std::stod((*rows)[0][1]), 1.0);
+  auto timings = store_->Query("SELECT count(*) FROM timings");
+  EXPECT_EQ((*timings)[0][0], "2");
+}
+
+TEST_F(StoreTest, ReopenKeepsData) {
+  ASSERT_TRUE(store_->SaveTask("run-1", Sample("f/s/a", 2)).ok());
+  store_.reset();
+  auto again = ResultsStore::Open(path_);
+  ASSERT_TRUE(again.ok());
+  auto run = (*again)->GetRun("run-1");
+  ASSERT_TRUE(run.ok());
+  EXPECT_EQ(run->task_ids.size(), 2u);
+  EXPECT_EQ((*again)->FinishedTasks("run-1")->count("f/s/a"), 1u);
+  EXPECT_FALSE((*again)->GetRun("nope").ok());
+}
+
+}  // namespace
+}  // namespace arena

@@ -1,0 +1,93 @@
+// Runs of the noop agent over the fake tasks, in process.
+#include "core/run.h"
+
+#include <filesystem>
+
+#include <gtest/gtest.h>
+
+#include "core/files.h"
+#include "core/report.h"
+
+namespace arena {
+namespace {
+namespace fs = std::filesystem;
+
+RunRequest Request(const std::string& runs_dir) {
+  RunRequest r;
+  r.agent = "noop";
+  r.selector = "fake";
+  r.runs_dir = runs_dir;
+  r.tasks_root = "tests/testdata/tasks";
+  r.project_root = ".";
+  r.seed = 7;
+  return r;
+}
+
+TEST(Run, NoopRunEvaluatesEveryTaskAndWritesTheRunFolder) {
+  const std::string runs = testing::TempDir() + "/run_noop";
+  ASSERT_TRUE(ResetDir(runs).ok());
+  auto out = ExecuteRun(Request(runs));
+  ASSERT_TRUE(out.ok()) << out.status().ToString();
+  ASSERT_EQ(out->results.size(), 3u);
+  EXPECT_EQ(out->evaluated_now, 3);
+  for (const auto& r : out->results) {
+    TaskScore s = ScoreTask(r);
+    EXPECT_TRUE(s.correct) << r.task_id;
+    EXPECT_NEAR(*s.speedup_mean, 1.0, 1e-12) << "noop is A versus A";
+  }
+  fs::path dir = fs::path(runs) / out->run_id;
+  EXPECT_TRUE(fs::exists(dir / "run.json"));
+  EXPECT_TRUE(fs::exists(dir / "summary.json"));
+  EXPECT_TRUE(fs::exists(dir / "tasks/fake__suite__alpha/result.json"));
+  EXPECT_TRUE(fs::exists(dir / "tasks/fake__suite__alpha/candidate/kernel.fake"));
+  EXPECT_FALSE(fs::exists(dir / "tasks/fake__suite__alpha/candidate/reference.txt"));
+  auto store = ResultsStore::Open((fs::path(runs) / "arena.db").string());
+  EXPECT_EQ((*store)->GetRun(out->run_id)->status, "finished");
+}
+
+TEST(Run, ResumeSkipsFinishedTasks) {
+  const std::string runs = testing::TempDir() + "/run_resume";
+  ASSERT_TRUE(ResetDir(runs).ok());
+  auto first = ExecuteRun(Request(runs));
+  ASSERT_TRUE(first.ok());
+  RunRequest again = Request(runs);
+  again.resume = true;
+  again.run_id = first->run_id;
+  auto second = ExecuteRun(again);
+  ASSERT_TRUE(second.ok()) << second.status().ToString();
+  EXPECT_EQ(second->evaluated_now, 0);
+  EXPECT_EQ(second->skipped_finished, 3);
+  EXPECT_EQ(ReportJson(RunInfo(), second->results), ReportJson(RunInfo(), first->results));
+}
+
+TEST(Run, UnknownAgentIsBadInput) {
+  RunRequest r = Request(testing::TempDir() + "/run_bad");
+  r.agent = "nobody";
+  auto out = ExecuteRun(r);
+  ASSERT_FALSE(out.ok());
+  EXPECT_EQ(out.status().code(), StatusCode::kInvalidArgument);
+}
+
+TEST(Run, ResumeOfUnknownRunIsNotFound) {
+  RunRequest r = Request(testing::TempDir() + "/run_unknown");
+  r.resume = true;
+  r.run_id = "no-such-run";
+  EXPECT_EQ(ExecuteRun(r).status().code(), StatusCode::kNotFound);
+}
+
+TEST(Run, WorkspaceHoldsOnlyWhatTheAgentMaySee) {
+  auto task = LoadTask("tests/testdata/tasks", "tests/testdata/tasks/fake/suite/beta/task.yaml");
+  ASSERT_TRUE(task.ok());
+  const std::string ws = testing::TempDir() + "/ws";
+  ASSERT_TRUE(PrepareWorkspace(*task, ws).ok());
+  std::set<std::string> names;
+  for (const auto& e : fs::directory_iterator(ws)) names.insert(e.path().filename());
+  EXPECT_EQ(names, (std::set<std::string>{"INSTRUCTIONS.md", "configs.json", "kernel.fake"}));
+  auto configs = ReadFile(ws + "/configs.json");
+  EXPECT_NE(configs->find("\"t1\""), std::string::npos);
+  EXPECT_EQ(configs->find("\"h1\""), std::string::npos) << "held-out configuration leaked";
+  EXPECT_EQ(configs->find("small"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace arena

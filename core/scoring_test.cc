@@ -1,0 +1,168 @@
+#include "core/scoring.h"
+
+#include <cmath>
+
+#include <gtest/gtest.h>
+
+namespace arena {
+namespace {
+
+StageOutcome Pass() { return StageOutcome::Passed(); }
+StageOutcome Fail() { return StageOutcome::Failed("wrong"); }
+StageOutcome Skip() { return StageOutcome::Skipped("skipped: no GPU"); }
+
+ConfigResult Config(const std::string& name, ConfigKind kind, StageOutcome base, StageOutcome cand,
+                    double t_base = 0, double t_cand = 0) {
+  ConfigResult c;
+  c.name = name;
+  c.kind = kind;
+  c.baseline_check = base;
+  c.candidate_check = cand;
+  if (t_base > 0) {
+    c.timing.stage = Pass();
+    c.timing.baseline.us = {t_base * 0.99, t_base, t_base * 1.5};  // median t_base
+    c.timing.candidate.us = {t_cand, t_cand * 0.98, t_cand * 2};   // median t_cand
+  } else {
+    c.timing.stage = Skip();
+  }
+  return c;
+}
+
+TaskResult Task(std::vector<ConfigResult> configs, bool compiled = true) {
+  TaskResult r;
+  r.task_id = "f/s/t";
+  r.baseline_compile = Pass();
+  r.candidate_compile = compiled ? Pass() : StageOutcome::Failed("syntax error");
+  r.integrity = Pass();
+  r.configs = std::move(configs);
+  return r;
+}
+
+TEST(Scoring, MeanAndGeometricMean) {
+  EXPECT_DOUBLE_EQ(*Mean({1, 2, 6}), 3);
+  EXPECT_NEAR(*GeometricMean({1, 2, 4}), 2.0, 1e-12);
+  EXPECT_FALSE(Mean({}).has_value());
+  EXPECT_FALSE(GeometricMean({1, 0}).has_value());
+}
+
+TEST(Scoring, PercentileInterpolates) {
+  TimingSamples s;
+  s.us = {4, 1, 3, 2};
+  EXPECT_DOUBLE_EQ(s.median(), 2.5);
+  EXPECT_DOUBLE_EQ(s.percentile(0), 1);
+  EXPECT_DOUBLE_EQ(s.percentile(100), 4);
+}
+
+TEST(Scoring, SpeedupsHandComputed) {
+  // t_base / t_cand: 100/50 = 2, 90/30 = 3 (tuning); 80/80 = 1 (held-out).
+  TaskResult r = Task({Config("a", ConfigKind::kTuning, Pass(), Pass(), 100, 50),
+                       Config("b", ConfigKind::kTuning, Pass(), Pass(), 90, 30),
+                       Config("c", ConfigKind::kHeldout, Pass(), Pass(), 80, 80)});
+  TaskScore s = ScoreTask(r);
+  EXPECT_TRUE(s.correct);
+  EXPECT_DOUBLE_EQ(*s.speedup_mean, 2.0);                       // (2+3+1)/3
+  EXPECT_NEAR(*s.speedup_geomean, std::cbrt(6.0), 1e-12);       // (2*3*1)^(1/3)
+  EXPECT_NEAR(*s.tuning_geomean, std::sqrt(6.0), 1e-12);
+  EXPECT_NEAR(*s.heldout_geomean, 1.0, 1e-12);
+  EXPECT_DOUBLE_EQ(*s.score, 120 + 100 * 2.0);
+  EXPECT_EQ(s.quadrant, Quadrant::kBothPass);
+}
+
+TEST(Scoring, NotCompiledScoresZero) {
+  TaskScore s = ScoreTask(Task({Config("h", ConfigKind::kHeldout, Pass(), Skip())}, false));
+  EXPECT_FALSE(s.compiled);
+  EXPECT_DOUBLE_EQ(*s.score, 0);
+  EXPECT_EQ(s.quadrant, Quadrant::kRegressed);
+}
+
+TEST(Scoring, WrongScoresTwentyAndHasNoSpeedup) {
+  TaskScore s = ScoreTask(Task({Config("a", ConfigKind::kTuning, Pass(), Pass(), 100, 10),
+                                Config("h", ConfigKind::kHeldout, Pass(), Fail())}));
+  EXPECT_TRUE(s.compiled);
+  EXPECT_FALSE(s.correct);
+  EXPECT_DOUBLE_EQ(*s.score, 20);
+  EXPECT_FALSE(s.speedup_mean.has_value()) << "speedups of a wrong candidate must not count";
+  EXPECT_EQ(s.quadrant, Quadrant::kRegressed);
+}
+
+TEST(Scoring, Quadrants) {
+  EXPECT_EQ(ScoreTask(Task({Config("h", ConfigKind::kHeldout, Fail(), Fail())})).quadrant,
+            Quadrant::kBothFail);
+  EXPECT_EQ(ScoreTask(Task({Config("h", ConfigKind::kHeldout, Fail(), Pass())})).quadrant,
+            Quadrant::kImproved);
+  EXPECT_EQ(ScoreTask(Task({Config("h", ConfigKind::kHeldout, Skip(), Skip()),
+                            Config("s", ConfigKind::kSmall, Pass(), Pass())}))
+                .quadrant,
+            Quadrant::kNotChecked);
+}
+
+TEST(Scoring, UntimedCorrectTaskHasNoScore) {
+  TaskScore s = ScoreTask(Task({Config("s", ConfigKind::kSmall, Pass(), Pass())}));
+  EXPECT_TRUE(s.correct);
+  EXPECT_FALSE(s.score.has_value()) << "no speedup measured: no AgentKernelArena score";
+}
+
+TEST(Scoring, NothingCheckedIsNotCorrect) {
+  TaskScore s = ScoreTask(Task({Config("h", ConfigKind::kHeldout, Skip(), Skip())}));
+  EXPECT_FALSE(s.correct);
+}
+
+TEST(Scoring, IntegrityFailureIsNotCorrect) {
+  TaskResult r = Task({Config("a", ConfigKind::kTuning, Pass(), Pass(), 100, 50)});
+  r.integrity = StageOutcome::Failed("harness modified");
+  EXPECT_FALSE(ScoreTask(r).correct);
+}
+
+TEST(Scoring, RunSummaryHandComputed) {
+  std::vector<TaskResult> run = {
+      // Task 1: correct, speedups 2 (tuning) and 1 (held-out): mean 1.5, geomean sqrt 2.
+      Task({Config("a", ConfigKind::kTuning, Pass(), Pass(), 100, 50),
+            Config("h", ConfigKind::kHeldout, Pass(), Pass(), 100, 100)}),
+      // Task 2: correct, speedup 4 on tuning, 2 on held-out: mean 3, geomean sqrt 8.
+      Task({Config("a", ConfigKind::kTuning, Pass(), Pass(), 100, 25),
+            Config("h", ConfigKind::kHeldout, Pass(), Pass(), 100, 50)}),
+      // Task 3: overfit: fast on tuning, wrong on held-out.
+      Task({Config("a", ConfigKind::kTuning, Pass(), Pass(), 100, 10),
+            Config("h", ConfigKind::kHeldout, Pass(), Fail())}),
+      // Task 4: does not compile.
+      Task({Config("h", ConfigKind::kHeldout, Pass(), Skip())}, false),
+  };
+  RunSummary s = Summarize(run);
+  EXPECT_EQ(s.tasks, 4);
+  EXPECT_EQ(s.compiled, 3);
+  EXPECT_EQ(s.correct, 2);
+  EXPECT_EQ(s.timed, 2);
+  EXPECT_DOUBLE_EQ(*s.mean_speedup, 2.25);                           // (1.5 + 3) / 2
+  EXPECT_NEAR(*s.geomean_speedup, std::sqrt(std::sqrt(2.0) * std::sqrt(8.0)), 1e-12);  // 2
+  EXPECT_DOUBLE_EQ(*s.fast_p["1.0"], 0.5);   // tasks 1 and 2 of 4
+  EXPECT_DOUBLE_EQ(*s.fast_p["1.5"], 0.25);  // task 2 only (1.5 is not > 1.5)
+  EXPECT_DOUBLE_EQ(*s.fast_p["2.0"], 0.25);
+  EXPECT_NEAR(*s.tuning_geomean, std::sqrt(2.0 * 4.0), 1e-12);   // correct tasks only
+  EXPECT_NEAR(*s.heldout_geomean, std::sqrt(1.0 * 2.0), 1e-12);
+  // Held-out: baseline correct on all four; candidate on tasks 1 and 2.
+  EXPECT_EQ(s.heldout_baseline_correct, 4);
+  EXPECT_EQ(s.heldout_both_correct, 2);
+  EXPECT_DOUBLE_EQ(*s.conditional_correctness, 0.5);
+  EXPECT_EQ(s.quadrants["both_pass"], 2);
+  EXPECT_EQ(s.quadrants["optimization_regressed"], 2);
+  // Scores: 120+150, 120+300, 20, 0 -> mean 182.5
+  EXPECT_DOUBLE_EQ(*s.mean_score, (270.0 + 420.0 + 20.0 + 0.0) / 4);
+}
+
+TEST(Scoring, FastPIsUndefinedWhenNothingWasTimed) {
+  RunSummary s = Summarize({Task({Config("s", ConfigKind::kSmall, Pass(), Pass())})});
+  EXPECT_FALSE(s.fast_p["1.0"].has_value());
+  EXPECT_FALSE(s.mean_speedup.has_value());
+}
+
+TEST(Scoring, ResultJsonRoundTrip) {
+  TaskResult r = Task({Config("a", ConfigKind::kTuning, Pass(), Pass(), 100, 50),
+                       Config("h", ConfigKind::kHeldout, Pass(), Fail())});
+  r.seed = 12345678901234ull;
+  TaskResult back = TaskResult::FromJson(Json::parse(r.ToJson().dump()));
+  EXPECT_EQ(back.ToJson(), r.ToJson());
+  EXPECT_EQ(back.seed, r.seed);
+}
+
+}  // namespace
+}  // namespace arena
