@@ -1,0 +1,111 @@
+#!/usr/bin/env bash
+# End-to-end tests of the arena command with the test-only fake family:
+# exit codes, bad input, eval, reports, and a run killed with SIGKILL and
+# resumed, which must give the same final report as an uninterrupted run.
+set -uo pipefail
+
+arena="$PWD/tools/arena/arena_for_tests"
+fake_root="$PWD/tests/testdata"
+broken_root="$PWD/tests/testdata/broken"
+tmp="${TEST_TMPDIR:-$(mktemp -d)}"
+failures=0
+
+check() {  # check NAME CONDITION...
+  local name="$1"
+  shift
+  if "$@"; then
+    echo "PASS $name"
+  else
+    echo "FAIL $name"
+    failures=$((failures + 1))
+  fi
+}
+
+# --- bad input: exit 2, a message naming file:line:column and the field ---
+out=$("$arena" --root "$broken_root" tasks 2>&1)
+rc=$?
+check "bad task exits 2" test "$rc" -eq 2
+check "bad task names file, line and field" \
+  grep -q 'tasks/fake/suite/bad/task.yaml:18:30: configs.heldout\[1\].m: expected a scalar parameter' <<<"$out"
+
+"$arena" --root "$fake_root" run --agent nobody --runs-dir "$tmp/bad_runs" >/dev/null 2>&1
+check "unknown agent exits 2" test $? -eq 2
+check "nothing half-written for a bad run" test ! -e "$tmp/bad_runs/arena.db" -o -z "$(ls "$tmp/bad_runs" | grep -v arena.db)"
+
+"$arena" --root "$fake_root" run --tasks nothing/here --runs-dir "$tmp/bad_runs2" >/dev/null 2>&1
+check "empty selection exits 2" test $? -eq 2
+
+"$arena" --root "$fake_root" nosuchcommand >/dev/null 2>&1
+check "unknown subcommand exits 2" test $? -eq 2
+
+"$arena" --help >/dev/null
+check "--help exits 0" test $? -eq 0
+
+# --- tasks and validation ---
+out=$("$arena" --root "$fake_root" tasks)
+check "tasks lists three fake tasks" test "$(grep -c '^fake/suite/' <<<"$out")" -eq 3
+out=$("$arena" --root "$fake_root" tasks --validate 2>&1)
+check "fake tasks validate" test $? -eq 0
+check "validation reports the degeneracy check" grep -q "output varies with seed" <<<"$out"
+
+# --- eval: correct and wrong candidates ---
+mkdir -p "$tmp/good" "$tmp/wrong"
+printf 'time_us: 50\n' >"$tmp/good/kernel.fake"
+printf 'wrong_on: [heldout]\ntime_us: 10\n' >"$tmp/wrong/kernel.fake"
+out=$("$arena" --root "$fake_root" eval --task fake/suite/alpha --candidate "$tmp/good" --seed 3)
+check "eval of a correct candidate exits 0" test $? -eq 0
+check "eval prints the speedup" grep -q "2.000x" <<<"$out"
+out=$("$arena" --root "$fake_root" eval --task fake/suite/alpha --candidate "$tmp/wrong" 2>/dev/null)
+check "eval of a wrong candidate exits 1" test $? -eq 1
+check "wrong on held-out is optimization_regressed" grep -q "optimization_regressed" <<<"$out"
+
+# --- a replayed run, uninterrupted, as the reference ---
+for t in alpha beta gamma; do
+  mkdir -p "$tmp/subs/fake/suite/$t"
+  printf 'time_us: 40\nsleep_ms: 150\n' >"$tmp/subs/fake/suite/$t/kernel.fake"
+done
+printf 'submissions: %s\n' "$tmp/subs" >"$tmp/replay.yaml"
+"$arena" --root "$fake_root" run --agent replay --agent-config "$tmp/replay.yaml" \
+  --tasks fake --seed 11 --runs-dir "$tmp/ref_runs" >"$tmp/ref_out.txt" 2>&1
+check "reference run exits 0" test $? -eq 0
+ref_id=$(ls "$tmp/ref_runs" | grep -v arena.db)
+"$arena" report "$ref_id" --runs-dir "$tmp/ref_runs" | tail -n +2 >"$tmp/ref_report.txt"
+
+# --- the same run, killed with SIGKILL after its first task, then resumed ---
+"$arena" --root "$fake_root" run --agent replay --agent-config "$tmp/replay.yaml" \
+  --tasks fake --seed 11 --runs-dir "$tmp/runs" >"$tmp/killed_out.txt" 2>&1 &
+pid=$!
+for _ in $(seq 1 200); do
+  n=$(sqlite3 "$tmp/runs/arena.db" "SELECT count(*) FROM task_results" 2>/dev/null || echo 0)
+  [ "${n:-0}" -ge 1 ] && break
+  sleep 0.05
+done
+kill -9 "$pid"
+wait "$pid" 2>/dev/null
+run_id=$(ls "$tmp/runs" | grep -v arena.db | head -1)
+done_before=$(sqlite3 "$tmp/runs/arena.db" "SELECT count(*) FROM task_results")
+check "the kill interrupted the run (finished $done_before of 3)" test "$done_before" -ge 1 -a "$done_before" -lt 3
+check "an interrupted run is not marked finished" \
+  test "$(sqlite3 "$tmp/runs/arena.db" "SELECT status FROM runs")" = "running"
+"$arena" --root "$fake_root" run --resume "$run_id" --runs-dir "$tmp/runs" >"$tmp/resume_out.txt" 2>&1
+check "resume exits 0" test $? -eq 0
+check "resume skipped the finished tasks" grep -q "already finished" "$tmp/resume_out.txt"
+"$arena" report "$run_id" --runs-dir "$tmp/runs" | tail -n +2 >"$tmp/resumed_report.txt"
+check "resumed report equals the uninterrupted one" diff "$tmp/ref_report.txt" "$tmp/resumed_report.txt"
+check "every task stored once" \
+  test "$(sqlite3 "$tmp/runs/arena.db" "SELECT count(*) FROM task_results")" -eq 3
+check "run marked finished" test "$(sqlite3 "$tmp/runs/arena.db" "SELECT status FROM runs")" = "finished"
+check "no temporary files left" test -z "$(find "$tmp/runs" -name '*.tmp.*')"
+
+# --- report formats ---
+"$arena" report latest --runs-dir "$tmp/runs" --json | python3 -c \
+  'import json,sys; d=json.load(sys.stdin); assert d["summary"]["correct"] == 3, d["summary"]'
+check "report --json parses and counts 3 correct" test $? -eq 0
+csv=$("$arena" report "$run_id" --runs-dir "$tmp/runs" --csv)
+check "report --csv has a header and 15 rows" test "$(wc -l <<<"$csv")" -eq 16
+check "speedup 2.5 in the csv" grep -q ",2.5000," <<<"$csv"
+"$arena" report no-such-run --runs-dir "$tmp/runs" >/dev/null 2>&1
+check "report of an unknown run exits 2" test $? -eq 2
+
+echo "$failures failure(s)"
+[ "$failures" -eq 0 ]
