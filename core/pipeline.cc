@@ -56,8 +56,10 @@ Result<TaskResult> EvaluateCandidate(const TaskSpec& task, const TaskFamily& fam
   result.seed = options.seed != 0 ? options.seed : DrawSeed();
   result.device = options.device;
 
-  const std::string baseline_dir = (fs::path(options.work_dir) / "baseline").string();
-  const std::string cand_dir = (fs::path(options.work_dir) / "candidate").string();
+  // Families run processes in other folders: every path they get is absolute.
+  const fs::path work_dir = fs::absolute(options.work_dir).lexically_normal();
+  const std::string baseline_dir = (work_dir / "baseline").string();
+  const std::string cand_dir = (work_dir / "candidate").string();
   std::string missing;
   ARENA_RETURN_IF_ERROR(Stage(task, baseline_dir, "", &missing));
   ARENA_RETURN_IF_ERROR(Stage(task, cand_dir, candidate_dir, &missing));
@@ -72,9 +74,9 @@ Result<TaskResult> EvaluateCandidate(const TaskSpec& task, const TaskFamily& fam
   ctx.task = &task;
   ctx.baseline_dir = baseline_dir;
   ctx.candidate_dir = cand_dir;
-  ctx.work_dir = options.work_dir;
+  ctx.work_dir = work_dir.string();
   ctx.device = options.device;
-  ctx.project_root = options.project_root;
+  ctx.project_root = fs::absolute(options.project_root).lexically_normal().string();
   ctx.stage_timeout_s = options.stage_timeout_s;
   ARENA_ASSIGN_OR_RETURN(std::unique_ptr<EvaluationSession> session, family.Open(ctx));
 

@@ -498,6 +498,17 @@ def _reply(status, detail, log="", seconds=0.0, metrics=None, extra=None):
     return out
 
 
+def _finite(value):
+    """JSON has no NaN or Infinity: such numbers travel as strings."""
+    if isinstance(value, float) and not math.isfinite(value):
+        return str(value)
+    if isinstance(value, dict):
+        return {k: _finite(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_finite(v) for v in value]
+    return value
+
+
 def serve():
     worker = Worker()
     handlers = {"init": worker.init, "compile": worker.compile, "check": worker.check,
@@ -509,7 +520,7 @@ def serve():
         try:
             req = json.loads(line)
         except json.JSONDecodeError as e:
-            _REPLY.write(json.dumps(_reply("error", f"bad request: {e}")) + "\n")
+            _REPLY.write(json.dumps(_finite(_reply("error", f"bad request: {e}"))) + "\n")
             continue
         op = req.get("op")
         if op == "quit":
@@ -525,7 +536,7 @@ def serve():
         reply.setdefault("seconds", 0.0)
         if not reply["seconds"]:
             reply["seconds"] = time.perf_counter() - start
-        _REPLY.write(json.dumps(reply) + "\n")
+        _REPLY.write(json.dumps(_finite(reply)) + "\n")
 
 
 def selftest(task_dir):

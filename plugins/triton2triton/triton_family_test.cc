@@ -1,0 +1,131 @@
+// The triton2triton family on this machine: on a CPU through the Triton
+// interpreter (small configuration), on a GPU for real.
+#include <filesystem>
+#include <fstream>
+
+#include <gtest/gtest.h>
+
+#include "core/files.h"
+#include "core/pipeline.h"
+#include "core/testing/family_conformance.h"
+
+namespace arena {
+namespace {
+namespace fs = std::filesystem;
+
+constexpr char kTasks[] = "tasks";
+constexpr char kGelu[] = "tasks/triton2triton/elementwise/gelu/task.yaml";
+
+TEST(TritonFamily, Conformance) {
+  FamilyConformanceCase c;
+  c.family = "triton2triton";
+  c.tasks_root = kTasks;
+  c.task_yaml = kGelu;
+  c.broken_candidate = {{"kernel.py", "def run(x, y, n, **_):\n    y.copy_(x)\n"}};
+  RunFamilyConformance(c);
+}
+
+class TritonCandidates : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    auto t = LoadTask(kTasks, kGelu);
+    ASSERT_TRUE(t.ok()) << t.status().ToString();
+    task_ = *t;
+    family_ = std::move(*TaskFamilyRegistry::Global().Create("triton2triton"));
+    scratch_ = testing::TempDir() + "/triton_" +
+               ::testing::UnitTest::GetInstance()->current_test_info()->name();
+    ASSERT_TRUE(ResetDir(scratch_).ok());
+  }
+
+  TaskResult Evaluate(const std::string& kernel_py, double timeout_s = 60) {
+    ASSERT_OK_WRITE(scratch_ + "/cand/kernel.py", kernel_py);
+    PipelineOptions o;
+    o.work_dir = scratch_ + "/work";
+    o.project_root = ".";
+    o.stage_timeout_s = timeout_s;
+    auto r = EvaluateCandidate(task_, *family_, scratch_ + "/cand", o);
+    EXPECT_TRUE(r.ok()) << r.status().ToString();
+    return *r;
+  }
+
+  static void ASSERT_OK_WRITE(const std::string& path, const std::string& text) {
+    ASSERT_TRUE(WriteFileAtomic(path, text).ok());
+  }
+
+  const ConfigResult& Small(const TaskResult& r) {
+    for (const auto& c : r.configs) {
+      if (c.kind == ConfigKind::kSmall) return c;
+    }
+    ADD_FAILURE() << "no small configuration";
+    return r.configs.front();
+  }
+
+  TaskSpec task_;
+  std::unique_ptr<TaskFamily> family_;
+  std::string scratch_;
+};
+
+TEST_F(TritonCandidates, SyntaxErrorFailsCompileWithTheMessage) {
+  TaskResult r = Evaluate("def run(x, y, n:\n");
+  EXPECT_EQ(r.candidate_compile.status, StageStatus::kFailed);
+  EXPECT_NE(r.candidate_compile.detail.find("SyntaxError"), std::string::npos)
+      << r.candidate_compile.detail;
+  EXPECT_TRUE(r.baseline_compile.passed());
+}
+
+TEST_F(TritonCandidates, UnwrittenOutputIsCaughtByThePoison) {
+  TaskResult r = Evaluate("def run(x, y, n, **_):\n    pass\n");
+  EXPECT_TRUE(r.candidate_compile.passed());
+  EXPECT_EQ(Small(r).candidate_check.status, StageStatus::kFailed);
+  EXPECT_NE(Small(r).candidate_check.detail.find("NaN"), std::string::npos)
+      << Small(r).candidate_check.detail;
+}
+
+TEST_F(TritonCandidates, ModifiedInputIsCaught) {
+  TaskResult r = Evaluate(
+      "import torch\n"
+      "def run(x, y, n, **_):\n"
+      "    y.copy_((0.5 * x.float() * (1 + torch.tanh(0.7978845608 * (x.float() + 0.044715 * "
+      "x.float() ** 3)))).half())\n"
+      "    x.zero_()\n");
+  EXPECT_EQ(Small(r).candidate_check.status, StageStatus::kFailed);
+  EXPECT_NE(Small(r).candidate_check.detail.find("input 'x' was modified"), std::string::npos)
+      << Small(r).candidate_check.detail;
+}
+
+TEST_F(TritonCandidates, CrashOfTheWorkerIsTheCandidatesFailure) {
+  TaskResult r = Evaluate("import os, signal\ndef run(x, y, n, **_):\n"
+                          "    os.kill(os.getpid(), signal.SIGSEGV)\n");
+  EXPECT_EQ(r.candidate_compile.status, StageStatus::kFailed);
+  EXPECT_NE(r.candidate_compile.detail.find("SIGSEGV"), std::string::npos)
+      << r.candidate_compile.detail;
+  // The baseline, checked afterwards in a fresh worker, is unaffected.
+  EXPECT_TRUE(Small(r).baseline_check.passed()) << Small(r).baseline_check.detail;
+}
+
+TEST_F(TritonCandidates, HangIsKilledAtTheStageLimit) {
+  auto start = std::chrono::steady_clock::now();
+  TaskResult r = Evaluate("def run(x, y, n, **_):\n    while True:\n        pass\n", 20);
+  double took = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  EXPECT_EQ(r.candidate_compile.status, StageStatus::kFailed);
+  EXPECT_NE(r.candidate_compile.detail.find("no reply within"), std::string::npos)
+      << r.candidate_compile.detail;
+  EXPECT_TRUE(Small(r).baseline_check.passed());
+  EXPECT_LT(took, 60);
+}
+
+TEST_F(TritonCandidates, TimingSaysSkippedWithoutAGpu) {
+  TaskResult r = Evaluate(*ReadFile(task_.dir + "/kernel.py"));
+  EXPECT_TRUE(Small(r).candidate_check.passed()) << Small(r).candidate_check.detail;
+  EXPECT_EQ(Small(r).timing.stage.status, StageStatus::kSkipped);
+  EXPECT_EQ(Small(r).timing.stage.detail, "skipped: no GPU");
+  for (const auto& c : r.configs) {
+    if (c.kind != ConfigKind::kSmall) {
+      EXPECT_EQ(c.candidate_check.status, StageStatus::kSkipped);
+      EXPECT_NE(c.candidate_check.detail.find("skipped: no GPU"), std::string::npos);
+    }
+  }
+}
+
+}  // namespace
+}  // namespace arena
