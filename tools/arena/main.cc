@@ -183,6 +183,7 @@ Status ValidateBaseline(const TaskSpec& task, const TaskFamily& family, const De
 int Main(int argc, char** argv) {
   CLI::App app{"arena: how much faster, and how honestly, does an agent make GPU kernels?"};
   app.require_subcommand(1);
+  app.fallthrough();  // --root is accepted after the subcommand too
   std::string root_flag;
   app.add_option("--root", root_flag, "project root (default: found from the working directory)");
 

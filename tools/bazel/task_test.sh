@@ -4,4 +4,4 @@
 # binary and the plugins' harness files.
 set -euo pipefail
 task_id="$1"
-exec tools/arena/arena tasks --validate --root . --tasks "$task_id"
+exec tools/arena/arena --root . tasks --validate --tasks "$task_id"
