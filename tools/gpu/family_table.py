@@ -1,0 +1,75 @@
+"""Turns an arena run report (arena report RUN --json) and the measured
+ceilings into the tables a family's GPU issue asks for: per task and
+configuration the baseline time and its place against the roofline, the
+A-versus-A distribution of a noop run, compile and wall times.
+
+  python3 tools/gpu/family_table.py report.json ceilings.json > table.md
+"""
+
+import json
+import statistics
+import sys
+
+
+def median(v):
+    return statistics.median(v) if v else float("nan")
+
+
+def main():
+    report = json.load(open(sys.argv[1]))
+    ceil = json.load(open(sys.argv[2]))
+    bw, fl = ceil["copy_bytes_per_s"], ceil["bf16_matmul_flops"]
+    rows, ratios, walls, compiles = [], [], [], []
+    wrong = []
+    for task in report["tasks"]:
+        walls.append(task["wall_s"])
+        compiles.append(task["baseline_compile"]["seconds"])
+        for c in task["configs"]:
+            for subject in ("baseline_check", "candidate_check"):
+                if c[subject]["status"] != "passed":
+                    wrong.append(f"{task['task_id']} {c['name']} {subject}: "
+                                 f"{c[subject]['status']} {c[subject]['detail'][:100]}")
+            t = c["timing"]
+            if t["stage"]["status"] != "passed":
+                rows.append((task["task_id"], c["name"], c["kind"], None, None, None, None,
+                             t["stage"]["detail"][:60]))
+                continue
+            tb = median(t["baseline_us"])
+            tc = median(t["candidate_us"])
+            ratio = tb / tc
+            ratios.append(ratio)
+            bw_frac = c["bytes"] / (tb * 1e-6) / bw if c["bytes"] else 0.0
+            fl_frac = c["flops"] / (tb * 1e-6) / fl if c["flops"] else 0.0
+            rows.append((task["task_id"], c["name"], c["kind"], tb, bw_frac, fl_frac, ratio,
+                         t["method"].split("+")[0]))
+    print(f"# Triton family on {ceil['device']}\n")
+    print(f"Ceilings measured in the same session: copy {bw / 1e12:.2f} TB/s, "
+          f"bf16 matmul {fl / 1e12:.0f} TFLOP/s.\n")
+    print("| task | config | kind | baseline us | of copy BW | of bf16 peak | A/A | method |")
+    print("|---|---|---|---:|---:|---:|---:|---|")
+    for r in rows:
+        if r[3] is None:
+            print(f"| {r[0]} | {r[1]} | {r[2]} | - | - | - | - | {r[7]} |")
+        else:
+            print(f"| {r[0]} | {r[1]} | {r[2]} | {r[3]:.2f} | {r[4] * 100:.1f}% | "
+                  f"{r[5] * 100:.2f}% | {r[6]:.3f} | {r[7]} |")
+    within = sum(1 for x in ratios if abs(x - 1) <= 0.02)
+    print()
+    print(f"- configurations checked wrong (baseline or noop candidate): {len(wrong)}")
+    for w in wrong:
+        print(f"  - {w}")
+    if ratios:
+        q = statistics.quantiles(ratios, n=20)
+        print(f"- A versus A over {len(ratios)} timed configurations: "
+              f"{within}/{len(ratios)} = {100 * within / len(ratios):.1f}% within 1.00 +- 0.02; "
+              f"median {statistics.median(ratios):.4f}, 5th pct {q[0]:.4f}, 95th pct {q[-1]:.4f}, "
+              f"min {min(ratios):.4f}, max {max(ratios):.4f}")
+    print(f"- wall time per task evaluation: median {median(walls):.1f} s, "
+          f"whole family {sum(walls):.0f} s over {len(walls)} tasks")
+    print(f"- Triton compile time per task (baseline, every configuration's "
+          f"specialization, first launches included): median {median(compiles):.1f} s, "
+          f"max {max(compiles) if compiles else 0:.1f} s")
+
+
+if __name__ == "__main__":
+    main()

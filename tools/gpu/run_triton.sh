@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# The triton2triton family on a GPU machine, from inside the bundle
+# (tools/gpu/make_bundle.sh): device, ceilings, a noop run over every task
+# (each baseline checked on every configuration, and timed against itself),
+# and the tables. Resumes a run left unfinished by an earlier call when
+# runs/arena.db is carried along.
+#
+#   tools/gpu/run_triton.sh OUT_DIR [TIME_LIMIT_S]
+set -uo pipefail
+out="${1:?output folder}"
+limit="${2:-480}"
+mkdir -p "$out" runs
+export ARENA_PYTHON="${ARENA_PYTHON:-python3}"
+export PYTHONUNBUFFERED=1
+date -u +"date: %Y-%m-%dT%H:%M:%SZ" | tee "$out/log.txt"
+nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem --format=csv | tee -a "$out/log.txt"
+tools/arena/arena --root . devices | tee -a "$out/log.txt"
+[ -f runs/ceilings.json ] || python3 tools/gpu/ceilings.py runs/ceilings.json | tee -a "$out/log.txt"
+run_id=$(sqlite3 runs/arena.db "SELECT run_id FROM runs WHERE status='running' LIMIT 1" 2>/dev/null ||
+  python3 -c "import sqlite3;r=sqlite3.connect('runs/arena.db').execute(\"select run_id from runs where status='running'\").fetchone();print(r[0] if r else '')" 2>/dev/null)
+if [ -n "$run_id" ]; then
+  args=(run --resume "$run_id")
+else
+  args=(run --agent noop --tasks triton2triton)
+fi
+start=$(date +%s)
+timeout "$limit" tools/arena/arena --root . "${args[@]}" >"$out/run.txt" 2>"$out/progress.txt"
+echo "arena exit $? after $(( $(date +%s) - start )) s" | tee -a "$out/log.txt"
+tail -3 "$out/progress.txt"
+cp runs/arena.db runs/ceilings.json "$out/" 2>/dev/null
+tools/arena/arena --root . report latest --json >"$out/report.json"
+python3 tools/gpu/family_table.py "$out/report.json" runs/ceilings.json >"$out/table.md"
+tail -8 "$out/table.md"
