@@ -322,21 +322,24 @@ class Worker:
             method = "cuda-events+l2-flush+interleaved"
         # Work hidden on other streams is not seen by events on this stream:
         # compare with times bounded by a device-wide synchronisation.
+        # (Graph replay needs no such check: work escaping the capture fails
+        # the replay-versus-eager comparison above.)
         synced = {s: [] for s in fns}
-        for _ in range(10):
+        for _ in range(20):
             for s, fn in fns.items():
                 synced[s].append(_device_synced_once(
                     lambda: self._call(fn, inputs, outs[s], params), self.flush))
         hidden = {s: _median(synced[s]) - _median(samples[s]) for s in fns}
         metrics = {"method": method, "hidden_us": hidden,
                    "device_synced_us": {s: _median(v) for s, v in synced.items()}}
-        if hidden["candidate"] - hidden["baseline"] > max(5.0, 0.1 * _median(samples["candidate"])):
+        if not short and hidden["candidate"] - hidden["baseline"] > max(
+                10.0, 0.1 * _median(samples["candidate"])):
             # The candidate finishes work after its stream says it is done:
             # time both with the device-wide bound instead.
             for s, fn in fns.items():
                 synced[s] += [_device_synced_once(
                     lambda: self._call(fn, inputs, outs[s], params), self.flush)
-                    for _ in range(reps - 10)]
+                    for _ in range(reps - 20)]
             samples = synced
             metrics["method"] = "device-synchronised (work outside the timed stream)"
         return _reply("passed", metrics["method"], metrics=metrics,
@@ -379,9 +382,12 @@ class Worker:
             graph.replay()
             torch.cuda.synchronize()
             for name in out0:
-                if not _bitwise_equal(out0[name], eager[name]):
-                    return None, method, (f"{s}: graph replay gives a different '{name}' than "
-                                          "eager launches (work outside the captured stream?)")
+                # Within tolerance, not bitwise: kernels with float atomics
+                # legitimately differ in the last bits from run to run.
+                ok, detail, _ = _compare(name, out0[name], eager[name], self._tolerance(out0[name]))
+                if not ok:
+                    return None, method, (f"{s}: graph replay differs from eager launches "
+                                          f"(work outside the captured stream?): {detail}")
             graphs[s] = (graph, bufs)
             counts[s] = sets
         samples = {s: [] for s in fns}
@@ -550,7 +556,8 @@ def selftest(task_dir):
         "inplace": spec["interface"].get("inplace", []),
         "tolerances": spec.get("tolerances", {}),
         "family_section": spec["triton2triton"],
-        "timing": {"repetitions": 100, "warmup_ms": 25, "graph_below_us": 20},
+        "timing": {"repetitions": 100, "warmup_ms": 25, "graph_below_us": 20,
+                   **spec.get("timing", {})},
     }
     device = "cuda" if torch.cuda.is_available() and not os.environ.get("TRITON_INTERPRET") else "cpu"
     w = Worker()

@@ -1,0 +1,5 @@
+import torch
+
+
+def reference(a, b, batch, m, n, k, **_):
+    return torch.bmm(a, b)

@@ -1,0 +1,35 @@
+import triton
+import triton.language as tl
+
+BLOCK_SIZE = 1024
+NUM_WARPS = 4
+
+
+@triton.jit
+def _quantize_row_kernel(x_ptr, q_ptr, scale_ptr, cols, BLOCK: tl.constexpr):
+    # One program per row: a first pass finds max|x|, a second pass
+    # re-reads the row and writes the quantized values.
+    row = tl.program_id(0)
+    base = row.to(tl.int64) * cols
+    amax = tl.zeros([BLOCK], dtype=tl.float32)
+    for start in range(0, cols, BLOCK):
+        offs = start + tl.arange(0, BLOCK)
+        mask = offs < cols
+        x = tl.load(x_ptr + base + offs, mask=mask, other=0.0).to(tl.float32)
+        amax = tl.maximum(amax, tl.abs(x))
+    row_max = tl.max(amax, axis=0)
+    tl.store(scale_ptr + row, row_max / 127.0)
+    inv = tl.where(row_max > 0, 127.0 / row_max, 0.0)
+    for start in range(0, cols, BLOCK):
+        offs = start + tl.arange(0, BLOCK)
+        mask = offs < cols
+        x = tl.load(x_ptr + base + offs, mask=mask, other=0.0).to(tl.float32)
+        v = x * inv
+        # Round half away from zero, then clamp to the symmetric range.
+        r = tl.where(v >= 0, tl.floor(v + 0.5), tl.ceil(v - 0.5))
+        r = tl.minimum(tl.maximum(r, -127.0), 127.0)
+        tl.store(q_ptr + base + offs, r.to(tl.int8), mask=mask)
+
+
+def run(x, q, scale, rows, cols, **_):
+    _quantize_row_kernel[(rows,)](x, q, scale, cols, BLOCK=BLOCK_SIZE, num_warps=NUM_WARPS)

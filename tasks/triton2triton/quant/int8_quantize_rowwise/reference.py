@@ -1,0 +1,11 @@
+import torch
+
+
+def reference(x, rows, cols, **_):
+    # x arrives as float64 (exact copies of the fp16 inputs).
+    amax = x.abs().amax(dim=1)
+    scale = amax / 127.0
+    safe = torch.where(amax > 0, scale, torch.ones_like(scale))
+    q = torch.round(x / safe[:, None]).clamp(-127, 127)
+    q = torch.where(amax[:, None] > 0, q, torch.zeros_like(q))
+    return q.to(torch.int8), scale

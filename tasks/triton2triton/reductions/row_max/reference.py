@@ -1,0 +1,2 @@
+def reference(x, rows, cols, **_):
+    return x.amax(dim=1)

@@ -1,0 +1,5 @@
+import torch
+
+
+def reference(x, **_):
+    return torch.cumsum(x, dim=0)
