@@ -76,7 +76,8 @@ Result<TaskResult> EvaluateCandidate(const TaskSpec& task, const TaskFamily& fam
   ctx.candidate_dir = cand_dir;
   ctx.work_dir = work_dir.string();
   ctx.device = options.device;
-  ctx.project_root = fs::absolute(options.project_root).lexically_normal().string();
+  ctx.project_root =
+      fs::absolute(options.project_root.empty() ? "." : options.project_root).lexically_normal().string();
   ctx.stage_timeout_s = options.stage_timeout_s;
   ARENA_ASSIGN_OR_RETURN(std::unique_ptr<EvaluationSession> session, family.Open(ctx));
 

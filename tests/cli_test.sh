@@ -22,11 +22,15 @@ check() {  # check NAME CONDITION...
 }
 
 # --- bad input: exit 2, a message naming file:line:column and the field ---
-out=$("$arena" --root "$broken_root" tasks 2>&1)
+out=$("$arena" --root "$broken_root" tasks --tasks fake/suite/bad 2>&1)
 rc=$?
 check "bad task exits 2" test "$rc" -eq 2
 check "bad task names file, line and field" \
   grep -q 'tasks/fake/suite/bad/task.yaml:18:30: configs.heldout\[1\].m: expected a scalar parameter' <<<"$out"
+
+out=$("$arena" --root "$broken_root" tasks --validate --tasks fake/suite/constant 2>&1)
+check "a degenerate task fails validation" test $? -eq 1
+check "degeneracy is named" grep -q "degenerate output on small" <<<"$out"
 
 "$arena" --root "$fake_root" run --agent nobody --runs-dir "$tmp/bad_runs" >/dev/null 2>&1
 check "unknown agent exits 2" test $? -eq 2
@@ -46,7 +50,7 @@ out=$("$arena" --root "$fake_root" tasks)
 check "tasks lists three fake tasks" test "$(grep -c '^fake/suite/' <<<"$out")" -eq 3
 out=$("$arena" --root "$fake_root" tasks --validate 2>&1)
 check "fake tasks validate" test $? -eq 0
-check "validation reports the degeneracy check" grep -q "output varies with seed" <<<"$out"
+check "validation reports the degeneracy check" grep -q "output varies with the inputs" <<<"$out"
 
 # --- eval: correct and wrong candidates ---
 mkdir -p "$tmp/good" "$tmp/wrong"

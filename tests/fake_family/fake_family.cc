@@ -6,6 +6,7 @@
 //   time_us: 50            # median time; or a map {default: 50, cfg: 20}
 //   sleep_ms: 0            # per check, so tests can interrupt a run
 //   tamper: false          # rewrites the harness file (an integrity test)
+//   constant: false        # the output ignores the inputs (a degenerate task)
 //
 // With it CI exercises the pipeline, scoring, quadrants, resume and reports.
 #include <chrono>
@@ -27,6 +28,7 @@ struct FakeKernel {
   YAML::Node time_us;
   int sleep_ms = 0;
   bool tamper = false;  // rewrites the harness file reference.txt
+  bool constant = false;  // the output ignores the inputs
 };
 
 Result<FakeKernel> LoadKernel(const std::string& dir) {
@@ -40,6 +42,7 @@ Result<FakeKernel> LoadKernel(const std::string& dir) {
     k.time_us = n["time_us"];
     if (n["sleep_ms"]) k.sleep_ms = n["sleep_ms"].as<int>();
     if (n["tamper"]) k.tamper = n["tamper"].as<bool>();
+    if (n["constant"]) k.constant = n["constant"].as<bool>();
   } catch (const YAML::Exception& e) {
     return InvalidArgument("kernel.fake:" + std::to_string(e.mark.line + 1) + ": " + e.msg);
   }
@@ -81,7 +84,11 @@ class FakeSession : public EvaluationSession {
     if (WrongOn(k, c)) return StageOutcome::Failed("output differs from the reference");
     StageOutcome o = StageOutcome::Passed("fake check");
     // Outputs depend on the inputs, hence on the seed (non-degenerate).
-    o.metrics["fingerprints"] = {std::to_string(seed % 1000003) + ":" + c.name};
+    o.metrics["fingerprints"] = Json::array();
+    for (int trial = 0; trial < ctx_.task->trials; ++trial) {
+      uint64_t varying = k.constant ? 0 : seed % 1000003 + trial;
+      o.metrics["fingerprints"].push_back({std::to_string(varying) + ":" + c.name});
+    }
     return o;
   }
 

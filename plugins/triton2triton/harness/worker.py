@@ -264,6 +264,7 @@ class Worker:
                                   metrics=worst)
             produced = dict(outputs)
             produced.update({k: inputs[k] for k in inplace})
+            fingerprints.append([])
             for name, got in produced.items():
                 if name not in expected:
                     raise TaskError(f"reference returned no '{name}'")
@@ -273,7 +274,7 @@ class Worker:
                 if not ok:
                     return _reply("failed", f"trial {trial}: {detail}", metrics=worst,
                                   seconds=time.perf_counter() - start)
-                fingerprints.append(_fingerprint(got))
+                fingerprints[-1].append(_fingerprint(got))
         worst["fingerprints"] = fingerprints
         worst["trials"] = int(req.get("trials", 3))
         return _reply("passed", f"{worst['trials']} trial(s) within tolerance",
