@@ -1,8 +1,8 @@
 import triton
 import triton.language as tl
 
-BLOCK_M = 32
-BLOCK_N = 32
+BLOCK_M = 16
+BLOCK_N = 16
 NUM_WARPS = 4
 
 
