@@ -272,7 +272,11 @@ Status ResultsStore::SaveTask(const std::string& run_id, const TaskResult& r) {
       }
     }
   }
-  return Exec("COMMIT");
+  ARENA_RETURN_IF_ERROR(Exec("COMMIT"));
+  // Fold the write-ahead log into the main file, so arena.db alone (copied
+  // off a machine, say) holds every finished task. Best effort.
+  sqlite3_wal_checkpoint_v2(db_, nullptr, SQLITE_CHECKPOINT_PASSIVE, nullptr, nullptr);
+  return OkStatus();
 }
 
 Result<std::set<std::string>> ResultsStore::FinishedTasks(const std::string& run_id) {

@@ -27,7 +27,8 @@ start=$(date +%s)
 timeout "$limit" tools/arena/arena --root . "${args[@]}" >"$out/run.txt" 2>"$out/progress.txt"
 echo "arena exit $? after $(( $(date +%s) - start )) s" | tee -a "$out/log.txt"
 tail -3 "$out/progress.txt"
-cp runs/arena.db runs/ceilings.json "$out/" 2>/dev/null
+python3 -c "import sqlite3; sqlite3.connect('runs/arena.db').execute('PRAGMA wal_checkpoint(TRUNCATE)')"
+cp runs/arena.db* runs/ceilings.json "$out/" 2>/dev/null
 tools/arena/arena --root . report latest --json >"$out/report.json"
 python3 tools/gpu/family_table.py "$out/report.json" runs/ceilings.json >"$out/table.md"
 tail -8 "$out/table.md"
