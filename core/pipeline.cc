@@ -123,7 +123,11 @@ Result<TaskResult> EvaluateCandidate(const TaskSpec& task, const TaskFamily& fam
     } else {
       cr.candidate_check = StageOutcome::Skipped("candidate did not compile");
     }
-    if (cr.baseline_check.passed() && cr.candidate_check.passed()) {
+    if (config->kind == ConfigKind::kSmall) {
+      // The small configuration exists for checks on machines without the
+      // device; it is too small to say anything about speed.
+      cr.timing.stage = StageOutcome::Skipped("not timed: the small configuration only serves checks");
+    } else if (cr.baseline_check.passed() && cr.candidate_check.passed()) {
       note("time " + config->name);
       auto t = std::chrono::steady_clock::now();
       cr.timing = session->Time(*config);

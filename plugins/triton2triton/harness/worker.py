@@ -136,6 +136,7 @@ class Worker:
             # Evicting the L2 needs a buffer at least twice its size.
             self.flush = torch.empty(max(2 * l2, 64 << 20) // 4, dtype=torch.float32,
                                      device="cuda")
+            self.cycles_per_us = _calibrate_sleep()
         return _reply("passed", f"worker ready on {self.device}",
                       metrics={"torch": torch.__version__, "triton": _triton_version()})
 
@@ -297,11 +298,12 @@ class Worker:
         fns = {s: self._entry(s) for s in ("baseline", "candidate")}
         inputs = self._inputs(params, 12345)
         outs = {s: self._outputs(params) for s in fns}
-        # Warm up both, and estimate one call's time.
+        # Warm up both, and estimate one call's device time (a blocking
+        # kernel hides the host's launch path from the events).
         warm = {}
         for s, fn in fns.items():
             warm[s] = _event_median(lambda: self._call(fn, inputs, outs[s], params), 5,
-                                    self.flush)
+                                    self.flush, int(500 * self.cycles_per_us))
         deadline = time.perf_counter() + float(timing["warmup_ms"]) / 1e3
         while time.perf_counter() < deadline:
             for s, fn in fns.items():
@@ -313,14 +315,28 @@ class Worker:
             if samples is None:
                 return _reply("failed", detail, metrics={"method": method})
         else:
+            # The host's launch path (Python, Triton's launcher) must not
+            # leave the GPU idle inside the timed region: a blocking kernel
+            # longer than the launch path keeps it busy until all is queued.
+            block_us = {}
+            for s, fn in fns.items():
+                host = []
+                for _ in range(5):
+                    t0 = time.perf_counter()
+                    self._call(fn, inputs, outs[s], params)
+                    host.append((time.perf_counter() - t0) * 1e6)
+                    torch.cuda.synchronize()
+                block_us[s] = min(2000.0, max(50.0, 3 * _median(host)))
             samples = {s: [] for s in fns}
             order = list(fns)
             for i in range(reps):
                 for s in (order if i % 2 == 0 else order[::-1]):
                     fn = fns[s]
                     samples[s].append(_event_once(
-                        lambda: self._call(fn, inputs, outs[s], params), self.flush))
-            method = "cuda-events+l2-flush+interleaved"
+                        lambda: self._call(fn, inputs, outs[s], params), self.flush,
+                        int(block_us[s] * self.cycles_per_us)))
+            method = ("cuda-events+l2-flush+interleaved" +
+                      ("+blocking-kernel" if self.cycles_per_us else ""))
         # Work hidden on other streams is not seen by events on this stream:
         # compare with times bounded by a device-wide synchronisation.
         # (Graph replay needs no such check: work escaping the capture fails
@@ -357,8 +373,10 @@ class Worker:
         sets = max(8, min(1024, math.ceil(2 * l2 / max(footprint, 1))))
         method = f"cuda-graph-replay+{sets}-rotating-input-sets+interleaved"
         graphs, counts = {}, {}
+        # Both subjects replay over the very same buffers: placement in
+        # memory must not differ between them.
+        bufs = [(self._inputs(params, 1000 + k), self._outputs(params)) for k in range(sets)]
         for s, fn in fns.items():
-            bufs = [(self._inputs(params, 1000 + k), self._outputs(params)) for k in range(sets)]
             stream = torch.cuda.Stream()
             stream.wait_stream(torch.cuda.current_stream())
             with torch.cuda.stream(stream):
@@ -389,13 +407,13 @@ class Worker:
                 if not ok:
                     return None, method, (f"{s}: graph replay differs from eager launches "
                                           f"(work outside the captured stream?): {detail}")
-            graphs[s] = (graph, bufs)
+            graphs[s] = graph
             counts[s] = sets
         samples = {s: [] for s in fns}
         order = list(fns)
         for i in range(reps):
             for s in (order if i % 2 == 0 else order[::-1]):
-                graph = graphs[s][0]
+                graph = graphs[s]
                 start = torch.cuda.Event(enable_timing=True)
                 end = torch.cuda.Event(enable_timing=True)
                 start.record()
@@ -406,8 +424,28 @@ class Worker:
         return samples, method, ""
 
 
-def _event_once(fn, flush):
+def _calibrate_sleep():
+    """GPU cycles per microsecond of torch.cuda._sleep (0 if unavailable)."""
+    if not hasattr(torch.cuda, "_sleep"):
+        return 0.0
+    cycles = 10_000_000
+    torch.cuda._sleep(cycles)  # warm-up
+    times = []
+    for _ in range(3):
+        start = torch.cuda.Event(enable_timing=True)
+        end = torch.cuda.Event(enable_timing=True)
+        start.record()
+        torch.cuda._sleep(cycles)
+        end.record()
+        end.synchronize()
+        times.append(start.elapsed_time(end) * 1e3)
+    return cycles / _median(times)
+
+
+def _event_once(fn, flush, block_cycles=0):
     flush.add_(1.0)  # evicts the L2 outside the timed region
+    if block_cycles > 0:
+        torch.cuda._sleep(block_cycles)
     start = torch.cuda.Event(enable_timing=True)
     end = torch.cuda.Event(enable_timing=True)
     start.record()
@@ -429,8 +467,8 @@ def _device_synced_once(fn, flush):
     return start.elapsed_time(end) * 1e3
 
 
-def _event_median(fn, n, flush):
-    return _median([_event_once(fn, flush) for _ in range(n)])
+def _event_median(fn, n, flush, block_cycles=0):
+    return _median([_event_once(fn, flush, block_cycles) for _ in range(n)])
 
 
 def _median(values):
