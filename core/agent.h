@@ -9,6 +9,8 @@
 #ifndef ARENA_CORE_AGENT_H_
 #define ARENA_CORE_AGENT_H_
 
+#include <functional>
+#include <optional>
 #include <string>
 
 #include "core/registry.h"
@@ -17,12 +19,33 @@
 
 namespace arena {
 
+// What the feedback command reports on the agent's current files: compiled,
+// checked and timed on the tuning configurations only (never held-out ones,
+// never reference outputs).
+struct FeedbackReport {
+  bool compiled = false;
+  bool correct = false;
+  std::optional<double> speedup;  // geometric mean over timed configurations
+  std::string text;               // what a person or a model reads
+};
+
+// Evaluates the editable files currently in the workspace.
+using FeedbackFn = std::function<Result<FeedbackReport>()>;
+
 struct AgentRequest {
   const TaskSpec* task = nullptr;
   std::string workspace;     // read-write; holds the editable files
   double time_budget_s = 0;  // 0: the agent's own default
   Json config = Json::object();  // the adapter's YAML configuration
   uint64_t seed = 0;
+  std::string prompt;        // the rendered prompt (core/prompt.h)
+  // In-process feedback, for adapters written in C++ (the autotuner).
+  FeedbackFn feedback;
+  // The same through a command, for agents in a sandbox: run in the
+  // workspace, it prints the report (exit 0: correct, 1: not).
+  std::string feedback_command = "./feedback";
+  std::string arena_binary;  // this program, for sandboxes to mount
+  std::string project_root;
 };
 
 struct AgentOutcome {

@@ -1,13 +1,18 @@
 #include "core/process.h"
 
+#include <fcntl.h>
 #include <signal.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
 
 #include <array>
+#include <atomic>
 #include <chrono>
 #include <deque>
+#include <fstream>
 #include <functional>
 #include <sstream>
 #include <thread>
@@ -96,9 +101,60 @@ void DecodeStatus(int status, ProcessResult* r) {
   }
 }
 
-// Sets the child's address-space limit between fork and exec.
-struct MemoryLimit {
+constexpr char kPidsRoot[] = "/sys/fs/cgroup/pids";
+
+// A pids cgroup (v1) of its own for one child: limits how many processes it
+// may have, and finds every one of them at the end, even those that left
+// its process group.
+class PidsCgroup {
+ public:
+  explicit PidsCgroup(int max_processes) {
+    if (max_processes <= 0) return;
+    static std::atomic<int> counter{0};
+    path_ = std::string(kPidsRoot) + "/arena-" + std::to_string(getpid()) + "-" +
+            std::to_string(counter++);
+    if (mkdir(path_.c_str(), 0755) != 0 ||
+        !WriteTo(path_ + "/pids.max", std::to_string(max_processes))) {
+      rmdir(path_.c_str());
+      path_.clear();
+      return;
+    }
+    procs_ = path_ + "/cgroup.procs";
+  }
+  ~PidsCgroup() {
+    if (path_.empty()) return;
+    for (int round = 0; round < 50; ++round) {
+      KillAll();
+      if (rmdir(path_.c_str()) == 0) return;
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
+  }
+  // The file a child writes its pid to, between fork and exec ("" if none).
+  const std::string& procs_file() const { return procs_; }
+
+  void KillAll() {
+    if (path_.empty()) return;
+    std::ifstream in(procs_);
+    int pid;
+    while (in >> pid) kill(pid, SIGKILL);
+  }
+
+ private:
+  static bool WriteTo(const std::string& file, const std::string& text) {
+    std::ofstream out(file);
+    out << text;
+    out.flush();
+    return static_cast<bool>(out);
+  }
+  std::string path_;
+  std::string procs_;
+};
+
+// Sets the child's limits between fork and exec (async-signal-safe calls only).
+struct ChildLimits {
   long long bytes;
+  int nproc;               // RLIMIT_NPROC; 0: none
+  const char* procs_file;  // join this pids cgroup; null: none
   template <typename Executor>
   void operator()(Executor&) const {
     if (bytes > 0) {
@@ -106,10 +162,33 @@ struct MemoryLimit {
       lim.rlim_cur = lim.rlim_max = static_cast<rlim_t>(bytes);
       setrlimit(RLIMIT_AS, &lim);
     }
+    if (nproc > 0) {
+      struct rlimit lim;
+      lim.rlim_cur = lim.rlim_max = static_cast<rlim_t>(nproc);
+      setrlimit(RLIMIT_NPROC, &lim);
+    }
+    if (procs_file != nullptr) {
+      int fd = ::open(procs_file, O_WRONLY | O_CLOEXEC);
+      if (fd >= 0) {
+        char buf[24];
+        int n = 0;
+        for (long v = getpid(); v > 0; v /= 10) buf[n++] = static_cast<char>('0' + v % 10);
+        char out[24];
+        for (int i = 0; i < n; ++i) out[i] = buf[n - 1 - i];
+        ssize_t ignored = ::write(fd, out, static_cast<size_t>(n));
+        (void)ignored;
+        ::close(fd);
+      }
+    }
   }
 };
 
 }  // namespace
+
+bool ProcessLimitAvailable() {
+  PidsCgroup probe(1);
+  return !probe.procs_file().empty();
+}
 
 Result<ProcessResult> RunProcess(const ProcessOptions& o) {
   if (o.argv.empty()) return InvalidArgument("no program to run");
@@ -118,12 +197,20 @@ Result<ProcessResult> RunProcess(const ProcessOptions& o) {
   asio::io_context ios;
   bp::async_pipe out_pipe(ios), err_pipe(ios), in_pipe(ios);
   bp::group group;
+  PidsCgroup cgroup(o.max_processes);
+  // Without a writable pids cgroup (not root, or inside another sandbox),
+  // RLIMIT_NPROC limits the processes of the user instead.
+  const int nproc =
+      o.max_processes > 0 && cgroup.procs_file().empty() ? o.max_processes : 0;
   std::error_code ec;
   auto start = Clock::now();
-  bp::child child(exe, bp::args(args), bp::std_out > out_pipe, bp::std_err > err_pipe,
-                  bp::std_in < in_pipe, BuildEnvironment(o), group,
-                  bp::start_dir(o.cwd.empty() ? "." : o.cwd),
-                  bp::extend::on_exec_setup = MemoryLimit{o.memory_limit_bytes}, ec);
+  bp::child child(
+      exe, bp::args(args), bp::std_out > out_pipe, bp::std_err > err_pipe, bp::std_in < in_pipe,
+      BuildEnvironment(o), group, bp::start_dir(o.cwd.empty() ? "." : o.cwd),
+      bp::extend::on_exec_setup =
+          ChildLimits{o.memory_limit_bytes, nproc,
+                      cgroup.procs_file().empty() ? nullptr : cgroup.procs_file().c_str()},
+      ec);
   if (ec) return Unavailable("cannot start '" + o.argv[0] + "': " + ec.message());
 
   // Feed stdin asynchronously, then close it so the child sees EOF.
@@ -161,6 +248,7 @@ Result<ProcessResult> RunProcess(const ProcessOptions& o) {
   // it left behind) is killed, so nothing outlives its evaluation.
   std::error_code kill_ec;
   group.terminate(kill_ec);
+  cgroup.KillAll();
   std::error_code wait_ec;
   child.wait(wait_ec);
   // Drain what the pipes still hold.
@@ -226,7 +314,8 @@ Result<std::unique_ptr<WorkerProcess>> WorkerProcess::Start(const ProcessOptions
                           bp::std_err > impl->err_pipe, bp::std_in < impl->in_pipe,
                           BuildEnvironment(o), impl->group,
                           bp::start_dir(o.cwd.empty() ? "." : o.cwd),
-                          bp::extend::on_exec_setup = MemoryLimit{o.memory_limit_bytes}, ec);
+                          bp::extend::on_exec_setup = ChildLimits{o.memory_limit_bytes, 0, nullptr},
+                          ec);
   if (ec) return Unavailable("cannot start '" + o.argv[0] + "': " + ec.message());
   impl->ReadStderr();
   return std::unique_ptr<WorkerProcess>(new WorkerProcess(std::move(impl)));

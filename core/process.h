@@ -34,6 +34,11 @@ struct ProcessOptions {
   size_t output_cap = 1 << 20;  // bytes kept per stream; the rest is counted
   std::string stdin_data;
   long long memory_limit_bytes = 0;  // RLIMIT_AS; 0: none
+  // At most this many processes at once (0: no limit): a pids cgroup of its
+  // own where one can be made (root), which also catches processes that
+  // leave the process group (setsid) so all are killed at the end;
+  // otherwise RLIMIT_NPROC, which limits the user's processes.
+  int max_processes = 0;
 };
 
 struct ProcessResult {
@@ -79,6 +84,9 @@ class WorkerProcess {
   explicit WorkerProcess(std::unique_ptr<Impl> impl);
   std::unique_ptr<Impl> impl_;
 };
+
+// Whether RunProcess can enforce max_processes here (a writable pids cgroup).
+bool ProcessLimitAvailable();
 
 // Name of a signal number ("SIGSEGV").
 std::string SignalName(int signal);

@@ -26,6 +26,8 @@ debian_packages=(
   libsqlite3-dev sqlite3     # the results store
   nlohmann-json3-dev         # JSON
   libcli11-dev               # the arena command line
+  bubblewrap                 # the agents' sandbox
+  libssl-dev                 # TLS for OpenAI-compatible endpoints
 )
 
 missing=()

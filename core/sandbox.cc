@@ -1,0 +1,79 @@
+#include "core/sandbox.h"
+
+#include <filesystem>
+
+namespace arena {
+namespace fs = std::filesystem;
+
+namespace {
+
+std::string Bwrap() {
+  for (const char* p : {"/usr/bin/bwrap", "/bin/bwrap", "/usr/local/bin/bwrap"}) {
+    if (fs::exists(p)) return p;
+  }
+  return "";
+}
+
+}  // namespace
+
+std::string SandboxUnavailableReason() {
+  if (Bwrap().empty()) return "bubblewrap (bwrap) is not installed";
+  ProcessOptions probe;
+  probe.argv = {Bwrap(), "--ro-bind", "/usr", "/usr", "--symlink", "usr/bin", "/bin",
+                "--symlink", "usr/lib", "/lib", "--symlink", "usr/lib64", "/lib64",
+                "--proc", "/proc", "--dev", "/dev", "--unshare-all", "--die-with-parent",
+                "/bin/true"};
+  probe.timeout_s = 20;
+  auto r = RunProcess(probe);
+  if (!r.ok()) return r.status().message();
+  if (!r->success()) return "bubblewrap cannot create a sandbox here: " + r->err;
+  return "";
+}
+
+Result<ProcessOptions> SandboxedProcess(const SandboxOptions& sb,
+                                        const std::vector<std::string>& argv) {
+  if (argv.empty()) return InvalidArgument("sandbox: no command");
+  if (!fs::is_directory(sb.workspace)) {
+    return InvalidArgument("sandbox: workspace '" + sb.workspace + "' is not a folder");
+  }
+  std::string bwrap = Bwrap();
+  if (bwrap.empty()) return Unavailable("sandbox: bubblewrap (bwrap) is not installed");
+  std::vector<std::string> a = {
+      bwrap,
+      "--ro-bind", "/usr", "/usr",
+      "--ro-bind", "/etc", "/etc",
+      "--symlink", "usr/bin", "/bin",
+      "--symlink", "usr/sbin", "/sbin",
+      "--symlink", "usr/lib", "/lib",
+      "--symlink", "usr/lib64", "/lib64",
+      "--proc", "/proc",
+      "--dev", "/dev",
+      "--tmpfs", "/tmp",
+      "--dir", "/tmp/home",
+      "--bind", fs::absolute(sb.workspace).string(), kSandboxWorkspace,
+      "--chdir", kSandboxWorkspace,
+      "--unshare-all",
+      "--die-with-parent",
+      "--new-session",
+      "--clearenv",
+      "--setenv", "PATH", "/usr/local/bin:/usr/bin:/bin",
+      "--setenv", "HOME", "/tmp/home",
+      "--setenv", "TMPDIR", "/tmp",
+      "--setenv", "LANG", "C.UTF-8",
+  };
+  if (sb.network) a.push_back("--share-net");
+  for (const auto& [host, inside] : sb.read_only) {
+    if (!fs::exists(host)) return InvalidArgument("sandbox: '" + host + "' does not exist");
+    a.insert(a.end(), {"--ro-bind", host, inside});
+  }
+  for (const auto& [k, v] : sb.env) a.insert(a.end(), {"--setenv", k, v});
+  a.push_back("--");
+  a.insert(a.end(), argv.begin(), argv.end());
+  ProcessOptions p;
+  p.argv = std::move(a);
+  p.memory_limit_bytes = sb.memory_bytes;
+  p.max_processes = sb.max_processes;
+  return p;
+}
+
+}  // namespace arena

@@ -1,0 +1,137 @@
+#include "core/sandbox.h"
+
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <thread>
+
+#include <gtest/gtest.h>
+
+#include "core/files.h"
+
+namespace arena {
+namespace {
+namespace fs = std::filesystem;
+
+class SandboxTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    std::string why = SandboxUnavailableReason();
+    ASSERT_TRUE(why.empty()) << "the sandbox must work on CI machines: " << why;
+    root_ = testing::TempDir() + "/sandbox_" +
+            ::testing::UnitTest::GetInstance()->current_test_info()->name();
+    ASSERT_TRUE(ResetDir(root_ + "/workspace").ok());
+    sb_.workspace = root_ + "/workspace";
+  }
+
+  ProcessResult Run(const std::string& script, double timeout_s = 20) {
+    auto p = SandboxedProcess(sb_, {"/bin/bash", "-c", script});
+    EXPECT_TRUE(p.ok()) << p.status().ToString();
+    p->timeout_s = timeout_s;
+    auto r = RunProcess(*p);
+    EXPECT_TRUE(r.ok()) << r.status().ToString();
+    return *r;
+  }
+
+  std::string root_;
+  SandboxOptions sb_;
+};
+
+// A TCP listener on 127.0.0.1 outside the sandbox; returns its port.
+int Listen(int* fd_out) {
+  int fd = socket(AF_INET, SOCK_STREAM, 0);
+  sockaddr_in addr{};
+  addr.sin_family = AF_INET;
+  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  addr.sin_port = 0;
+  bind(fd, reinterpret_cast<sockaddr*>(&addr), sizeof(addr));
+  listen(fd, 8);
+  socklen_t len = sizeof(addr);
+  getsockname(fd, reinterpret_cast<sockaddr*>(&addr), &len);
+  *fd_out = fd;
+  return ntohs(addr.sin_port);
+}
+
+TEST_F(SandboxTest, WorkspaceIsReadWriteAtAFixedPath) {
+  std::ofstream(root_ + "/workspace/kernel.py") << "print(1)\n";
+  ProcessResult r = Run("pwd; cat kernel.py; echo changed > kernel.py");
+  EXPECT_TRUE(r.success()) << r.err;
+  EXPECT_EQ(r.out, "/workspace\nprint(1)\n");
+  EXPECT_EQ(*ReadFile(root_ + "/workspace/kernel.py"), "changed\n");
+}
+
+TEST_F(SandboxTest, HasNoNetwork) {
+  int fd;
+  int port = Listen(&fd);
+  std::string probe = "echo > /dev/tcp/127.0.0.1/" + std::to_string(port) + " && echo connected";
+  ProcessResult inside = Run(probe);
+  EXPECT_EQ(inside.out.find("connected"), std::string::npos) << "the sandbox reached the host";
+  sb_.network = true;  // control: allowed, the same probe connects
+  ProcessResult allowed = Run(probe);
+  EXPECT_NE(allowed.out.find("connected"), std::string::npos) << allowed.err;
+  close(fd);
+}
+
+TEST_F(SandboxTest, CannotReadOutsideItsWorkspace) {
+  // A secret beside the workspace, like held-out configurations or the project.
+  std::ofstream(root_ + "/heldout.json") << "secret\n";
+  ProcessResult r = Run("cat " + root_ + "/heldout.json; ls " + fs::current_path().string());
+  EXPECT_EQ(r.out.find("secret"), std::string::npos);
+  EXPECT_NE(r.err.find("No such file"), std::string::npos) << r.err;
+}
+
+TEST_F(SandboxTest, CannotWriteOutsideItsWorkspace) {
+  ProcessResult r = Run("touch /usr/x || echo usr-refused; touch /etc/x || echo etc-refused; "
+                        "echo private > /tmp/arena_sandbox_probe && echo tmp-ok");
+  EXPECT_NE(r.out.find("usr-refused"), std::string::npos);
+  EXPECT_NE(r.out.find("etc-refused"), std::string::npos);
+  EXPECT_NE(r.out.find("tmp-ok"), std::string::npos);
+  EXPECT_FALSE(fs::exists("/tmp/arena_sandbox_probe")) << "the sandbox's /tmp must be private";
+}
+
+TEST_F(SandboxTest, EnvironmentHoldsOnlyWhatIsPassed) {
+  setenv("ARENA_HOST_SECRET", "leak", 1);
+  sb_.env["ARENA_PASSED"] = "yes";
+  ProcessResult r = Run("echo \"[$ARENA_HOST_SECRET][$ARENA_PASSED]\"");
+  EXPECT_EQ(r.out, "[][yes]\n");
+}
+
+TEST_F(SandboxTest, KilledWithItsChildrenAtTheTimeLimit) {
+  // A child that leaves the process group with setsid, then a hang.
+  ProcessResult r = Run("setsid sleep 1234.5 & sleep 1000", 1.0);
+  EXPECT_TRUE(r.timed_out);
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));
+  ProcessOptions pgrep;
+  pgrep.argv = {"/bin/sh", "-c", "pgrep -f 'sleep 1234[.]5' || true"};
+  auto left = RunProcess(pgrep);
+  ASSERT_TRUE(left.ok());
+  EXPECT_EQ(left->out, "") << "processes outlived the sandbox";
+}
+
+TEST_F(SandboxTest, NumberOfProcessesIsLimited) {
+  sb_.max_processes = 20;
+  ProcessResult r = Run(
+      "exec python3 -c \"\nimport os, time\nn = 0\nfor i in range(60):\n"
+      "    try:\n        pid = os.fork()\n    except OSError:\n        break\n"
+      "    if pid == 0:\n        time.sleep(2)\n        os._exit(0)\n    n += 1\n"
+      "print('forked', n)\n\"",
+      30);
+  ASSERT_NE(r.out.find("forked "), std::string::npos) << r.out << r.err;
+  int forked = std::atoi(r.out.substr(r.out.find("forked ") + 7).c_str());
+  EXPECT_GT(forked, 0);
+  EXPECT_LT(forked, 20) << "the limit of 20 processes was not enforced";
+}
+
+TEST_F(SandboxTest, MissingWorkspaceIsBadInput) {
+  sb_.workspace = root_ + "/nope";
+  auto p = SandboxedProcess(sb_, {"true"});
+  EXPECT_EQ(p.status().code(), StatusCode::kInvalidArgument);
+}
+
+}  // namespace
+}  // namespace arena
