@@ -12,6 +12,8 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "core/registry.h"
 #include "core/status.h"
@@ -44,8 +46,11 @@ struct AgentRequest {
   // The same through a command, for agents in a sandbox: run in the
   // workspace, it prints the report (exit 0: correct, 1: not).
   std::string feedback_command = "./feedback";
-  std::string arena_binary;  // this program, for sandboxes to mount
+  std::string arena_binary;  // this program
   std::string project_root;
+  // What every sandboxed agent must bind read-only (host path, path inside)
+  // for the feedback command to work: the arena binary and its socket.
+  std::vector<std::pair<std::string, std::string>> sandbox_mounts;
 };
 
 struct AgentOutcome {

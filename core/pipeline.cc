@@ -101,6 +101,7 @@ Result<TaskResult> EvaluateCandidate(const TaskSpec& task, const TaskFamily& fam
   const bool cand_ok = result.candidate_compile.passed();
 
   for (const Configuration* config : family.Configurations(task)) {
+    if (!options.kinds.empty() && !options.kinds.count(config->kind)) continue;
     ConfigResult cr;
     cr.name = config->name;
     cr.kind = config->kind;

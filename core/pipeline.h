@@ -18,6 +18,7 @@
 #define ARENA_CORE_PIPELINE_H_
 
 #include <functional>
+#include <set>
 #include <string>
 
 #include "core/family.h"
@@ -31,6 +32,9 @@ struct PipelineOptions {
   std::string work_dir;      // scratch; created and filled here
   std::string project_root;  // passed to the family
   double stage_timeout_s = 600;
+  // Only configurations of these kinds are evaluated (empty: all). The
+  // feedback an agent gets uses {small, tuning}: never held-out ones.
+  std::set<ConfigKind> kinds;
   // Called as stages progress ("check tuning_n4096 candidate"), for progress lines.
   std::function<void(const std::string&)> on_stage;
 };

@@ -6,10 +6,15 @@
 #include <random>
 #include <thread>
 
+#include <unistd.h>
+
 #include "core/agent.h"
 #include "core/family.h"
+#include "core/feedback.h"
 #include "core/files.h"
 #include "core/pipeline.h"
+#include "core/prompt.h"
+#include "core/sandbox.h"
 
 namespace arena {
 namespace fs = std::filesystem;
@@ -90,8 +95,54 @@ Result<TaskResult> RunOneTask(const RunRequest& req, const std::string& run_dir,
   areq.time_budget_s = req.agent_time_budget_s;
   areq.config = req.agent_config;
   areq.seed = TaskSeed(req.seed, task.id);
+  areq.project_root = req.project_root;
+  std::error_code ec;
+  areq.arena_binary = fs::read_symlink("/proc/self/exe", ec).string();
+  auto prompt = RenderPrompt(task, req.project_root, device);
+  areq.prompt = prompt.ok() ? *prompt : task.instructions;
+
+  // Feedback: the agent's current files on the visible configurations.
+  std::atomic<int> feedback_calls{0};
+  const std::string feedback_dir = (fs::path(task_dir) / "feedback").string();
+  areq.feedback = [&]() -> Result<FeedbackReport> {
+    ++feedback_calls;
+    const std::string files = feedback_dir + "/candidate";
+    ARENA_RETURN_IF_ERROR(ResetDir(files));
+    for (const auto& rel : task.editable) {
+      fs::path src = fs::path(workspace) / rel;
+      if (fs::is_regular_file(src) && !fs::is_symlink(src)) {
+        ARENA_RETURN_IF_ERROR(CopyFile(src.string(), (fs::path(files) / rel).string()));
+      }
+    }
+    PipelineOptions po;
+    po.device = device;
+    po.work_dir = feedback_dir + "/eval";
+    po.project_root = req.project_root;
+    po.stage_timeout_s = req.stage_timeout_s;
+    po.kinds = {ConfigKind::kSmall, ConfigKind::kTuning};
+    ARENA_ASSIGN_OR_RETURN(TaskResult fr, EvaluateCandidate(task, family, files, po));
+    return MakeFeedbackReport(fr);
+  };
+  static std::atomic<int> socket_counter{0};
+  // Under /tmp itself, not $TMPDIR: a Unix socket path has at most 107 bytes.
+  const std::string socket_dir = "/tmp/arena-fb-" + std::to_string(getpid()) + "-" +
+                                 std::to_string(socket_counter++);
+  ARENA_RETURN_IF_ERROR(ResetDir(socket_dir));
+  const std::string socket_path = socket_dir + "/sock";
+  ARENA_ASSIGN_OR_RETURN(std::unique_ptr<FeedbackServer> server,
+                         FeedbackServer::Start(socket_path, areq.feedback));
+  const std::string script = (fs::path(workspace) / "feedback").string();
+  ARENA_RETURN_IF_ERROR(WriteFileAtomic(script, FeedbackScript(areq.arena_binary, socket_path)));
+  fs::permissions(script, fs::perms::owner_all | fs::perms::group_read | fs::perms::group_exec |
+                              fs::perms::others_read | fs::perms::others_exec, ec);
+  areq.sandbox_mounts = {{areq.arena_binary, kSandboxArena},
+                         {socket_path, "/opt/arena/feedback.sock"}};
+
   auto started = std::chrono::steady_clock::now();
   Result<AgentOutcome> outcome = agent.Run(areq);
+  server.reset();
+  RemoveTree(socket_dir).ok();
+  RemoveTree(feedback_dir).ok();
   AgentOutcome ao;
   if (outcome.ok()) {
     ao = *outcome;
@@ -99,6 +150,7 @@ Result<TaskResult> RunOneTask(const RunRequest& req, const std::string& run_dir,
     ao.ok = false;
     ao.detail = outcome.status().ToString();
   }
+  ao.feedback_calls = std::max(ao.feedback_calls, feedback_calls.load());
   if (ao.wall_s == 0) {
     ao.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   }

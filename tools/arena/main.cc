@@ -5,6 +5,7 @@
 //   arena eval --task ID --candidate DIR
 //   arena report RUN [--json | --csv]
 //   arena devices
+//   arena feedback --socket PATH        (agents run this through ./feedback)
 //
 // Exit codes: 0 ok, 1 evaluation failures, 2 bad input.
 #include <unistd.h>
@@ -18,6 +19,7 @@
 #include "core/agent.h"
 #include "core/device.h"
 #include "core/family.h"
+#include "core/feedback.h"
 #include "core/files.h"
 #include "core/pipeline.h"
 #include "core/report.h"
@@ -222,6 +224,11 @@ int Main(int argc, char** argv) {
 
   app.add_subcommand("devices", "list the GPUs this machine has");
 
+  auto* feedback_cmd = app.add_subcommand(
+      "feedback", "report on an agent's current files (what ./feedback in a workspace runs)");
+  std::string socket_path;
+  feedback_cmd->add_option("--socket", socket_path, "the arena's feedback socket")->required();
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -233,6 +240,13 @@ int Main(int argc, char** argv) {
   if (runs_dir.empty()) runs_dir = DefaultRunsDir(root);
 
   if (app.got_subcommand("devices")) return CmdDevices();
+
+  if (app.got_subcommand("feedback")) {
+    auto report = RequestFeedback(socket_path, 3600);
+    if (!report.ok()) return Fail(report.status());
+    std::cout << report->text;
+    return report->correct ? kExitOk : kExitFailures;
+  }
 
   if (app.got_subcommand("tasks")) {
     auto tasks = LoadTasks(tasks_root, selector);

@@ -1,0 +1,183 @@
+#include "core/feedback.h"
+
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+
+#include <boost/asio.hpp>
+
+#include "core/sandbox.h"
+
+namespace arena {
+namespace asio = boost::asio;
+using LocalSocket = asio::local::stream_protocol;
+
+namespace {
+
+// Check details may quote a reference value ("e.g. got 1.5, expected 2.0"):
+// an agent is told how many elements are off, never what the reference says.
+std::string WithoutReferenceValues(std::string detail) {
+  size_t at = detail.find("; e.g.");
+  if (at != std::string::npos) detail.erase(at);
+  return detail;
+}
+
+std::string Tail(const std::string& s, size_t n) {
+  return s.size() <= n ? s : "[...]\n" + s.substr(s.size() - n);
+}
+
+}  // namespace
+
+FeedbackReport MakeFeedbackReport(const TaskResult& r) {
+  FeedbackReport report;
+  TaskScore s = ScoreTask(r);
+  report.compiled = s.compiled;
+  report.correct = s.correct;
+  report.speedup = s.speedup_geomean;
+  std::string t;
+  t += "compile: " + std::string(StageStatusName(r.candidate_compile.status));
+  if (!r.candidate_compile.passed()) {
+    t += ": " + r.candidate_compile.detail + "\n" + Tail(r.candidate_compile.log, 20000) + "\n";
+    report.text = t;
+    return report;
+  }
+  t += "\n";
+  for (const auto& c : r.configs) {
+    char line[256];
+    t += c.name + ": ";
+    if (c.candidate_check.status == StageStatus::kFailed) {
+      t += "WRONG: " + WithoutReferenceValues(c.candidate_check.detail) + "\n";
+      if (!c.candidate_check.log.empty()) t += Tail(c.candidate_check.log, 4000) + "\n";
+      continue;
+    }
+    if (c.candidate_check.status == StageStatus::kSkipped) {
+      t += "not checked (" + c.candidate_check.detail + ")\n";
+      continue;
+    }
+    t += "correct";
+    if (auto sp = c.speedup()) {
+      std::snprintf(line, sizeof(line), ", %.3fx (%.2f us; baseline %.2f us)", *sp,
+                    c.timing.candidate.median(), c.timing.baseline.median());
+      t += line;
+    } else if (c.timing.stage.status != StageStatus::kPassed) {
+      t += ", not timed (" + c.timing.stage.detail + ")";
+    }
+    t += "\n";
+  }
+  char summary[160];
+  std::snprintf(summary, sizeof(summary), "summary: %s; speedup %s (geomean over timed configurations)\n",
+                s.correct ? "correct" : "NOT correct",
+                s.speedup_geomean ? (std::to_string(*s.speedup_geomean).substr(0, 5) + "x").c_str()
+                                  : "not measured");
+  t += summary;
+  if (r.integrity.status == StageStatus::kFailed) t += "integrity: " + r.integrity.detail + "\n";
+  report.text = t;
+  return report;
+}
+
+struct FeedbackServer::Impl {
+  asio::io_context io;
+  LocalSocket::acceptor acceptor{io};
+  std::string path;
+  FeedbackFn fn;
+};
+
+FeedbackServer::FeedbackServer(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
+
+Result<std::unique_ptr<FeedbackServer>> FeedbackServer::Start(const std::string& socket_path,
+                                                              FeedbackFn fn) {
+  if (socket_path.size() > 107) {
+    return InvalidArgument("feedback socket path too long (" + std::to_string(socket_path.size()) +
+                           " > 107 bytes): " + socket_path);
+  }
+  auto impl = std::make_unique<Impl>();
+  impl->path = socket_path;
+  impl->fn = std::move(fn);
+  ::unlink(socket_path.c_str());
+  boost::system::error_code ec;
+  impl->acceptor.open(LocalSocket(), ec);
+  if (!ec) impl->acceptor.bind(LocalSocket::endpoint(socket_path), ec);
+  if (!ec) impl->acceptor.listen(4, ec);
+  if (ec) return Unavailable("feedback socket " + socket_path + ": " + ec.message());
+  std::unique_ptr<FeedbackServer> server(new FeedbackServer(std::move(impl)));
+  FeedbackServer* self = server.get();
+  server->thread_ = std::thread([self] {
+    Impl& s = *self->impl_;
+    while (true) {
+      LocalSocket::socket peer(s.io);
+      boost::system::error_code aec;
+      s.acceptor.accept(peer, aec);
+      if (aec) return;  // closed: the server is stopping
+      asio::streambuf request;
+      asio::read_until(peer, request, '\n', aec);
+      if (aec) continue;
+      ++self->calls_;
+      Result<FeedbackReport> report = s.fn();
+      std::string reply;
+      if (report.ok()) {
+        reply = std::string(report->correct ? "correct" : "wrong") + "\n" + report->text;
+      } else {
+        reply = "error\nthe arena could not evaluate your files: " + report.status().message() + "\n";
+      }
+      asio::write(peer, asio::buffer(reply), aec);
+    }
+  });
+  return server;
+}
+
+FeedbackServer::~FeedbackServer() {
+  boost::system::error_code ec;
+  impl_->acceptor.close(ec);
+  // accept() does not always return on close from another thread: connect
+  // once to wake it.
+  {
+    asio::io_context io;
+    LocalSocket::socket poke(io);
+    poke.connect(LocalSocket::endpoint(impl_->path), ec);
+  }
+  if (thread_.joinable()) thread_.join();
+  ::unlink(impl_->path.c_str());
+}
+
+Result<FeedbackReport> RequestFeedback(const std::string& socket_path, double timeout_s) {
+  asio::io_context io;
+  LocalSocket::socket sock(io);
+  boost::system::error_code ec;
+  sock.connect(LocalSocket::endpoint(socket_path), ec);
+  if (ec) return Unavailable("cannot reach the arena's feedback service at " + socket_path + ": " +
+                             ec.message());
+  asio::write(sock, asio::buffer(std::string("evaluate\n")), ec);
+  if (ec) return Unavailable("feedback request failed: " + ec.message());
+  std::string reply;
+  asio::streambuf buf;
+  bool done = false;
+  asio::async_read(sock, buf, [&](const boost::system::error_code&, size_t) { done = true; });
+  io.run_for(std::chrono::duration_cast<std::chrono::nanoseconds>(
+      std::chrono::duration<double>(timeout_s)));
+  if (!done) return DeadlineExceeded("no feedback within " + std::to_string(timeout_s) + " s");
+  reply.assign(asio::buffers_begin(buf.data()), asio::buffers_end(buf.data()));
+  FeedbackReport report;
+  size_t nl = reply.find('\n');
+  std::string status = reply.substr(0, nl);
+  report.correct = status == "correct";
+  report.compiled = status != "error";
+  report.text = nl == std::string::npos ? "" : reply.substr(nl + 1);
+  return report;
+}
+
+std::string FeedbackScript(const std::string& host_arena, const std::string& host_socket) {
+  return std::string(
+             "#!/bin/sh\n"
+             "# Compiles, checks and times your files on the tuning configurations.\n"
+             "# Exit status 0: correct everywhere it could be checked.\n"
+             "if [ -S /opt/arena/feedback.sock ]; then\n"
+             "  exec ") +
+         kSandboxArena +
+         " feedback --socket /opt/arena/feedback.sock\n"
+         "fi\n"
+         "exec '" + host_arena + "' feedback --socket '" + host_socket + "'\n";
+}
+
+}  // namespace arena

@@ -1,0 +1,65 @@
+#include "core/prompt.h"
+
+#include <filesystem>
+
+#include "core/files.h"
+
+namespace arena {
+namespace fs = std::filesystem;
+
+std::string PlatformName(const DeviceInfo& device) {
+  if (device.platform == "cuda") return device.arch == "sm_90" ? "nvidia-hopper" : "nvidia";
+  if (device.platform == "hip") return "amd-cdna";
+  return "cpu";
+}
+
+Result<std::string> FillTemplate(const std::string& text,
+                                 const std::map<std::string, std::string>& values) {
+  std::string out;
+  size_t pos = 0;
+  while (true) {
+    size_t open = text.find("{{", pos);
+    if (open == std::string::npos) break;
+    size_t close = text.find("}}", open);
+    if (close == std::string::npos) return InvalidArgument("template: '{{' without '}}'");
+    out += text.substr(pos, open - pos);
+    std::string key = text.substr(open + 2, close - open - 2);
+    auto it = values.find(key);
+    if (it == values.end()) return InvalidArgument("template: unknown placeholder {{" + key + "}}");
+    out += it->second;
+    pos = close + 2;
+  }
+  return out + text.substr(pos);
+}
+
+Result<std::string> RenderPrompt(const TaskSpec& task, const std::string& project_root,
+                                 const DeviceInfo& device, const std::string& feedback_command) {
+  fs::path dir = fs::path(project_root) / "agents" / "prompts";
+  ARENA_ASSIGN_OR_RETURN(std::string frame, ReadFile((dir / "agent.md").string()));
+  auto family = ReadFile((dir / "families" / (task.family + ".md")).string());
+  auto platform = ReadFile((dir / "platforms" / (PlatformName(device) + ".md")).string());
+  std::string files;
+  for (const auto& f : task.editable) files += "- " + f + "\n";
+  std::string configs;
+  for (const Configuration* c : task.ConfigsOfKind(ConfigKind::kTuning)) {
+    configs += "- " + c->name + ": " + c->params.dump() + "\n";
+  }
+  std::string tunables;
+  for (const auto& t : task.tunables) {
+    tunables += "- " + t.name + " in " + t.values.dump() + " (now " + t.default_value.dump() + ")\n";
+  }
+  return FillTemplate(frame, {
+      {"task_id", task.id},
+      {"description", task.description},
+      {"instructions", task.instructions},
+      {"family", family.ok() ? *family : "Make the kernel faster; keep its interface.\n"},
+      {"platform", platform.ok() ? *platform : ""},
+      {"device", device.Describe()},
+      {"files", files},
+      {"configs", configs},
+      {"tunables", tunables.empty() ? "(none declared)\n" : tunables},
+      {"feedback", feedback_command},
+  });
+}
+
+}  // namespace arena
