@@ -7,15 +7,20 @@
 //   sleep_ms: 0            # per check, so tests can interrupt a run
 //   tamper: false          # rewrites the harness file (an integrity test)
 //   constant: false        # the output ignores the inputs (a degenerate task)
+//   BLOCK = 64             # a knob, as a Triton kernel's module constant;
+//   time_us: "BLOCK / 2"   #   time_us and wrong_if may be expressions of knobs
+//   wrong_if: "max(0, BLOCK - 512)"  # nonzero: wrong
 //
 // With it CI exercises the pipeline, scoring, quadrants, resume and reports.
 #include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <regex>
 #include <thread>
 
 #include <yaml-cpp/yaml.h>
 
+#include "core/expr.h"
 #include "core/family.h"
 
 namespace arena {
@@ -29,20 +34,36 @@ struct FakeKernel {
   int sleep_ms = 0;
   bool tamper = false;  // rewrites the harness file reference.txt
   bool constant = false;  // the output ignores the inputs
+  ParameterValues knobs;  // "NAME = value" lines
+  std::string wrong_if;   // an expression of the knobs: wrong where nonzero
 };
 
 Result<FakeKernel> LoadKernel(const std::string& dir) {
   fs::path path = fs::path(dir) / "kernel.fake";
   if (!fs::is_regular_file(path)) return NotFound("kernel.fake is missing");
   FakeKernel k;
+  // Lines "NAME = value" are knobs, as in a Triton kernel's module constants;
+  // the rest is YAML.
+  std::ifstream in(path);
+  std::string line, yaml;
+  static const std::regex kKnob(R"(^([A-Z_][A-Z0-9_]*)\s*=\s*([-0-9.eE+]+)\s*$)");
+  std::smatch m;
+  while (std::getline(in, line)) {
+    if (std::regex_match(line, m, kKnob)) {
+      k.knobs[m[1]] = std::stod(m[2]);
+    } else {
+      yaml += line + "\n";
+    }
+  }
   try {
-    YAML::Node n = YAML::LoadFile(path.string());
+    YAML::Node n = YAML::Load(yaml);
     if (n["compile"]) k.compile = n["compile"].as<std::string>();
     if (n["wrong_on"]) k.wrong_on = n["wrong_on"].as<std::vector<std::string>>();
     k.time_us = n["time_us"];
     if (n["sleep_ms"]) k.sleep_ms = n["sleep_ms"].as<int>();
     if (n["tamper"]) k.tamper = n["tamper"].as<bool>();
     if (n["constant"]) k.constant = n["constant"].as<bool>();
+    if (n["wrong_if"]) k.wrong_if = n["wrong_if"].as<std::string>();
   } catch (const YAML::Exception& e) {
     return InvalidArgument("kernel.fake:" + std::to_string(e.mark.line + 1) + ": " + e.msg);
   }
@@ -51,12 +72,20 @@ Result<FakeKernel> LoadKernel(const std::string& dir) {
 
 double TimeFor(const FakeKernel& k, const std::string& config) {
   if (!k.time_us) return 100;
-  if (k.time_us.IsScalar()) return k.time_us.as<double>();
+  if (k.time_us.IsScalar()) {
+    // A number, or an expression of the knobs.
+    auto v = EvaluateExpression(k.time_us.Scalar(), k.knobs);
+    return v.ok() ? *v : 1e9;
+  }
   if (k.time_us[config]) return k.time_us[config].as<double>();
   return k.time_us["default"] ? k.time_us["default"].as<double>() : 100;
 }
 
 bool WrongOn(const FakeKernel& k, const Configuration& c) {
+  if (!k.wrong_if.empty()) {
+    auto v = EvaluateExpression(k.wrong_if, k.knobs);
+    if (!v.ok() || *v != 0) return true;
+  }
   for (const auto& w : k.wrong_on) {
     if (w == "all" || w == c.name || w == ConfigKindName(c.kind)) return true;
   }
