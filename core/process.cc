@@ -1,6 +1,7 @@
 #include "core/process.h"
 
 #include <fcntl.h>
+#include <sched.h>
 #include <signal.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -151,12 +152,36 @@ class PidsCgroup {
 };
 
 // Sets the child's limits between fork and exec (async-signal-safe calls only).
+// Moves the calling process into a network namespace of its own: directly
+// as root, else inside a user namespace mapping the caller's ids.
+bool UnshareNetwork() {
+  if (unshare(CLONE_NEWNET) == 0) return true;
+  uid_t uid = getuid();
+  gid_t gid = getgid();
+  if (unshare(CLONE_NEWUSER | CLONE_NEWNET) != 0) return false;
+  auto write_file = [](const char* path, const char* text, size_t n) {
+    int fd = ::open(path, O_WRONLY | O_CLOEXEC);
+    if (fd < 0) return false;
+    bool ok = ::write(fd, text, n) == static_cast<ssize_t>(n);
+    ::close(fd);
+    return ok;
+  };
+  char map[64];
+  int n = snprintf(map, sizeof(map), "%u %u 1\n", uid, uid);
+  write_file("/proc/self/setgroups", "deny", 4);
+  bool ok = write_file("/proc/self/uid_map", map, static_cast<size_t>(n));
+  n = snprintf(map, sizeof(map), "%u %u 1\n", gid, gid);
+  return write_file("/proc/self/gid_map", map, static_cast<size_t>(n)) && ok;
+}
+
 struct ChildLimits {
   long long bytes;
   int nproc;               // RLIMIT_NPROC; 0: none
   const char* procs_file;  // join this pids cgroup; null: none
+  bool isolate_network = false;
   template <typename Executor>
   void operator()(Executor&) const {
+    if (isolate_network) UnshareNetwork();
     if (bytes > 0) {
       struct rlimit lim;
       lim.rlim_cur = lim.rlim_max = static_cast<rlim_t>(bytes);
@@ -185,6 +210,17 @@ struct ChildLimits {
 
 }  // namespace
 
+bool NetworkIsolationAvailable() {
+  static const bool available = [] {
+    pid_t pid = fork();
+    if (pid == 0) _exit(UnshareNetwork() ? 0 : 1);
+    int status = 0;
+    if (pid < 0 || waitpid(pid, &status, 0) != pid) return false;
+    return WIFEXITED(status) && WEXITSTATUS(status) == 0;
+  }();
+  return available;
+}
+
 bool ProcessLimitAvailable() {
   PidsCgroup probe(1);
   return !probe.procs_file().empty();
@@ -209,7 +245,8 @@ Result<ProcessResult> RunProcess(const ProcessOptions& o) {
       BuildEnvironment(o), group, bp::start_dir(o.cwd.empty() ? "." : o.cwd),
       bp::extend::on_exec_setup =
           ChildLimits{o.memory_limit_bytes, nproc,
-                      cgroup.procs_file().empty() ? nullptr : cgroup.procs_file().c_str()},
+                      cgroup.procs_file().empty() ? nullptr : cgroup.procs_file().c_str(),
+                      o.isolate_network},
       ec);
   if (ec) return Unavailable("cannot start '" + o.argv[0] + "': " + ec.message());
 
@@ -314,7 +351,7 @@ Result<std::unique_ptr<WorkerProcess>> WorkerProcess::Start(const ProcessOptions
                           bp::std_err > impl->err_pipe, bp::std_in < impl->in_pipe,
                           BuildEnvironment(o), impl->group,
                           bp::start_dir(o.cwd.empty() ? "." : o.cwd),
-                          bp::extend::on_exec_setup = ChildLimits{o.memory_limit_bytes, 0, nullptr},
+                          bp::extend::on_exec_setup = ChildLimits{o.memory_limit_bytes, 0, nullptr, o.isolate_network},
                           ec);
   if (ec) return Unavailable("cannot start '" + o.argv[0] + "': " + ec.message());
   impl->ReadStderr();

@@ -39,6 +39,10 @@ struct ProcessOptions {
   // leave the process group (setsid) so all are killed at the end;
   // otherwise RLIMIT_NPROC, which limits the user's processes.
   int max_processes = 0;
+  // No network: the child gets a network namespace of its own (loopback
+  // only). Where the machine refuses (not root and no user namespaces), the
+  // program still runs; NetworkIsolationAvailable() says which.
+  bool isolate_network = false;
 };
 
 struct ProcessResult {
@@ -87,6 +91,9 @@ class WorkerProcess {
 
 // Whether RunProcess can enforce max_processes here (a writable pids cgroup).
 bool ProcessLimitAvailable();
+
+// Whether isolate_network takes effect on this machine (probed once).
+bool NetworkIsolationAvailable();
 
 // Name of a signal number ("SIGSEGV").
 std::string SignalName(int signal);

@@ -108,6 +108,15 @@ TEST(RunProcess, MemoryLimitApplies) {
   EXPECT_FALSE(r->success()) << "a 400 MB allocation under a 200 MB limit succeeded";
 }
 
+TEST(RunProcess, NetworkIsolation) {
+  ASSERT_TRUE(NetworkIsolationAvailable()) << "CI machines must support it (root or user namespaces)";
+  ProcessOptions o = Sh("cat /proc/net/dev | tail -n +3 | cut -d: -f1 | tr -d ' '");
+  o.isolate_network = true;
+  auto r = RunProcess(o);
+  ASSERT_TRUE(r.ok());
+  EXPECT_EQ(r->out, "lo\n") << "an isolated child sees only its own loopback";
+}
+
 // A worker that answers each line with "ok:<line>", hangs on "hang" and
 // crashes on "crash".
 constexpr char kWorker[] =

@@ -39,6 +39,21 @@ std::string NoSpeedupReason(const TaskResult& r, const TaskScore& s) {
   return "not timed";
 }
 
+// "12.3s fb=4 tok=1234", or "FAILED: why" for an agent that failed.
+std::string AgentCell(const Json& agent) {
+  if (agent.empty()) return "-";
+  std::string cell;
+  if (!agent.value("ok", true)) cell += "FAILED: " + agent.value("detail", "").substr(0, 40) + " ";
+  char buf[64];
+  std::snprintf(buf, sizeof(buf), "%.1fs fb=%d", agent.value("wall_s", 0.0),
+                agent.value("feedback_calls", 0));
+  cell += buf;
+  Json usage = agent.value("usage", Json::object());
+  if (usage.contains("total_tokens")) cell += " tok=" + usage["total_tokens"].dump();
+  if (usage.contains("cost_usd")) cell += " $" + usage["cost_usd"].dump();
+  return cell;
+}
+
 std::string CsvEscape(const std::string& s) {
   if (s.find_first_of(",\"\n") == std::string::npos) return s;
   std::string out = "\"";
@@ -60,7 +75,7 @@ std::string FormatTextReport(const RunInfo& info, const std::vector<TaskResult>&
   out << "\n"
       << Pad("task", 44) << Pad("compile", 8) << Pad("correct", 9) << Pad("mean", 9)
       << Pad("geomean", 9) << Pad("tuning", 9) << Pad("heldout", 9) << Pad("quadrant", 23)
-      << "score\n";
+      << Pad("score", 7) << "agent\n";
   for (const auto& r : results) {
     TaskScore s = ScoreTask(r);
     int passed = 0;
@@ -74,7 +89,8 @@ std::string FormatTextReport(const RunInfo& info, const std::vector<TaskResult>&
     } else {
       out << Pad("(" + NoSpeedupReason(r, s) + ")", 36);
     }
-    out << Pad(QuadrantName(s.quadrant), 23) << Fixed(s.score, 1) << "\n";
+    out << Pad(QuadrantName(s.quadrant), 23) << Pad(Fixed(s.score, 1), 7) << AgentCell(r.agent)
+        << "\n";
   }
   RunSummary sum = Summarize(results);
   out << "\ncompiled " << sum.compiled << "/" << sum.tasks << ", correct " << sum.correct << "/"
@@ -95,6 +111,18 @@ std::string FormatTextReport(const RunInfo& info, const std::vector<TaskResult>&
     if (n) out << " " << q << "=" << n;
   }
   out << "\nmean score (AgentKernelArena-compatible): " << Fixed(sum.mean_score, 1) << "\n";
+  double agent_s = 0;
+  int feedback = 0, agent_failures = 0;
+  for (const auto& r : results) {
+    agent_s += r.agent.value("wall_s", 0.0);
+    feedback += r.agent.value("feedback_calls", 0);
+    agent_failures += !r.agent.value("ok", true);
+  }
+  char agent_line[160];
+  std::snprintf(agent_line, sizeof(agent_line),
+                "agent: %.1f s in all, %d feedback call(s), %d failure(s)\n", agent_s, feedback,
+                agent_failures);
+  out << agent_line;
   return out.str();
 }
 
@@ -111,7 +139,8 @@ Json ReportJson(const RunInfo& info, const std::vector<TaskResult>& results) {
 std::string ReportCsv(const RunInfo& info, const std::vector<TaskResult>& results) {
   std::ostringstream out;
   out << "run_id,agent,task_id,config,kind,baseline_check,candidate_check,timing,method,"
-         "baseline_median_us,candidate_median_us,speedup,bytes,flops,task_correct\n";
+         "baseline_median_us,candidate_median_us,speedup,bytes,flops,task_correct,"
+         "agent_ok,agent_wall_s,feedback_calls\n";
   for (const auto& r : results) {
     TaskScore s = ScoreTask(r);
     for (const auto& c : r.configs) {
@@ -124,7 +153,8 @@ std::string ReportCsv(const RunInfo& info, const std::vector<TaskResult>& result
           << (timed ? Fixed(c.timing.baseline.median(), 3) : "") << ","
           << (timed ? Fixed(c.timing.candidate.median(), 3) : "") << ","
           << (c.speedup() ? Fixed(c.speedup(), 4) : "") << "," << c.bytes << "," << c.flops
-          << "," << (s.correct ? 1 : 0) << "\n";
+          << "," << (s.correct ? 1 : 0) << "," << (r.agent.value("ok", true) ? 1 : 0) << ","
+          << r.agent.value("wall_s", 0.0) << "," << r.agent.value("feedback_calls", 0) << "\n";
     }
   }
   return out.str();

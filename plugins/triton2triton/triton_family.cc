@@ -54,6 +54,7 @@ class TritonSession : public EvaluationSession {
     compiled_.erase(subject);
     StageOutcome o = Send(CompileRequest(subject), ctx_.stage_timeout_s, subject);
     if (o.passed()) compiled_.insert(subject);
+    o.metrics["network_isolated"] = NetworkIsolationAvailable();
     return o;
   }
 
@@ -118,6 +119,7 @@ class TritonSession : public EvaluationSession {
       o.env["CUDA_VISIBLE_DEVICES"] = "";
     }
     o.memory_limit_bytes = ctx_.memory_limit_bytes;
+    o.isolate_network = true;  // candidate code gets no network
     ARENA_ASSIGN_OR_RETURN(worker_, WorkerProcess::Start(o));
     Json init = {{"op", "init"},
                  {"task", ctx_.task->ToJson()},
