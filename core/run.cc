@@ -29,8 +29,9 @@ Result<std::vector<TaskSpec>> LoadTasks(const std::string& tasks_root,
     ARENA_ASSIGN_OR_RETURN(TaskSpec task, LoadTask(tasks_root, file));
     auto family = TaskFamilyRegistry::Global().Create(task.family);
     if (!family.ok()) {
-      return FieldError(file, task.family_section, "family",
-                        family.status().message());
+      return InvalidArgument(file + ":" + std::to_string(task.family_line) + ":" +
+                             std::to_string(task.family_column) +
+                             ": family: " + family.status().message());
     }
     ARENA_RETURN_IF_ERROR((*family)->ValidateTask(task));
     out.push_back(std::move(task));

@@ -75,6 +75,8 @@ class TaskDecoder {
   Status Decode(const YAML::Node& root) {
     if (!root.IsMap()) return FieldError(file_, root, "(top level)", "expected a mapping");
     ARENA_ASSIGN_OR_RETURN(task_->family, RequiredString(root, "family", "family"));
+    task_->family_line = root["family"].Mark().line + 1;
+    task_->family_column = root["family"].Mark().column + 1;
     static const std::set<std::string> kKeys = {
         "family", "description", "files", "interface", "configs", "tolerances",
         "correctness", "timing", "cost", "tunables", "instructions"};

@@ -68,6 +68,8 @@ struct Tunable {
 struct TaskSpec {
   std::string id;      // "<family>/<suite>/<name>", from the folder
   std::string family;
+  int family_line = 0;  // where `family:` is written (1-based), for messages
+  int family_column = 0;
   std::string suite;
   std::string name;
   std::string dir;        // absolute path of the task folder

@@ -28,6 +28,15 @@ check "bad task exits 2" test "$rc" -eq 2
 check "bad task names file, line and field" \
   grep -q 'tasks/fake/suite/bad/task.yaml:18:30: configs.heldout\[1\].m: expected a scalar parameter' <<<"$out"
 
+out=$("$arena" --root "$broken_root" tasks --tasks nosuch 2>&1)
+check "unknown family exits 2" test $? -eq 2
+check "unknown family names file, line and field" \
+  grep -q 'tasks/nosuch/suite/t/task.yaml:1:9: family: no plugin named .nosuch.' <<<"$out"
+check "one line" test "$(wc -l <<<"$out")" -eq 1
+out=$("$arena" --root "$broken_root" tasks --tasks fake/suite/wrongtype 2>&1)
+check "wrong type exits 2" test $? -eq 2
+check "wrong type names file, line and field" \
+  grep -q 'tasks/fake/suite/wrongtype/task.yaml:2[0-9]:[0-9]*: cost.flops: expected a string' <<<"$out"
 out=$("$arena" --root "$broken_root" tasks --validate --tasks fake/suite/constant 2>&1)
 check "a degenerate task fails validation" test $? -eq 1
 check "degeneracy is named" grep -q "degenerate output on small" <<<"$out"
