@@ -120,5 +120,16 @@ check "speedup 2.5 in the csv" grep -q ",2.5000," <<<"$csv"
 "$arena" report no-such-run --runs-dir "$tmp/runs" >/dev/null 2>&1
 check "report of an unknown run exits 2" test $? -eq 2
 
+# --- a command-line agent in the sandbox, using ./feedback ---
+PATH="$PWD/tests/testdata/bin:$PATH" "$arena" --root "$fake_root" run --agent claude-code \
+  --tasks fake/suite/alpha --seed 5 --runs-dir "$tmp/cli_runs" >"$tmp/cli_out.txt" 2>&1
+check "sandboxed CLI agent run exits 0" test $? -eq 0
+cli_id=$(ls "$tmp/cli_runs" | grep -v arena.db)
+fb="$tmp/cli_runs/$cli_id/tasks/fake__suite__alpha/workspace/feedback.out"
+check "./feedback answered inside the sandbox" grep -q "t1: correct" "$fb"
+check "feedback never shows held-out configurations" test -z "$(grep -E 'h1|h2' "$fb")"
+check "the agent's edit was evaluated (2.000x)" grep -q "2.000x" "$tmp/cli_out.txt"
+check "the feedback call was counted" grep -q "fb=1" "$tmp/cli_out.txt"
+
 echo "$failures failure(s)"
 [ "$failures" -eq 0 ]
