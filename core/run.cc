@@ -81,6 +81,21 @@ uint64_t TaskSeed(uint64_t run_seed, const std::string& task_id) {
   return h == 0 ? 1 : h;
 }
 
+// Copies the declared editable files, and nothing else, from an agent's
+// workspace into a fresh `dest`. A link planted in the workspace is not
+// followed.
+Status TakeEditableFiles(const TaskSpec& task, const std::string& workspace,
+                         const std::string& dest) {
+  ARENA_RETURN_IF_ERROR(ResetDir(dest));
+  for (const auto& rel : task.editable) {
+    fs::path src = fs::path(workspace) / rel;
+    if (fs::is_regular_file(src) && !fs::is_symlink(src)) {
+      ARENA_RETURN_IF_ERROR(CopyFile(src.string(), (fs::path(dest) / rel).string()));
+    }
+  }
+  return OkStatus();
+}
+
 // Evaluates one task end to end; returns the stored result.
 Result<TaskResult> RunOneTask(const RunRequest& req, const std::string& run_dir,
                               const TaskSpec& task, const DeviceInfo& device,
@@ -108,13 +123,7 @@ Result<TaskResult> RunOneTask(const RunRequest& req, const std::string& run_dir,
   areq.feedback = [&]() -> Result<FeedbackReport> {
     ++feedback_calls;
     const std::string files = feedback_dir + "/candidate";
-    ARENA_RETURN_IF_ERROR(ResetDir(files));
-    for (const auto& rel : task.editable) {
-      fs::path src = fs::path(workspace) / rel;
-      if (fs::is_regular_file(src) && !fs::is_symlink(src)) {
-        ARENA_RETURN_IF_ERROR(CopyFile(src.string(), (fs::path(files) / rel).string()));
-      }
-    }
+    ARENA_RETURN_IF_ERROR(TakeEditableFiles(task, workspace, files));
     PipelineOptions po;
     po.device = device;
     po.work_dir = feedback_dir + "/eval";
@@ -158,14 +167,7 @@ Result<TaskResult> RunOneTask(const RunRequest& req, const std::string& run_dir,
   ARENA_RETURN_IF_ERROR(WriteFileAtomic((fs::path(task_dir) / "agent.log").string(),
                                         ao.transcript));
 
-  // Take back only the declared editable files.
-  ARENA_RETURN_IF_ERROR(ResetDir(candidate));
-  for (const auto& rel : task.editable) {
-    fs::path src = fs::path(workspace) / rel;
-    if (fs::is_regular_file(src) && !fs::is_symlink(src)) {
-      ARENA_RETURN_IF_ERROR(CopyFile(src.string(), (fs::path(candidate) / rel).string()));
-    }
-  }
+  ARENA_RETURN_IF_ERROR(TakeEditableFiles(task, workspace, candidate));
 
   TaskResult result;
   if (!ao.ok) {
