@@ -30,12 +30,7 @@ std::string Fixed(const std::optional<double>& v, int digits) {
 std::string NoSpeedupReason(const TaskResult& r, const TaskScore& s) {
   if (!s.compiled) return "does not compile";
   if (!s.correct) return "wrong";
-  for (const auto& c : r.configs) {
-    if (c.timing.stage.status == StageStatus::kSkipped &&
-        c.timing.stage.detail.rfind("skipped:", 0) == 0) {
-      return c.timing.stage.detail;
-    }
-  }
+  if (!r.device.is_gpu()) return "not timed: no GPU";
   return "not timed";
 }
 
@@ -73,7 +68,7 @@ std::string FormatTextReport(const RunInfo& info, const std::vector<TaskResult>&
       << info.status << ")\n";
   if (!results.empty()) out << "device " << results.front().device.Describe() << "\n";
   out << "\n"
-      << Pad("task", 44) << Pad("compile", 8) << Pad("correct", 9) << Pad("mean", 9)
+      << Pad("task", 46) << Pad("compile", 8) << Pad("correct", 9) << Pad("mean", 9)
       << Pad("geomean", 9) << Pad("tuning", 9) << Pad("heldout", 9) << Pad("quadrant", 23)
       << Pad("score", 7) << "agent\n";
   for (const auto& r : results) {
@@ -81,7 +76,7 @@ std::string FormatTextReport(const RunInfo& info, const std::vector<TaskResult>&
     int passed = 0;
     for (const auto& c : r.configs) passed += c.candidate_check.passed();
     std::string correct = std::to_string(passed) + "/" + std::to_string(s.configs_checked);
-    out << Pad(r.task_id, 44) << Pad(s.compiled ? "ok" : "FAIL", 8)
+    out << Pad(r.task_id, 46) << Pad(s.compiled ? "ok" : "FAIL", 8)
         << Pad(s.correct ? correct : "NO " + correct, 9);
     if (s.speedup_mean) {
       out << Pad(FormatSpeedup(s.speedup_mean), 9) << Pad(FormatSpeedup(s.speedup_geomean), 9)
