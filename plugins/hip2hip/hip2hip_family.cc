@@ -1,0 +1,246 @@
+// The hip2hip family: a HIP baseline, made faster; the same sources build
+// for NVIDIA (nvcc through our HIP-on-CUDA layer, hip_on_cuda/) and AMD
+// (hipcc, gfx90a).
+//
+// Compile: the candidate's kernel.hip into a shared library for the target
+// platform (compiler output verbatim in the log), plus a compile for AMD
+// gfx90a where hipcc exists, so a candidate must stay portable; the task's
+// CPU reference (reference.cpp) with the host compiler. Check and time: in
+// a worker process (worker/worker.cc) that loads the libraries; a segfault,
+// a never-ending kernel or an illegal address ends that worker, is recorded
+// as the subject's failure, and a fresh worker continues. Without a GPU,
+// compiling is all that can run: checks and timing say "skipped: no GPU".
+#include <algorithm>
+#include <cstdlib>
+#include <filesystem>
+#include <map>
+
+#include "core/family.h"
+#include "core/process.h"
+
+namespace arena {
+namespace {
+namespace fs = std::filesystem;
+
+std::string FindTool(const char* env, const std::vector<std::string>& candidates) {
+  if (const char* v = std::getenv(env); v != nullptr && *v) return v;
+  for (const auto& c : candidates) {
+    if (fs::exists(c)) return c;
+  }
+  return "";
+}
+
+std::string Nvcc() { return FindTool("ARENA_NVCC", {"/usr/local/cuda/bin/nvcc", "/usr/bin/nvcc"}); }
+std::string Hipcc() { return FindTool("ARENA_HIPCC", {"/usr/bin/hipcc", "/opt/rocm/bin/hipcc"}); }
+
+std::string SourceOf(const TaskSpec& task) {
+  for (const auto& e : task.editable) {
+    if (fs::path(e).extension() == ".hip") return e;
+  }
+  return task.editable.front();
+}
+
+class HipSession : public EvaluationSession {
+ public:
+  explicit HipSession(const EvaluationContext& ctx) : ctx_(ctx) {
+    include_ = (fs::path(ctx.project_root) / "plugins/hip2hip/include").string();
+    layer_ = (fs::path(ctx.project_root) / "plugins/hip2hip/hip_on_cuda/include").string();
+  }
+  ~HipSession() override { StopWorker(); }
+
+  StageOutcome Compile(Subject subject) override {
+    const std::string name = SubjectName(subject);
+    const std::string dir = subject == Subject::kBaseline ? ctx_.baseline_dir : ctx_.candidate_dir;
+    const std::string src = (fs::path(dir) / SourceOf(*ctx_.task)).string();
+    libs_.erase(name);
+    StageOutcome o = StageOutcome::Passed();
+    // NVIDIA: the library the worker loads.
+    const std::string nvcc = Nvcc();
+    if (nvcc.empty()) return StageOutcome::Failed("harness: nvcc not found (set ARENA_NVCC)");
+    const std::string lib = (fs::path(ctx_.work_dir) / (name + ".so")).string();
+    const std::string arch = ctx_.device.platform == "cuda" && !ctx_.device.arch.empty()
+                                 ? ctx_.device.arch
+                                 : "sm_90";
+    auto nv = Run({nvcc, "-x", "cu", "-std=c++17", "-O3", "-arch=" + arch, "-shared",
+                   "-Xcompiler", "-fPIC", "-cudart", "shared", "-I" + layer_, "-I" + include_,
+                   src, "-o", lib});
+    o.metrics["nvidia_arch"] = arch;
+    o.metrics["nvidia_compile_s"] = nv.wall_s;
+    if (!nv.success()) {
+      return StageOutcome::Failed("does not compile for NVIDIA " + arch + " (" + nv.Describe() + ")",
+                                  nv.out + nv.err);
+    }
+    // AMD: the same source must build there too.
+    const std::string hipcc = Hipcc();
+    if (hipcc.empty()) {
+      o.metrics["amd"] = "not checked: hipcc not installed";
+    } else {
+      auto amd = Run({hipcc, "--offload-arch=gfx90a", "-std=c++17", "-O3", "-fPIC", "-shared",
+                      "-I" + include_, src, "-o",
+                      (fs::path(ctx_.work_dir) / (name + "_gfx90a.so")).string()});
+      o.metrics["amd_compile_s"] = amd.wall_s;
+      if (!amd.success()) {
+        return StageOutcome::Failed("does not compile for AMD gfx90a (" + amd.Describe() + ")",
+                                    amd.out + amd.err);
+      }
+      o.metrics["amd"] = "gfx90a";
+    }
+    if (reference_.empty()) {
+      const std::string ref = (fs::path(ctx_.work_dir) / "reference.so").string();
+      const std::string ref_src = (fs::path(ctx_.baseline_dir) /
+                                   ctx_.task->family_json.value("reference", "reference.cpp"))
+                                      .string();
+      auto r = Run({"g++", "-std=c++17", "-O2", "-shared", "-fPIC", "-I" + include_, ref_src, "-o",
+                    ref});
+      if (!r.success()) return StageOutcome::Failed("harness: the reference does not compile", r.err);
+      reference_ = ref;
+    }
+    libs_[name] = lib;
+    StopWorker();  // a new library: the next check starts a fresh worker
+    o.detail = "built for NVIDIA " + arch + (hipcc.empty() ? "" : " and AMD gfx90a");
+    return o;
+  }
+
+  StageOutcome Check(Subject subject, const Configuration& config, uint64_t seed) override {
+    if (ctx_.device.platform != "cuda") return StageOutcome::Skipped("skipped: no GPU");
+    Json req = {{"op", "check"},
+                {"subject", SubjectName(subject)},
+                {"config", {{"name", config.name}, {"params", config.params}}},
+                {"seed", seed},
+                {"trials", ctx_.task->trials}};
+    Json reply;
+    return Send(req, SubjectName(subject), &reply);
+  }
+
+  TimingOutcome Time(const Configuration& config) override {
+    TimingOutcome t;
+    if (ctx_.device.platform != "cuda") {
+      t.stage = StageOutcome::Skipped("skipped: no GPU");
+      return t;
+    }
+    Json reply;
+    t.stage = Send({{"op", "time"}, {"config", {{"name", config.name}, {"params", config.params}}}},
+                   "a kernel", &reply);
+    t.method = t.stage.metrics.value("method", "");
+    if (t.stage.passed()) {
+      t.baseline.us = reply.value("baseline_us", std::vector<double>{});
+      t.candidate.us = reply.value("candidate_us", std::vector<double>{});
+    }
+    return t;
+  }
+
+ private:
+  ProcessResult Run(std::vector<std::string> argv) {
+    ProcessOptions o;
+    o.argv = std::move(argv);
+    o.timeout_s = ctx_.stage_timeout_s;
+    o.cwd = ctx_.work_dir;
+    o.isolate_network = true;
+    auto r = RunProcess(o);
+    if (r.ok()) return *r;
+    ProcessResult failed;
+    failed.err = r.status().message();
+    return failed;
+  }
+
+  std::string WorkerBinary() const {
+    for (const char* rel : {"plugins/hip2hip/hip2hip_worker", "bazel-bin/plugins/hip2hip/hip2hip_worker"}) {
+      fs::path p = fs::path(ctx_.project_root) / rel;
+      if (fs::exists(p)) return p.string();
+    }
+    return "";
+  }
+
+  Status StartWorker() {
+    std::string bin = WorkerBinary();
+    if (bin.empty()) return NotFound("hip2hip worker binary not found under " + ctx_.project_root);
+    ProcessOptions o;
+    o.argv = {bin};
+    o.cwd = ctx_.work_dir;
+    o.env["CUDA_VISIBLE_DEVICES"] = std::to_string(ctx_.device.index);
+    o.isolate_network = true;
+    ARENA_ASSIGN_OR_RETURN(worker_, WorkerProcess::Start(o));
+    Json init = {{"op", "init"},
+                 {"task", ctx_.task->ToJson()},
+                 {"device_index", 0},
+                 {"libs",
+                  {{"baseline", libs_.count("baseline") ? libs_["baseline"] : ""},
+                   {"candidate", libs_.count("candidate") ? libs_["candidate"] : ""},
+                   {"reference", reference_}}}};
+    auto reply = worker_->Request(init.dump(), 120);
+    if (!reply.ok()) return Unavailable("hip2hip worker did not start: " + reply.status().message());
+    Json j = Json::parse(*reply, nullptr, false);
+    if (j.is_discarded() || j.value("status", "") != "passed") {
+      return Unavailable("hip2hip worker: " + (j.is_discarded() ? *reply : j.value("detail", "")));
+    }
+    return OkStatus();
+  }
+
+  void StopWorker() {
+    if (worker_) {
+      if (worker_->alive()) worker_->Request(R"({"op": "quit"})", 1).ok();
+      worker_->Kill();
+      worker_.reset();
+    }
+  }
+
+  StageOutcome Send(const Json& request, const std::string& who, Json* reply_out) {
+    if (!worker_ || !worker_->alive()) {
+      Status s = StartWorker();
+      if (!s.ok()) return StageOutcome::Failed("harness error", s.message());
+    }
+    auto reply = worker_->Request(request.dump(), ctx_.stage_timeout_s);
+    if (!reply.ok()) {
+      StageOutcome o = StageOutcome::Failed(who + " crashed or hung the worker: " +
+                                                reply.status().message() + " (" +
+                                                worker_->ExitDescription() + ")",
+                                            worker_->StderrTail());
+      worker_.reset();
+      return o;
+    }
+    Json j = Json::parse(*reply, nullptr, false);
+    if (j.is_discarded()) return StageOutcome::Failed("harness sent an unreadable reply", *reply);
+    StageOutcome o = StageOutcome::FromJson(j);
+    if (j.value("status", "") == "error") o.detail = "harness error: " + o.detail;
+    *reply_out = std::move(j);
+    return o;
+  }
+
+  EvaluationContext ctx_;
+  std::string include_, layer_, reference_;
+  std::map<std::string, std::string> libs_;
+  std::unique_ptr<WorkerProcess> worker_;
+};
+
+class HipFamily : public TaskFamily {
+ public:
+  Status ValidateTask(const TaskSpec& task) const override {
+    const YAML::Node& s = task.family_section;
+    if (!s.IsDefined() || !s.IsMap() || !s["reference"].IsDefined()) {
+      return InvalidArgument(task.yaml_path + ": hip2hip.reference: missing (the CPU reference file)");
+    }
+    for (const auto& kv : s) {
+      if (kv.first.Scalar() != "reference") {
+        return FieldError(task.yaml_path, kv.first, "hip2hip." + kv.first.Scalar(), "unknown field");
+      }
+    }
+    const std::string ref = s["reference"].Scalar();
+    if (std::find(task.harness.begin(), task.harness.end(), ref) == task.harness.end()) {
+      return FieldError(task.yaml_path, s["reference"], "hip2hip.reference",
+                        "'" + ref + "' must be one of the task's harness files");
+    }
+    if (fs::path(SourceOf(task)).extension() != ".hip") {
+      return InvalidArgument(task.yaml_path + ": files.editable: a hip2hip task edits a .hip file");
+    }
+    return OkStatus();
+  }
+
+  Result<std::unique_ptr<EvaluationSession>> Open(const EvaluationContext& ctx) const override {
+    return std::unique_ptr<EvaluationSession>(new HipSession(ctx));
+  }
+};
+
+}  // namespace
+}  // namespace arena
+
+ARENA_REGISTER_TASK_FAMILY("hip2hip", arena::HipFamily);

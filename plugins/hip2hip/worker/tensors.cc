@@ -1,0 +1,287 @@
+#include "plugins/hip2hip/worker/tensors.h"
+
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <random>
+
+namespace arena::hip2hip {
+namespace {
+
+uint16_t FloatToHalf(float f) {
+  uint32_t x;
+  std::memcpy(&x, &f, 4);
+  uint32_t sign = (x >> 16) & 0x8000u;
+  int32_t exp = static_cast<int32_t>((x >> 23) & 0xff) - 127 + 15;
+  uint32_t mant = x & 0x7fffffu;
+  if (((x >> 23) & 0xff) == 0xff) return static_cast<uint16_t>(sign | 0x7c00u | (mant ? 0x200u : 0));
+  if (exp >= 31) return static_cast<uint16_t>(sign | 0x7c00u);
+  if (exp <= 0) {
+    if (exp < -10) return static_cast<uint16_t>(sign);
+    mant |= 0x800000u;
+    uint32_t shift = static_cast<uint32_t>(14 - exp);
+    uint32_t half = mant >> shift;
+    uint32_t rem = mant & ((1u << shift) - 1);
+    uint32_t mid = 1u << (shift - 1);
+    if (rem > mid || (rem == mid && (half & 1))) ++half;
+    return static_cast<uint16_t>(sign | half);
+  }
+  uint32_t half = sign | (static_cast<uint32_t>(exp) << 10) | (mant >> 13);
+  uint32_t rem = mant & 0x1fffu;
+  if (rem > 0x1000u || (rem == 0x1000u && (half & 1))) ++half;  // may carry into the exponent
+  return static_cast<uint16_t>(half);
+}
+
+float HalfToFloat(uint16_t h) {
+  uint32_t sign = static_cast<uint32_t>(h & 0x8000u) << 16;
+  uint32_t exp = (h >> 10) & 0x1f;
+  uint32_t mant = h & 0x3ffu;
+  uint32_t x;
+  if (exp == 0) {
+    if (mant == 0) {
+      x = sign;
+    } else {
+      int e = -1;
+      do {
+        ++e;
+        mant <<= 1;
+      } while ((mant & 0x400u) == 0);
+      x = sign | static_cast<uint32_t>(127 - 15 - e) << 23 | (mant & 0x3ffu) << 13;
+    }
+  } else if (exp == 31) {
+    x = sign | 0x7f800000u | mant << 13;
+  } else {
+    x = sign | (exp + 127 - 15) << 23 | mant << 13;
+  }
+  float f;
+  std::memcpy(&f, &x, 4);
+  return f;
+}
+
+uint16_t FloatToBf16(float f) {
+  uint32_t x;
+  std::memcpy(&x, &f, 4);
+  if ((x & 0x7fffffffu) > 0x7f800000u) return static_cast<uint16_t>((x >> 16) | 0x40);
+  uint32_t rounding = 0x7fffu + ((x >> 16) & 1);
+  return static_cast<uint16_t>((x + rounding) >> 16);
+}
+
+float Bf16ToFloat(uint16_t b) {
+  uint32_t x = static_cast<uint32_t>(b) << 16;
+  float f;
+  std::memcpy(&f, &x, 4);
+  return f;
+}
+
+template <typename T>
+void Put(std::vector<uint8_t>* bytes, int64_t i, T v) {
+  std::memcpy(bytes->data() + i * sizeof(T), &v, sizeof(T));
+}
+
+template <typename T>
+T Get(const std::vector<uint8_t>& bytes, int64_t i) {
+  T v;
+  std::memcpy(&v, bytes.data() + i * sizeof(T), sizeof(T));
+  return v;
+}
+
+void Store(HostTensor* t, int64_t i, double v) {
+  switch (t->dtype) {
+    case ARENA_FLOAT32: Put<float>(&t->bytes, i, static_cast<float>(v)); break;
+    case ARENA_FLOAT16: Put<uint16_t>(&t->bytes, i, FloatToHalf(static_cast<float>(v))); break;
+    case ARENA_BFLOAT16: Put<uint16_t>(&t->bytes, i, FloatToBf16(static_cast<float>(v))); break;
+    case ARENA_FLOAT64: Put<double>(&t->bytes, i, v); break;
+    case ARENA_INT8: Put<int8_t>(&t->bytes, i, static_cast<int8_t>(v)); break;
+    case ARENA_UINT8: Put<uint8_t>(&t->bytes, i, static_cast<uint8_t>(v)); break;
+    case ARENA_INT16: Put<int16_t>(&t->bytes, i, static_cast<int16_t>(v)); break;
+    case ARENA_INT32: Put<int32_t>(&t->bytes, i, static_cast<int32_t>(v)); break;
+    case ARENA_INT64: Put<int64_t>(&t->bytes, i, static_cast<int64_t>(v)); break;
+    case ARENA_BOOL: Put<uint8_t>(&t->bytes, i, v != 0); break;
+  }
+}
+
+double Load(const HostTensor& t, int64_t i) {
+  switch (t.dtype) {
+    case ARENA_FLOAT32: return Get<float>(t.bytes, i);
+    case ARENA_FLOAT16: return HalfToFloat(Get<uint16_t>(t.bytes, i));
+    case ARENA_BFLOAT16: return Bf16ToFloat(Get<uint16_t>(t.bytes, i));
+    case ARENA_FLOAT64: return Get<double>(t.bytes, i);
+    case ARENA_INT8: return Get<int8_t>(t.bytes, i);
+    case ARENA_UINT8: return Get<uint8_t>(t.bytes, i);
+    case ARENA_INT16: return Get<int16_t>(t.bytes, i);
+    case ARENA_INT32: return Get<int32_t>(t.bytes, i);
+    case ARENA_INT64: return static_cast<double>(Get<int64_t>(t.bytes, i));
+    case ARENA_BOOL: return Get<uint8_t>(t.bytes, i);
+  }
+  return 0;
+}
+
+HostTensor Empty(ArenaDtype dtype, const std::vector<int64_t>& shape) {
+  HostTensor t;
+  t.dtype = dtype;
+  t.shape = shape;
+  t.numel = 1;
+  for (int64_t d : shape) t.numel *= d;
+  t.bytes.assign(static_cast<size_t>(t.numel) * DtypeSize(dtype), 0);
+  return t;
+}
+
+}  // namespace
+
+Result<ArenaDtype> ParseDtype(const std::string& name) {
+  static const std::pair<const char*, ArenaDtype> kNames[] = {
+      {"float32", ARENA_FLOAT32}, {"float16", ARENA_FLOAT16}, {"bfloat16", ARENA_BFLOAT16},
+      {"float64", ARENA_FLOAT64}, {"int8", ARENA_INT8},       {"uint8", ARENA_UINT8},
+      {"int16", ARENA_INT16},     {"int32", ARENA_INT32},     {"int64", ARENA_INT64},
+      {"bool", ARENA_BOOL}};
+  for (const auto& [n, d] : kNames) {
+    if (name == n) return d;
+  }
+  return InvalidArgument("dtype '" + name + "' is not supported by the hip2hip family");
+}
+
+std::string DtypeName(ArenaDtype dtype) {
+  switch (dtype) {
+    case ARENA_FLOAT32: return "float32";
+    case ARENA_FLOAT16: return "float16";
+    case ARENA_BFLOAT16: return "bfloat16";
+    case ARENA_FLOAT64: return "float64";
+    case ARENA_INT8: return "int8";
+    case ARENA_UINT8: return "uint8";
+    case ARENA_INT16: return "int16";
+    case ARENA_INT32: return "int32";
+    case ARENA_INT64: return "int64";
+    case ARENA_BOOL: return "bool";
+  }
+  return "unknown";
+}
+
+size_t DtypeSize(ArenaDtype dtype) {
+  switch (dtype) {
+    case ARENA_FLOAT64:
+    case ARENA_INT64: return 8;
+    case ARENA_FLOAT32:
+    case ARENA_INT32: return 4;
+    case ARENA_FLOAT16:
+    case ARENA_BFLOAT16:
+    case ARENA_INT16: return 2;
+    default: return 1;
+  }
+}
+
+bool IsFloating(ArenaDtype dtype) {
+  return dtype == ARENA_FLOAT32 || dtype == ARENA_FLOAT16 || dtype == ARENA_BFLOAT16 ||
+         dtype == ARENA_FLOAT64;
+}
+
+double DefaultTolerance(ArenaDtype dtype) {
+  switch (dtype) {
+    case ARENA_FLOAT16: return 1e-2;
+    case ARENA_BFLOAT16: return 2e-2;
+    case ARENA_FLOAT32: return 1e-4;
+    case ARENA_FLOAT64: return 1e-8;
+    default: return 0;
+  }
+}
+
+Result<HostTensor> DrawInput(ArenaDtype dtype, const std::vector<int64_t>& shape,
+                             const nlohmann::json& init, uint64_t seed) {
+  HostTensor t = Empty(dtype, shape);
+  std::mt19937_64 rng(seed);
+  std::string dist = init.value("dist", "normal");
+  if (dist == "normal") {
+    std::normal_distribution<double> d(init.value("mean", 0.0), init.value("std", 1.0));
+    for (int64_t i = 0; i < t.numel; ++i) Store(&t, i, d(rng));
+  } else if (dist == "uniform") {
+    std::uniform_real_distribution<double> d(init.value("low", 0.0), init.value("high", 1.0));
+    for (int64_t i = 0; i < t.numel; ++i) Store(&t, i, d(rng));
+  } else if (dist == "randint") {
+    auto lo = static_cast<int64_t>(init.value("low", 0.0));
+    auto hi = static_cast<int64_t>(init.value("high", 0.0));
+    if (hi <= lo) return InvalidArgument("randint needs high > low");
+    std::uniform_int_distribution<int64_t> d(lo, hi - 1);
+    for (int64_t i = 0; i < t.numel; ++i) Store(&t, i, static_cast<double>(d(rng)));
+  } else {
+    return InvalidArgument("unknown init dist '" + dist + "'");
+  }
+  return t;
+}
+
+HostTensor Poisoned(ArenaDtype dtype, const std::vector<int64_t>& shape) {
+  HostTensor t = Empty(dtype, shape);
+  double poison = IsFloating(dtype) ? std::numeric_limits<double>::quiet_NaN() : 0;
+  for (int64_t i = 0; i < t.numel; ++i) {
+    switch (dtype) {
+      case ARENA_INT8: Put<int8_t>(&t.bytes, i, std::numeric_limits<int8_t>::min()); break;
+      case ARENA_INT16: Put<int16_t>(&t.bytes, i, std::numeric_limits<int16_t>::min()); break;
+      case ARENA_INT32: Put<int32_t>(&t.bytes, i, std::numeric_limits<int32_t>::min()); break;
+      case ARENA_INT64: Put<int64_t>(&t.bytes, i, std::numeric_limits<int64_t>::min()); break;
+      case ARENA_UINT8:
+      case ARENA_BOOL: Put<uint8_t>(&t.bytes, i, 0xAB); break;
+      default: Store(&t, i, poison);
+    }
+  }
+  return t;
+}
+
+std::vector<double> Widen(const HostTensor& t) {
+  std::vector<double> out(static_cast<size_t>(t.numel));
+  for (int64_t i = 0; i < t.numel; ++i) out[static_cast<size_t>(i)] = Load(t, i);
+  return out;
+}
+
+Comparison Compare(const std::string& name, const HostTensor& got, const std::vector<double>& ref,
+                   double atol, double rtol) {
+  Comparison c;
+  int64_t bad = 0, nonfinite = 0, first = -1;
+  for (int64_t i = 0; i < got.numel; ++i) {
+    double g = Load(got, i), r = ref[static_cast<size_t>(i)];
+    if (!std::isfinite(r)) {
+      bool same = (std::isnan(r) && std::isnan(g)) || r == g;
+      if (!same) {
+        ++bad;
+        if (first < 0) first = i;
+      }
+      continue;
+    }
+    if (!std::isfinite(g)) {
+      ++nonfinite;
+      if (first < 0) first = i;
+      continue;
+    }
+    double err = std::fabs(g - r);
+    c.max_abs_err = std::max(c.max_abs_err, err);
+    c.max_rel_err = std::max(c.max_rel_err, err / std::max(std::fabs(r), 1e-12));
+    if (err > atol + rtol * std::fabs(r)) {
+      ++bad;
+      if (first < 0) first = i;
+    }
+  }
+  // Integer outputs left at the poison value were never written.
+  if (nonfinite > 0) {
+    c.ok = false;
+    c.detail = "'" + name + "': " + std::to_string(nonfinite) +
+               " element(s) are NaN or Inf (unwritten?) where the reference is finite";
+  } else if (bad > 0) {
+    c.ok = false;
+    char buf[256];
+    std::snprintf(buf, sizeof(buf),
+                  "'%s': %lld of %lld element(s) outside atol=%g rtol=%g; e.g. element %lld got "
+                  "%.6g, expected %.6g",
+                  name.c_str(), static_cast<long long>(bad), static_cast<long long>(got.numel),
+                  atol, rtol, static_cast<long long>(first), Load(got, first),
+                  ref[static_cast<size_t>(first)]);
+    c.detail = buf;
+  }
+  return c;
+}
+
+std::string Fingerprint(const HostTensor& t) {
+  uint64_t h = 1469598103934665603ull;
+  for (uint8_t b : t.bytes) h = (h ^ b) * 1099511628211ull;
+  char buf[24];
+  std::snprintf(buf, sizeof(buf), "%016llx", static_cast<unsigned long long>(h));
+  return buf;
+}
+
+}  // namespace arena::hip2hip

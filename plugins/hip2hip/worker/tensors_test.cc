@@ -1,0 +1,71 @@
+#include "plugins/hip2hip/worker/tensors.h"
+
+#include <cmath>
+
+#include <gtest/gtest.h>
+
+namespace arena::hip2hip {
+namespace {
+
+TEST(Tensors, HalfRoundTripIsExactForRepresentableValues) {
+  nlohmann::json init = {{"dist", "uniform"}, {"low", -4.0}, {"high", 4.0}};
+  auto t = DrawInput(ARENA_FLOAT16, {1000}, init, 7);
+  ASSERT_TRUE(t.ok());
+  std::vector<double> w = Widen(*t);
+  for (double v : w) {
+    EXPECT_GE(v, -4.0);
+    EXPECT_LE(v, 4.0);
+    // A half has 11 significant bits: scaled to [1024, 2048) it is a whole number.
+    if (v != 0 && std::fabs(v) >= std::ldexp(1.0, -14)) {
+      int e = static_cast<int>(std::floor(std::log2(std::fabs(v))));
+      EXPECT_EQ(std::fmod(std::ldexp(v, 10 - e), 1.0), 0.0) << v;
+    }
+  }
+}
+
+TEST(Tensors, SeedsDecideTheValues) {
+  nlohmann::json init = {{"dist", "normal"}};
+  auto a = DrawInput(ARENA_FLOAT32, {64}, init, 1), b = DrawInput(ARENA_FLOAT32, {64}, init, 1);
+  auto c = DrawInput(ARENA_FLOAT32, {64}, init, 2);
+  EXPECT_EQ(a->bytes, b->bytes);
+  EXPECT_NE(a->bytes, c->bytes);
+}
+
+TEST(Tensors, RandintStaysInRange) {
+  auto t = DrawInput(ARENA_INT32, {5000}, {{"dist", "randint"}, {"low", 3}, {"high", 7}}, 3);
+  ASSERT_TRUE(t.ok());
+  std::vector<double> w = Widen(*t);
+  EXPECT_EQ(*std::min_element(w.begin(), w.end()), 3);
+  EXPECT_EQ(*std::max_element(w.begin(), w.end()), 6);
+}
+
+TEST(Tensors, PoisonIsCaughtAsUnwritten) {
+  HostTensor got = Poisoned(ARENA_BFLOAT16, {10});
+  std::vector<double> ref(10, 1.0);
+  Comparison c = Compare("y", got, ref, 1e-2, 1e-2);
+  EXPECT_FALSE(c.ok);
+  EXPECT_NE(c.detail.find("NaN or Inf (unwritten?)"), std::string::npos) << c.detail;
+  HostTensor ints = Poisoned(ARENA_INT32, {4});
+  EXPECT_FALSE(Compare("n", ints, {0, 0, 0, 0}, 0, 0).ok);
+}
+
+TEST(Tensors, ToleranceIsElementwise) {
+  auto t = DrawInput(ARENA_FLOAT32, {3}, {{"dist", "uniform"}, {"low", 1}, {"high", 1}}, 1);
+  std::vector<double> ref = {1.0, 1.0, 1.0};
+  EXPECT_TRUE(Compare("y", *t, ref, 0, 0).ok);
+  ref[2] = 1.001;
+  Comparison c = Compare("y", *t, ref, 1e-4, 1e-4);
+  EXPECT_FALSE(c.ok);
+  EXPECT_NE(c.detail.find("1 of 3 element(s)"), std::string::npos) << c.detail;
+  EXPECT_TRUE(Compare("y", *t, ref, 1e-4, 1e-2).ok);
+}
+
+TEST(Tensors, NonFiniteReferenceMustBeReproduced) {
+  HostTensor nan_out = Poisoned(ARENA_FLOAT32, {1});
+  EXPECT_TRUE(Compare("y", nan_out, {std::nan("")}, 0, 0).ok);
+  auto one = DrawInput(ARENA_FLOAT32, {1}, {{"dist", "uniform"}, {"low", 1}, {"high", 1}}, 1);
+  EXPECT_FALSE(Compare("y", *one, {INFINITY}, 0, 0).ok);
+}
+
+}  // namespace
+}  // namespace arena::hip2hip

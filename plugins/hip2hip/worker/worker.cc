@@ -1,0 +1,428 @@
+// The hip2hip evaluation worker (NVIDIA platform): one process per
+// evaluation, driven by the family plugin with one JSON request and reply per
+// line (the protocol of plugins/triton2triton/harness/worker.py). It loads
+// the baseline's and the candidate's shared libraries (built by the plugin)
+// and the task's CPU reference, and checks and times them with the CUDA
+// runtime. A candidate that corrupts the GPU context (an illegal address)
+// makes this process exit; the plugin records the failure and starts a
+// fresh worker.
+#include <dlfcn.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <iostream>
+#include <map>
+#include <string>
+#include <vector>
+
+#include <cuda_runtime_api.h>
+#include <nlohmann/json.hpp>
+
+#include "core/expr.h"
+#include "plugins/hip2hip/worker/tensors.h"
+
+namespace arena::hip2hip {
+namespace {
+
+using Json = nlohmann::json;
+using RunFn = int (*)(const ArenaTensor*, int, ArenaTensor*, int, const ArenaParam*, int,
+                      cudaStream_t);
+using ReferenceFn = int (*)(const ArenaHostConstTensor*, int, ArenaHostTensor*, int,
+                            const ArenaParam*, int);
+
+Json Reply(const std::string& status, const std::string& detail, Json metrics = Json::object()) {
+  return {{"status", status}, {"detail", detail}, {"log", ""}, {"seconds", 0.0},
+          {"metrics", metrics}};
+}
+
+// A CUDA error that leaves the context unusable ends the worker.
+bool Sticky(cudaError_t e) {
+  return e == cudaErrorIllegalAddress || e == cudaErrorLaunchFailure ||
+         e == cudaErrorMisalignedAddress || e == cudaErrorIllegalInstruction ||
+         e == cudaErrorHardwareStackError || e == cudaErrorInvalidPc ||
+         e == cudaErrorAssert || e == cudaErrorLaunchTimeout;
+}
+
+struct TensorSpec {
+  std::string name;
+  ArenaDtype dtype;
+  std::vector<std::string> shape;
+  Json init;
+};
+
+struct DeviceBuffer {
+  void* ptr = nullptr;
+  size_t bytes = 0;
+  DeviceBuffer() = default;
+  explicit DeviceBuffer(size_t n) : bytes(n) {
+    if (cudaMalloc(&ptr, std::max<size_t>(n, 1)) != cudaSuccess) ptr = nullptr;
+  }
+  ~DeviceBuffer() {
+    if (ptr) cudaFree(ptr);
+  }
+  DeviceBuffer(const DeviceBuffer&) = delete;
+  DeviceBuffer& operator=(const DeviceBuffer&) = delete;
+};
+
+class Worker {
+ public:
+  Json Handle(const Json& req) {
+    const std::string op = req.value("op", "");
+    if (op == "init") return Init(req);
+    if (op == "check") return Check(req);
+    if (op == "time") return Time(req);
+    return Reply("error", "unknown op '" + op + "'");
+  }
+
+ private:
+  Json Init(const Json& req) {
+    task_ = req["task"];
+    for (const char* key : {"inputs", "outputs"}) {
+      for (const auto& t : task_[key]) {
+        auto dtype = ParseDtype(t["dtype"].get<std::string>());
+        if (!dtype.ok()) return Reply("failed", dtype.status().message());
+        TensorSpec spec{t["name"], *dtype, t["shape"].get<std::vector<std::string>>(),
+                        t.value("init", Json::object())};
+        (std::string(key) == "inputs" ? inputs_ : outputs_).push_back(spec);
+      }
+    }
+    cudaError_t e = cudaSetDevice(req.value("device_index", 0));
+    if (e == cudaSuccess) e = cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking);
+    if (e != cudaSuccess) return Reply("failed", std::string("CUDA: ") + cudaGetErrorString(e));
+    int l2 = 0;
+    cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, req.value("device_index", 0));
+    flush_ = std::make_unique<DeviceBuffer>(std::max<size_t>(2 * static_cast<size_t>(l2), 64 << 20));
+    const Json& libs = req["libs"];
+    for (const char* subject : {"baseline", "candidate"}) {
+      std::string path = libs.value(subject, "");
+      if (path.empty()) continue;  // did not compile: never asked for
+      void* h = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
+      if (!h) return Reply("failed", std::string(subject) + ": cannot load: " + dlerror());
+      auto fn = reinterpret_cast<RunFn>(dlsym(h, "arena_run"));
+      if (!fn) return Reply("failed", std::string(subject) + ": no extern \"C\" arena_run");
+      run_[subject] = fn;
+    }
+    void* ref = dlopen(libs["reference"].get<std::string>().c_str(), RTLD_NOW | RTLD_LOCAL);
+    if (!ref) return Reply("failed", std::string("reference: cannot load: ") + dlerror());
+    reference_ = reinterpret_cast<ReferenceFn>(dlsym(ref, "arena_reference"));
+    if (!reference_) return Reply("failed", "reference: no extern \"C\" arena_reference");
+    return Reply("passed", "worker ready");
+  }
+
+  Result<std::vector<int64_t>> Shape(const TensorSpec& t, const ParameterValues& p) {
+    std::vector<int64_t> shape;
+    for (const auto& d : t.shape) {
+      ARENA_ASSIGN_OR_RETURN(long long v, EvaluateExtent(d, p));
+      shape.push_back(v);
+    }
+    return shape;
+  }
+
+  static ParameterValues Numeric(const Json& params) {
+    ParameterValues p;
+    for (auto it = params.begin(); it != params.end(); ++it) {
+      if (it->is_number()) p[it.key()] = it->get<double>();
+      if (it->is_boolean()) p[it.key()] = it->get<bool>() ? 1 : 0;
+    }
+    return p;
+  }
+
+  // Inputs for one trial, drawn on the host (bounds may be expressions).
+  Result<std::vector<HostTensor>> DrawInputs(const ParameterValues& p, uint64_t seed) {
+    std::vector<HostTensor> out;
+    for (size_t i = 0; i < inputs_.size(); ++i) {
+      ARENA_ASSIGN_OR_RETURN(auto shape, Shape(inputs_[i], p));
+      Json init = inputs_[i].init;
+      for (const char* k : {"low", "high", "mean", "std"}) {
+        if (init.contains(k) && init[k].is_string()) {
+          ARENA_ASSIGN_OR_RETURN(double v, EvaluateExpression(init[k].get<std::string>(), p));
+          init[k] = v;
+        }
+      }
+      ARENA_ASSIGN_OR_RETURN(HostTensor t, DrawInput(inputs_[i].dtype, shape, init,
+                                                     seed * 1000003ull + i));
+      out.push_back(std::move(t));
+    }
+    return out;
+  }
+
+  // Device copies of host tensors, and the ArenaTensor views of them.
+  struct Bound {
+    std::vector<std::unique_ptr<DeviceBuffer>> buffers;
+    std::vector<ArenaTensor> views;
+  };
+
+  Result<Bound> Upload(const std::vector<HostTensor>& host) {
+    Bound b;
+    for (const auto& t : host) {
+      auto buf = std::make_unique<DeviceBuffer>(t.bytes.size());
+      if (!buf->ptr) return Unavailable("out of device memory");
+      if (cudaMemcpy(buf->ptr, t.bytes.data(), t.bytes.size(), cudaMemcpyHostToDevice) !=
+          cudaSuccess) {
+        return Internal("copy to the device failed");
+      }
+      ArenaTensor v{};
+      v.data = buf->ptr;
+      v.dtype = t.dtype;
+      v.ndim = static_cast<int>(t.shape.size());
+      for (int d = 0; d < v.ndim; ++d) v.shape[d] = t.shape[static_cast<size_t>(d)];
+      v.numel = t.numel;
+      b.views.push_back(v);
+      b.buffers.push_back(std::move(buf));
+    }
+    return b;
+  }
+
+  static HostTensor Download(const ArenaTensor& v, const std::vector<int64_t>& shape) {
+    HostTensor t = Poisoned(v.dtype, shape);
+    cudaMemcpy(t.bytes.data(), v.data, t.bytes.size(), cudaMemcpyDeviceToHost);
+    return t;
+  }
+
+  std::vector<ArenaParam> Params(const Json& params) {
+    param_names_.clear();
+    std::vector<ArenaParam> out;
+    for (auto it = params.begin(); it != params.end(); ++it) {
+      if (it->is_number() || it->is_boolean()) param_names_.push_back(it.key());
+    }
+    for (const auto& n : param_names_) {
+      const Json& v = params[n];
+      out.push_back({n.c_str(), v.is_boolean() ? (v.get<bool>() ? 1.0 : 0.0) : v.get<double>()});
+    }
+    return out;
+  }
+
+  // Launches `subject` once and waits for every stream of the device.
+  Json Launch(const std::string& subject, const Bound& in, Bound& out,
+              const std::vector<ArenaParam>& params, bool* fatal) {
+    int rc = run_[subject](in.views.data(), static_cast<int>(in.views.size()), out.views.data(),
+                           static_cast<int>(out.views.size()), params.data(),
+                           static_cast<int>(params.size()), stream_);
+    cudaError_t e = cudaDeviceSynchronize();
+    if (e == cudaSuccess) e = cudaGetLastError();
+    if (e != cudaSuccess) {
+      *fatal = Sticky(e);
+      return Reply("failed", std::string("CUDA error: ") + cudaGetErrorName(e) + ": " +
+                                 cudaGetErrorString(e));
+    }
+    if (rc != 0) return Reply("failed", "arena_run returned " + std::to_string(rc));
+    return Json();
+  }
+
+  Json Check(const Json& req) {
+    const std::string subject = req["subject"];
+    if (!run_.count(subject)) return Reply("failed", subject + " was not compiled");
+    const Json& params_json = req["config"]["params"];
+    ParameterValues p = Numeric(params_json);
+    std::vector<ArenaParam> params = Params(params_json);
+    const Json tolerances = task_.value("tolerances", Json::object());
+    Json fingerprints = Json::array();
+    double max_abs = 0, max_rel = 0;
+    int trials = req.value("trials", 3);
+    for (int trial = 0; trial < trials; ++trial) {
+      uint64_t seed = req["seed"].get<uint64_t>() * 31 + static_cast<uint64_t>(trial);
+      auto host_in = DrawInputs(p, seed);
+      if (!host_in.ok()) return Reply("failed", host_in.status().message());
+      auto in = Upload(*host_in);
+      if (!in.ok()) return Reply("failed", in.status().message());
+      std::vector<HostTensor> poisoned;
+      std::vector<std::vector<int64_t>> out_shapes;
+      for (const auto& o : outputs_) {
+        auto shape = Shape(o, p);
+        if (!shape.ok()) return Reply("failed", shape.status().message());
+        out_shapes.push_back(*shape);
+        poisoned.push_back(Poisoned(o.dtype, *shape));
+      }
+      auto out = Upload(poisoned);
+      if (!out.ok()) return Reply("failed", out.status().message());
+      bool fatal = false;
+      Json failure = Launch(subject, *in, *out, params, &fatal);
+      if (!failure.is_null()) {
+        if (fatal) fatal_ = true;
+        return failure;
+      }
+      for (size_t i = 0; i < inputs_.size(); ++i) {
+        HostTensor now = Download(in->views[i], (*host_in)[i].shape);
+        if (now.bytes != (*host_in)[i].bytes) {
+          return Reply("failed", "input '" + inputs_[i].name + "' was modified");
+        }
+      }
+      // The reference, in double, on exactly the values the kernel saw.
+      std::vector<std::vector<double>> wide_in;
+      std::vector<ArenaHostConstTensor> ref_in;
+      for (const auto& t : *host_in) wide_in.push_back(Widen(t));
+      for (size_t i = 0; i < host_in->size(); ++i) {
+        ArenaHostConstTensor v{};
+        v.data = wide_in[i].data();
+        v.ndim = static_cast<int>((*host_in)[i].shape.size());
+        for (int d = 0; d < v.ndim; ++d) v.shape[d] = (*host_in)[i].shape[static_cast<size_t>(d)];
+        v.numel = (*host_in)[i].numel;
+        ref_in.push_back(v);
+      }
+      std::vector<std::vector<double>> ref_out;
+      std::vector<ArenaHostTensor> ref_views;
+      for (size_t i = 0; i < outputs_.size(); ++i) {
+        ref_out.emplace_back(static_cast<size_t>(poisoned[i].numel),
+                             std::numeric_limits<double>::quiet_NaN());
+      }
+      for (size_t i = 0; i < outputs_.size(); ++i) {
+        ArenaHostTensor v{};
+        v.data = ref_out[i].data();
+        v.ndim = static_cast<int>(out_shapes[i].size());
+        for (int d = 0; d < v.ndim; ++d) v.shape[d] = out_shapes[i][static_cast<size_t>(d)];
+        v.numel = poisoned[i].numel;
+        ref_views.push_back(v);
+      }
+      if (reference_(ref_in.data(), static_cast<int>(ref_in.size()), ref_views.data(),
+                     static_cast<int>(ref_views.size()), params.data(),
+                     static_cast<int>(params.size())) != 0) {
+        return Reply("error", "the reference reported an error");
+      }
+      Json trial_prints = Json::array();
+      for (size_t i = 0; i < outputs_.size(); ++i) {
+        HostTensor got = Download(out->views[i], out_shapes[i]);
+        double tol = DefaultTolerance(outputs_[i].dtype);
+        Json t = tolerances.value(DtypeName(outputs_[i].dtype), Json::object());
+        Comparison c = Compare(outputs_[i].name, got, ref_out[i], t.value("atol", tol),
+                               t.value("rtol", tol));
+        max_abs = std::max(max_abs, c.max_abs_err);
+        max_rel = std::max(max_rel, c.max_rel_err);
+        if (!c.ok) {
+          return Reply("failed", "trial " + std::to_string(trial) + ": " + c.detail,
+                       {{"max_abs_err", max_abs}, {"max_rel_err", max_rel}});
+        }
+        trial_prints.push_back(Fingerprint(got));
+      }
+      fingerprints.push_back(trial_prints);
+    }
+    return Reply("passed", std::to_string(trials) + " trial(s) within tolerance",
+                 {{"max_abs_err", max_abs}, {"max_rel_err", max_rel}, {"fingerprints", fingerprints},
+                  {"trials", trials}});
+  }
+
+  float EventOnce(const std::string& subject, const Bound& in, Bound& out,
+                  const std::vector<ArenaParam>& params, bool device_sync) {
+    cudaMemsetAsync(flush_->ptr, 1, flush_->bytes, stream_);  // evicts the L2
+    cudaEvent_t start, end;
+    cudaEventCreate(&start);
+    cudaEventCreate(&end);
+    cudaEventRecord(start, stream_);
+    run_[subject](in.views.data(), static_cast<int>(in.views.size()), out.views.data(),
+                  static_cast<int>(out.views.size()), params.data(),
+                  static_cast<int>(params.size()), stream_);
+    if (device_sync) cudaDeviceSynchronize();  // work on other streams counts
+    cudaEventRecord(end, stream_);
+    cudaEventSynchronize(end);
+    float ms = 0;
+    cudaEventElapsedTime(&ms, start, end);
+    cudaEventDestroy(start);
+    cudaEventDestroy(end);
+    return ms * 1000.0f;
+  }
+
+  Json Time(const Json& req) {
+    if (run_.size() != 2) return Reply("failed", "both subjects must be compiled");
+    const Json& params_json = req["config"]["params"];
+    ParameterValues p = Numeric(params_json);
+    std::vector<ArenaParam> params = Params(params_json);
+    const Json timing = task_["timing"];
+    const int reps = timing.value("repetitions", 100);
+    auto host_in = DrawInputs(p, 12345);
+    if (!host_in.ok()) return Reply("failed", host_in.status().message());
+    auto in = Upload(*host_in);
+    if (!in.ok()) return Reply("failed", in.status().message());
+    std::map<std::string, Bound> outs;
+    for (const char* s : {"baseline", "candidate"}) {
+      std::vector<HostTensor> poisoned;
+      for (const auto& o : outputs_) poisoned.push_back(Poisoned(o.dtype, *Shape(o, p)));
+      auto out = Upload(poisoned);
+      if (!out.ok()) return Reply("failed", out.status().message());
+      outs[s] = std::move(*out);
+    }
+    // Warm-up.
+    auto deadline = std::chrono::steady_clock::now() +
+                    std::chrono::microseconds(static_cast<int64_t>(timing.value("warmup_ms", 25.0) * 1000));
+    do {
+      for (const char* s : {"baseline", "candidate"}) {
+        bool fatal = false;
+        Json failure = Launch(s, *in, outs[s], params, &fatal);
+        if (!failure.is_null()) {
+          fatal_ |= fatal;
+          return failure;
+        }
+      }
+    } while (std::chrono::steady_clock::now() < deadline);
+    std::map<std::string, std::vector<double>> samples, synced;
+    const char* order[2] = {"baseline", "candidate"};
+    for (int i = 0; i < reps; ++i) {
+      for (int k = 0; k < 2; ++k) {
+        const char* s = order[(i + k) % 2];  // alternate who goes first
+        samples[s].push_back(EventOnce(s, *in, outs[s], params, false));
+      }
+    }
+    for (int i = 0; i < 20; ++i) {
+      for (const char* s : order) synced[s].push_back(EventOnce(s, *in, outs[s], params, true));
+    }
+    auto median = [](std::vector<double> v) {
+      std::sort(v.begin(), v.end());
+      return v.empty() ? 0.0 : 0.5 * (v[(v.size() - 1) / 2] + v[v.size() / 2]);
+    };
+    Json hidden = {{"baseline", median(synced["baseline"]) - median(samples["baseline"])},
+                   {"candidate", median(synced["candidate"]) - median(samples["candidate"])}};
+    std::string method = "cuda-events+l2-flush+interleaved";
+    if (hidden["candidate"].get<double>() - hidden["baseline"].get<double>() >
+        std::max(10.0, 0.1 * median(samples["candidate"]))) {
+      for (const char* s : order) {
+        for (int i = 20; i < reps; ++i) synced[s].push_back(EventOnce(s, *in, outs[s], params, true));
+      }
+      samples = synced;
+      method = "device-synchronised (work outside the timed stream)";
+    }
+    Json r = Reply("passed", method, {{"method", method}, {"hidden_us", hidden}});
+    r["baseline_us"] = samples["baseline"];
+    r["candidate_us"] = samples["candidate"];
+    return r;
+  }
+
+ public:
+  bool fatal() const { return fatal_; }
+
+ private:
+  Json task_;
+  std::vector<TensorSpec> inputs_, outputs_;
+  std::map<std::string, RunFn> run_;
+  ReferenceFn reference_ = nullptr;
+  cudaStream_t stream_ = nullptr;
+  std::unique_ptr<DeviceBuffer> flush_;
+  std::vector<std::string> param_names_;
+  bool fatal_ = false;
+};
+
+}  // namespace
+}  // namespace arena::hip2hip
+
+int main() {
+  // Replies go to the real stdout; a kernel's printf goes to stderr.
+  int reply_fd = dup(1);
+  dup2(2, 1);
+  FILE* reply = fdopen(reply_fd, "w");
+  arena::hip2hip::Worker worker;
+  std::string line;
+  while (std::getline(std::cin, line)) {
+    if (line.empty()) continue;
+    nlohmann::json req = nlohmann::json::parse(line, nullptr, false);
+    if (req.is_discarded()) continue;
+    if (req.value("op", "") == "quit") break;
+    auto start = std::chrono::steady_clock::now();
+    nlohmann::json r = worker.Handle(req);
+    r["seconds"] = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    std::string out = r.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
+    std::fputs(out.c_str(), reply);
+    std::fflush(reply);
+    if (worker.fatal()) return 3;  // the GPU context is gone: start afresh
+  }
+  return 0;
+}
