@@ -28,6 +28,7 @@ debian_packages=(
   libcli11-dev               # the arena command line
   bubblewrap                 # the agents' sandbox
   libssl-dev                 # TLS for OpenAI-compatible endpoints
+  hipcc libamdhip64-dev      # HIP for AMD (compile-only checks of hip2hip's HIP layer)
 )
 
 missing=()

@@ -135,6 +135,10 @@ Status ValidateBaseline(const TaskSpec& task, const TaskFamily& family, const De
     return FailedPrecondition(task.id + ": baseline does not compile: " +
                               r->baseline_compile.detail + "\n" + r->baseline_compile.log);
   }
+  char compiled[160];
+  std::snprintf(compiled, sizeof(compiled), "  compile: %s (%.1f s)\n",
+                r->baseline_compile.detail.c_str(), r->baseline_compile.seconds);
+  out << compiled;
   int checked = 0;
   for (const ConfigResult& c : r->configs) {
     std::string line = "  " + c.name + " (" + ConfigKindName(c.kind) + "): check " +

@@ -1,0 +1,18 @@
+#include "arena_hip.h"
+
+// out[r] = sum over c of x[r, c], in double.
+extern "C" int arena_reference(const ArenaHostConstTensor* inputs, int num_inputs,
+                               ArenaHostTensor* outputs, int num_outputs,
+                               const ArenaParam* params, int num_params) {
+  const double* x = inputs[0].data;
+  double* out = outputs[0].data;
+  const int64_t rows = inputs[0].shape[0];
+  const int64_t cols = inputs[0].shape[1];
+  for (int64_t r = 0; r < rows; ++r) {
+    const double* xr = x + r * cols;
+    double acc = 0.0;
+    for (int64_t c = 0; c < cols; ++c) acc += xr[c];
+    out[r] = acc;
+  }
+  return 0;
+}

@@ -1,0 +1,28 @@
+#include <algorithm>
+#include <cmath>
+
+#include "arena_hip.h"
+
+// y[r, :] = softmax(x[r, :]) in double.
+extern "C" int arena_reference(const ArenaHostConstTensor* inputs, int num_inputs,
+                               ArenaHostTensor* outputs, int num_outputs,
+                               const ArenaParam* params, int num_params) {
+  const double* x = inputs[0].data;
+  double* y = outputs[0].data;
+  const int64_t rows = inputs[0].shape[0];
+  const int64_t cols = inputs[0].shape[1];
+  for (int64_t r = 0; r < rows; ++r) {
+    const double* xr = x + r * cols;
+    double* yr = y + r * cols;
+    double m = -INFINITY;
+    for (int64_t c = 0; c < cols; ++c) m = std::max(m, xr[c]);
+    double sum = 0.0;
+    for (int64_t c = 0; c < cols; ++c) {
+      yr[c] = std::exp(xr[c] - m);
+      sum += yr[c];
+    }
+    const double inv = 1.0 / sum;
+    for (int64_t c = 0; c < cols; ++c) yr[c] *= inv;
+  }
+  return 0;
+}

@@ -1,0 +1,15 @@
+#include "arena_hip.h"
+
+// out[c, r] = x[r, c].
+extern "C" int arena_reference(const ArenaHostConstTensor* inputs, int num_inputs,
+                               ArenaHostTensor* outputs, int num_outputs,
+                               const ArenaParam* params, int num_params) {
+  const double* x = inputs[0].data;
+  double* out = outputs[0].data;
+  const int64_t rows = inputs[0].shape[0];
+  const int64_t cols = inputs[0].shape[1];
+  for (int64_t r = 0; r < rows; ++r) {
+    for (int64_t c = 0; c < cols; ++c) out[c * rows + r] = x[r * cols + c];
+  }
+  return 0;
+}
