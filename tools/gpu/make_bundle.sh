@@ -3,17 +3,20 @@
 # .bundle/ (ignored by git): the arena binary, the plugins' harness files,
 # the tasks, and the GPU scripts. Run the GPU scripts from inside .bundle/.
 #
-#   tools/gpu/make_bundle.sh && (cd .bundle && tools/gpu/run_triton.sh OUT)
+#   tools/gpu/make_bundle.sh && (cd .bundle && tools/gpu/run_family.sh triton2triton OUT)
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 cd "$root"
-bazel build //tools/arena:arena 2>/dev/null
+bazel build //tools/arena:arena //plugins/hip2hip:hip2hip_worker 2>/dev/null
 bundle="$root/.bundle"
-rm -rf "$bundle/tools" "$bundle/plugins" "$bundle/tasks"
+rm -rf "$bundle/tools" "$bundle/plugins" "$bundle/tasks" "$bundle/agents"
+# A stale results database would make the GPU scripts resume an old run.
+[ "${KEEP_RUNS:-0}" = 1 ] || rm -rf "$bundle/runs"
 mkdir -p "$bundle/tools/arena" "$bundle/tools/gpu"
 cp -f bazel-bin/tools/arena/arena "$bundle/tools/arena/arena"
 cp -f tools/gpu/*.sh tools/gpu/*.py "$bundle/tools/gpu/"
-cp -r plugins tasks "$bundle/"
-find "$bundle/plugins" "$bundle/tasks" \( -name '__pycache__' -o -name 'BUILD.bazel' -o -name '*.cc' \
-  -o -name '*.h' \) -prune -exec rm -rf {} +
+cp -r plugins tasks agents "$bundle/"
+cp -f bazel-bin/plugins/hip2hip/hip2hip_worker "$bundle/plugins/hip2hip/hip2hip_worker"
+find "$bundle/plugins" "$bundle/tasks" "$bundle/agents" \( -name '__pycache__' -o -name 'BUILD.bazel' \
+  -o -name '*.cc' -o -name 'testdata' -o -name 'openai_chat' \) -prune -exec rm -rf {} +
 du -sh "$bundle" | awk '{print "bundle: " $1}'

@@ -1,14 +1,16 @@
 #!/usr/bin/env bash
-# The triton2triton family on a GPU machine, from inside the bundle
-# (tools/gpu/make_bundle.sh): device, ceilings, a noop run over every task
-# (each baseline checked on every configuration, and timed against itself),
-# and the tables. Resumes a run left unfinished by an earlier call when
-# runs/arena.db is carried along.
+# One task family on a GPU machine, from inside the bundle
+# (tools/gpu/make_bundle.sh): device, ceilings, a run of AGENT (default noop:
+# each baseline checked on every configuration and timed against itself)
+# over the family's tasks, and the tables. Resumes a run left unfinished by
+# an earlier call when runs/arena.db* is carried along.
 #
-#   tools/gpu/run_triton.sh OUT_DIR [TIME_LIMIT_S]
+#   tools/gpu/run_family.sh FAMILY OUT_DIR [TIME_LIMIT_S] [AGENT]
 set -uo pipefail
-out="${1:?output folder}"
-limit="${2:-480}"
+family="${1:?family, e.g. triton2triton}"
+out="${2:?output folder}"
+limit="${3:-480}"
+agent="${4:-noop}"
 mkdir -p "$out" runs
 export ARENA_PYTHON="${ARENA_PYTHON:-python3}"
 export PYTHONUNBUFFERED=1
@@ -21,7 +23,7 @@ run_id=$(sqlite3 runs/arena.db "SELECT run_id FROM runs WHERE status='running' L
 if [ -n "$run_id" ]; then
   args=(run --resume "$run_id")
 else
-  args=(run --agent noop --tasks triton2triton)
+  args=(run --agent "$agent" --tasks "$family")
 fi
 start=$(date +%s)
 timeout "$limit" tools/arena/arena --root . "${args[@]}" >"$out/run.txt" 2>"$out/progress.txt"
