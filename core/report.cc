@@ -29,6 +29,7 @@ std::string Fixed(const std::optional<double>& v, int digits) {
 // Why a task has no speedup, in a few words.
 std::string NoSpeedupReason(const TaskResult& r, const TaskScore& s) {
   if (!s.compiled) return "does not compile";
+  if (s.configs_checked == 0) return "not checked: no GPU";
   if (!s.correct) return "wrong";
   if (!r.device.is_gpu()) return "not timed: no GPU";
   return "not timed";
@@ -76,8 +77,9 @@ std::string FormatTextReport(const RunInfo& info, const std::vector<TaskResult>&
     int passed = 0;
     for (const auto& c : r.configs) passed += c.candidate_check.passed();
     std::string correct = std::to_string(passed) + "/" + std::to_string(s.configs_checked);
-    out << Pad(r.task_id, 46) << Pad(s.compiled ? "ok" : "FAIL", 8)
-        << Pad(s.correct ? correct : "NO " + correct, 9);
+    if (s.compiled && s.configs_checked == 0) correct = "unchecked";
+    else if (!s.correct) correct = "NO " + correct;
+    out << Pad(r.task_id, 46) << Pad(s.compiled ? "ok" : "FAIL", 8) << Pad(correct, 9);
     if (s.speedup_mean) {
       out << Pad(FormatSpeedup(s.speedup_mean), 9) << Pad(FormatSpeedup(s.speedup_geomean), 9)
           << Pad(FormatSpeedup(s.tuning_geomean), 9) << Pad(FormatSpeedup(s.heldout_geomean), 9);

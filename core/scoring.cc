@@ -170,6 +170,15 @@ TaskScore ScoreTask(const TaskResult& r) {
   return s;
 }
 
+bool FailedAGate(const TaskResult& r) {
+  if (r.candidate_compile.status == StageStatus::kFailed) return true;
+  if (r.integrity.status == StageStatus::kFailed) return true;
+  for (const auto& c : r.configs) {
+    if (c.candidate_check.status == StageStatus::kFailed) return true;
+  }
+  return false;
+}
+
 Json RunSummary::ToJson() const {
   Json fp = Json::object();
   for (const auto& [p, v] : fast_p) fp[p] = Opt(v);

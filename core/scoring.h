@@ -82,6 +82,11 @@ struct TaskScore {
 
 TaskScore ScoreTask(const TaskResult& result);
 
+// True if the candidate failed a gate it was put through (compile,
+// integrity, or a check). A candidate that could not be checked at all on
+// this machine has not failed: it is unchecked.
+bool FailedAGate(const TaskResult& result);
+
 struct RunSummary {
   int tasks = 0;
   int compiled = 0;

@@ -107,6 +107,14 @@ TEST(Scoring, NothingCheckedIsNotCorrect) {
   EXPECT_FALSE(s.correct);
 }
 
+TEST(Scoring, UncheckedIsNotAFailedGate) {
+  TaskResult unchecked = Task({Config("h", ConfigKind::kHeldout, Skip(), Skip())});
+  EXPECT_FALSE(FailedAGate(unchecked));
+  EXPECT_FALSE(ScoreTask(unchecked).correct);
+  EXPECT_TRUE(FailedAGate(Task({Config("h", ConfigKind::kHeldout, Pass(), Fail())})));
+  EXPECT_TRUE(FailedAGate(Task({Config("h", ConfigKind::kHeldout, Pass(), Skip())}, false)));
+}
+
 TEST(Scoring, IntegrityFailureIsNotCorrect) {
   TaskResult r = Task({Config("a", ConfigKind::kTuning, Pass(), Pass(), 100, 50)});
   r.integrity = StageOutcome::Failed("harness modified");

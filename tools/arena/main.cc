@@ -319,7 +319,7 @@ int Main(int argc, char** argv) {
     std::cout << FormatTextReport(*info, outcome->results);
     std::cout << "results: " << (fs::path(runs_dir) / outcome->run_id).string() << "\n";
     for (const auto& r : outcome->results) {
-      if (!ScoreTask(r).correct) return kExitFailures;
+      if (FailedAGate(r)) return kExitFailures;
     }
     return kExitOk;
   }
@@ -370,7 +370,7 @@ int Main(int argc, char** argv) {
                   << r->candidate_compile.log << "\n";
       }
     }
-    return s.correct ? kExitOk : kExitFailures;
+    return FailedAGate(*r) ? kExitFailures : kExitOk;
   }
 
   if (app.got_subcommand("report")) {
