@@ -16,6 +16,7 @@
 #include <map>
 
 #include "core/family.h"
+#include "core/harness_worker.h"
 #include "core/process.h"
 
 namespace arena {
@@ -42,11 +43,11 @@ std::string SourceOf(const TaskSpec& task) {
 
 class HipSession : public EvaluationSession {
  public:
-  explicit HipSession(const EvaluationContext& ctx) : ctx_(ctx) {
+  explicit HipSession(const EvaluationContext& ctx)
+      : ctx_(ctx), worker_([this] { return StartWorker(); }) {
     include_ = (fs::path(ctx.project_root) / "plugins/hip2hip/include").string();
     layer_ = (fs::path(ctx.project_root) / "plugins/hip2hip/hip_on_cuda/include").string();
   }
-  ~HipSession() override { StopWorker(); }
 
   StageOutcome Compile(Subject subject) override {
     const std::string name = SubjectName(subject);
@@ -96,7 +97,7 @@ class HipSession : public EvaluationSession {
       reference_ = ref;
     }
     libs_[name] = lib;
-    StopWorker();  // a new library: the next check starts a fresh worker
+    worker_.Stop();  // a new library: the next check starts a fresh worker
     o.detail = "built for NVIDIA " + arch + (hipcc.empty() ? "" : " and AMD gfx90a");
     return o;
   }
@@ -108,8 +109,7 @@ class HipSession : public EvaluationSession {
                 {"config", {{"name", config.name}, {"params", config.params}}},
                 {"seed", seed},
                 {"trials", ctx_.task->trials}};
-    Json reply;
-    return Send(req, SubjectName(subject), &reply);
+    return worker_.Send(req, ctx_.stage_timeout_s, SubjectName(subject));
   }
 
   TimingOutcome Time(const Configuration& config) override {
@@ -119,8 +119,9 @@ class HipSession : public EvaluationSession {
       return t;
     }
     Json reply;
-    t.stage = Send({{"op", "time"}, {"config", {{"name", config.name}, {"params", config.params}}}},
-                   "a kernel", &reply);
+    t.stage = worker_.Send(
+        {{"op", "time"}, {"config", {{"name", config.name}, {"params", config.params}}}},
+        ctx_.stage_timeout_s, "a kernel", &reply);
     t.method = t.stage.metrics.value("method", "");
     if (t.stage.passed()) {
       t.baseline.us = reply.value("baseline_us", std::vector<double>{});
@@ -151,7 +152,7 @@ class HipSession : public EvaluationSession {
     return "";
   }
 
-  Status StartWorker() {
+  Result<std::unique_ptr<WorkerProcess>> StartWorker() {
     std::string bin = WorkerBinary();
     if (bin.empty()) return NotFound("hip2hip worker binary not found under " + ctx_.project_root);
     ProcessOptions o;
@@ -159,7 +160,7 @@ class HipSession : public EvaluationSession {
     o.cwd = ctx_.work_dir;
     o.env["CUDA_VISIBLE_DEVICES"] = std::to_string(ctx_.device.index);
     o.isolate_network = true;
-    ARENA_ASSIGN_OR_RETURN(worker_, WorkerProcess::Start(o));
+    ARENA_ASSIGN_OR_RETURN(std::unique_ptr<WorkerProcess> worker, WorkerProcess::Start(o));
     Json init = {{"op", "init"},
                  {"task", ctx_.task->ToJson()},
                  {"device_index", 0},
@@ -167,49 +168,14 @@ class HipSession : public EvaluationSession {
                   {{"baseline", libs_.count("baseline") ? libs_["baseline"] : ""},
                    {"candidate", libs_.count("candidate") ? libs_["candidate"] : ""},
                    {"reference", reference_}}}};
-    auto reply = worker_->Request(init.dump(), 120);
-    if (!reply.ok()) return Unavailable("hip2hip worker did not start: " + reply.status().message());
-    Json j = Json::parse(*reply, nullptr, false);
-    if (j.is_discarded() || j.value("status", "") != "passed") {
-      return Unavailable("hip2hip worker: " + (j.is_discarded() ? *reply : j.value("detail", "")));
-    }
-    return OkStatus();
-  }
-
-  void StopWorker() {
-    if (worker_) {
-      if (worker_->alive()) worker_->Request(R"({"op": "quit"})", 1).ok();
-      worker_->Kill();
-      worker_.reset();
-    }
-  }
-
-  StageOutcome Send(const Json& request, const std::string& who, Json* reply_out) {
-    if (!worker_ || !worker_->alive()) {
-      Status s = StartWorker();
-      if (!s.ok()) return StageOutcome::Failed("harness error", s.message());
-    }
-    auto reply = worker_->Request(request.dump(), ctx_.stage_timeout_s);
-    if (!reply.ok()) {
-      StageOutcome o = StageOutcome::Failed(who + " crashed or hung the worker: " +
-                                                reply.status().message() + " (" +
-                                                worker_->ExitDescription() + ")",
-                                            worker_->StderrTail());
-      worker_.reset();
-      return o;
-    }
-    Json j = Json::parse(*reply, nullptr, false);
-    if (j.is_discarded()) return StageOutcome::Failed("harness sent an unreadable reply", *reply);
-    StageOutcome o = StageOutcome::FromJson(j);
-    if (j.value("status", "") == "error") o.detail = "harness error: " + o.detail;
-    *reply_out = std::move(j);
-    return o;
+    ARENA_RETURN_IF_ERROR(InitializeWorker(*worker, init, 120, "hip2hip worker"));
+    return worker;
   }
 
   EvaluationContext ctx_;
   std::string include_, layer_, reference_;
   std::map<std::string, std::string> libs_;
-  std::unique_ptr<WorkerProcess> worker_;
+  HarnessWorker worker_;  // last: stopped before the members it uses go
 };
 
 class HipFamily : public TaskFamily {

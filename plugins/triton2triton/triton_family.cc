@@ -14,6 +14,7 @@
 #include <set>
 
 #include "core/family.h"
+#include "core/harness_worker.h"
 #include "core/process.h"
 
 namespace arena {
@@ -47,12 +48,12 @@ Status ValidateEntry(const TaskSpec& task, const std::string& key, const std::st
 
 class TritonSession : public EvaluationSession {
  public:
-  explicit TritonSession(const EvaluationContext& ctx) : ctx_(ctx) {}
-  ~TritonSession() override { Stop(); }
+  explicit TritonSession(const EvaluationContext& ctx)
+      : ctx_(ctx), worker_([this] { return Start(); }) {}
 
   StageOutcome Compile(Subject subject) override {
     compiled_.erase(subject);
-    StageOutcome o = Send(CompileRequest(subject), ctx_.stage_timeout_s, subject);
+    StageOutcome o = worker_.Send(CompileRequest(subject), ctx_.stage_timeout_s, SubjectName(subject));
     if (o.passed()) compiled_.insert(subject);
     o.metrics["network_isolated"] = NetworkIsolationAvailable();
     return o;
@@ -68,7 +69,7 @@ class TritonSession : public EvaluationSession {
                 {"config", {{"name", config.name}, {"params", config.params}}},
                 {"seed", seed},
                 {"trials", ctx_.task->trials}};
-    return Send(req, ctx_.stage_timeout_s, subject);
+    return worker_.Send(req, ctx_.stage_timeout_s, SubjectName(subject));
   }
 
   TimingOutcome Time(const Configuration& config) override {
@@ -79,7 +80,7 @@ class TritonSession : public EvaluationSession {
     }
     Json req = {{"op", "time"}, {"config", {{"name", config.name}, {"params", config.params}}}};
     Json reply;
-    t.stage = Send(req, ctx_.stage_timeout_s, std::nullopt, &reply);
+    t.stage = worker_.Send(req, ctx_.stage_timeout_s, "a kernel", &reply);
     t.method = t.stage.metrics.value("method", "");
     if (t.stage.passed()) {
       t.baseline.us = reply.value("baseline_us", std::vector<double>{});
@@ -104,7 +105,7 @@ class TritonSession : public EvaluationSession {
     return {{"op", "compile"}, {"subject", SubjectName(subject)}, {"configs", configs}};
   }
 
-  Status Start() {
+  Result<std::unique_ptr<WorkerProcess>> Start() {
     ProcessOptions o;
     o.argv = {PythonFor(ctx_.project_root), "-u",
               (fs::path(ctx_.project_root) / kWorker).string()};
@@ -120,76 +121,27 @@ class TritonSession : public EvaluationSession {
     }
     o.memory_limit_bytes = ctx_.memory_limit_bytes;
     o.isolate_network = true;  // candidate code gets no network
-    ARENA_ASSIGN_OR_RETURN(worker_, WorkerProcess::Start(o));
+    ARENA_ASSIGN_OR_RETURN(std::unique_ptr<WorkerProcess> worker, WorkerProcess::Start(o));
     Json init = {{"op", "init"},
                  {"task", ctx_.task->ToJson()},
                  {"dirs", {{"baseline", ctx_.baseline_dir}, {"candidate", ctx_.candidate_dir}}},
                  {"device", on_gpu() ? "cuda" : "cpu"}};
-    auto reply = worker_->Request(init.dump(), 300);
-    if (!reply.ok()) {
-      return Unavailable("triton worker did not start: " + reply.status().message() + "\n" +
-                         worker_->StderrTail());
-    }
-    Json j = Json::parse(*reply, nullptr, false);
-    if (j.is_discarded() || j.value("status", "") != "passed") {
-      return Unavailable("triton worker failed to initialise: " + *reply + "\n" +
-                         worker_->StderrTail());
-    }
+    ARENA_RETURN_IF_ERROR(InitializeWorker(*worker, init, 300, "triton worker"));
     // A fresh worker must recompile whatever the last one had compiled.
     std::set<Subject> again;
     again.swap(compiled_);
     for (Subject s : again) {
-      auto r = worker_->Request(CompileRequest(s).dump(), ctx_.stage_timeout_s);
+      auto r = worker->Request(CompileRequest(s).dump(), ctx_.stage_timeout_s);
       if (r.ok() && Json::parse(*r, nullptr, false).value("status", "") == "passed") {
         compiled_.insert(s);
       }
     }
-    return OkStatus();
-  }
-
-  void Stop() {
-    if (worker_) {
-      if (worker_->alive()) worker_->Request(R"({"op": "quit"})", 1).ok();
-      worker_->Kill();
-      worker_.reset();
-    }
-  }
-
-  // Sends one request, restarting the worker if an earlier one killed it.
-  StageOutcome Send(const Json& request, double timeout_s, std::optional<Subject> subject,
-                    Json* reply_out = nullptr) {
-    if (!worker_ || !worker_->alive()) {
-      Status s = Start();
-      if (!s.ok()) return StageOutcome::Failed("harness error", s.message());
-    }
-    auto reply = worker_->Request(request.dump(), timeout_s);
-    if (!reply.ok()) {
-      // The kernel crashed or hung the worker: this subject's failure.
-      std::string who = subject ? std::string(SubjectName(*subject)) : "a kernel";
-      StageOutcome o = StageOutcome::Failed(who + " crashed or hung the worker: " +
-                                                reply.status().message() + " (" +
-                                                worker_->ExitDescription() + ")",
-                                            worker_->StderrTail());
-      worker_.reset();
-      return o;
-    }
-    Json j = Json::parse(*reply, nullptr, false);
-    if (j.is_discarded()) return StageOutcome::Failed("harness sent an unreadable reply", *reply);
-    StageOutcome o;
-    std::string status = j.value("status", "error");
-    auto parsed = ParseStageStatus(status);
-    o.status = parsed.ok() ? *parsed : StageStatus::kFailed;
-    o.detail = (parsed.ok() ? "" : "harness error: ") + j.value("detail", "");
-    o.log = j.value("log", "");
-    o.seconds = j.value("seconds", 0.0);
-    o.metrics = j.value("metrics", Json::object());
-    if (reply_out) *reply_out = std::move(j);
-    return o;
+    return worker;
   }
 
   EvaluationContext ctx_;
-  std::unique_ptr<WorkerProcess> worker_;
   std::set<Subject> compiled_;
+  HarnessWorker worker_;  // last: stopped before the members it uses go
 };
 
 class TritonFamily : public TaskFamily {

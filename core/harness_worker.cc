@@ -1,0 +1,63 @@
+#include "core/harness_worker.h"
+
+namespace arena {
+
+Status InitializeWorker(WorkerProcess& worker, const Json& init, double timeout_s,
+                        const std::string& what) {
+  auto reply = worker.Request(init.dump(), timeout_s);
+  if (!reply.ok()) {
+    return Unavailable(what + " did not start: " + reply.status().message() + "\n" +
+                       worker.StderrTail());
+  }
+  Json j = Json::parse(*reply, nullptr, false);
+  if (j.is_discarded() || j.value("status", "") != "passed") {
+    return Unavailable(what + " failed to initialise: " +
+                       (j.is_discarded() ? *reply : j.value("detail", "")) + "\n" +
+                       worker.StderrTail());
+  }
+  return OkStatus();
+}
+
+StageOutcome OutcomeFromReply(const Json& j) {
+  StageOutcome o;
+  auto parsed = ParseStageStatus(j.value("status", "error"));
+  o.status = parsed.ok() ? *parsed : StageStatus::kFailed;
+  o.detail = (parsed.ok() ? "" : "harness error: ") + j.value("detail", "");
+  o.log = j.value("log", "");
+  o.seconds = j.value("seconds", 0.0);
+  o.metrics = j.value("metrics", Json::object());
+  return o;
+}
+
+StageOutcome HarnessWorker::Send(const Json& request, double timeout_s, const std::string& who,
+                                 Json* reply_out) {
+  if (!worker_ || !worker_->alive()) {
+    auto started = start_();
+    if (!started.ok()) return StageOutcome::Failed("harness error", started.status().message());
+    worker_ = std::move(*started);
+  }
+  auto reply = worker_->Request(request.dump(), timeout_s);
+  if (!reply.ok()) {
+    // The code under test crashed or hung the worker: its failure.
+    StageOutcome o = StageOutcome::Failed(who + " crashed or hung the worker: " +
+                                              reply.status().message() + " (" +
+                                              worker_->ExitDescription() + ")",
+                                          worker_->StderrTail());
+    worker_.reset();
+    return o;
+  }
+  Json j = Json::parse(*reply, nullptr, false);
+  if (j.is_discarded()) return StageOutcome::Failed("harness sent an unreadable reply", *reply);
+  StageOutcome o = OutcomeFromReply(j);
+  if (reply_out) *reply_out = std::move(j);
+  return o;
+}
+
+void HarnessWorker::Stop() {
+  if (!worker_) return;
+  if (worker_->alive()) worker_->Request(R"({"op": "quit"})", 1).ok();
+  worker_->Kill();
+  worker_.reset();
+}
+
+}  // namespace arena
