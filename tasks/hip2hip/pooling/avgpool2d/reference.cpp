@@ -1,0 +1,35 @@
+#include "arena_hip.h"
+
+// 2-D average pooling of an NCHW tensor in double: window k x k, stride s,
+// no padding; trailing rows/columns that do not fill a window are ignored.
+extern "C" int arena_reference(const ArenaHostConstTensor* inputs, int num_inputs,
+                               ArenaHostTensor* outputs, int num_outputs,
+                               const ArenaParam* params, int num_params) {
+  const double* x = inputs[0].data;
+  double* out = outputs[0].data;
+  const int64_t planes = inputs[0].shape[0] * inputs[0].shape[1];
+  const int64_t H = inputs[0].shape[2];
+  const int64_t W = inputs[0].shape[3];
+  const int64_t k = static_cast<int64_t>(arena_param(params, num_params, "k", 2));
+  const int64_t s = static_cast<int64_t>(arena_param(params, num_params, "s", 2));
+  if (k < 1 || s < 1 || H < k || W < k) return 1;
+  const int64_t OH = (H - k) / s + 1;
+  const int64_t OW = (W - k) / s + 1;
+  if (OH != outputs[0].shape[2] || OW != outputs[0].shape[3]) return 1;
+  const double inv = 1.0 / static_cast<double>(k * k);
+  for (int64_t p = 0; p < planes; ++p) {
+    const double* xp = x + p * H * W;
+    double* op = out + p * OH * OW;
+    for (int64_t oh = 0; oh < OH; ++oh) {
+      for (int64_t ow = 0; ow < OW; ++ow) {
+        double sum = 0.0;
+        for (int64_t i = 0; i < k; ++i) {
+          const double* row = xp + (oh * s + i) * W + ow * s;
+          for (int64_t j = 0; j < k; ++j) sum += row[j];
+        }
+        op[oh * OW + ow] = sum * inv;
+      }
+    }
+  }
+  return 0;
+}
