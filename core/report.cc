@@ -90,8 +90,14 @@ std::string FormatTextReport(const RunInfo& info, const std::vector<TaskResult>&
         << "\n";
   }
   RunSummary sum = Summarize(results);
+  int unchecked = 0;
+  for (const auto& r : results) {
+    TaskScore s = ScoreTask(r);
+    unchecked += s.compiled && s.configs_checked == 0;
+  }
   out << "\ncompiled " << sum.compiled << "/" << sum.tasks << ", correct " << sum.correct << "/"
-      << sum.tasks << ", timed " << sum.timed << "\n";
+      << sum.tasks << (unchecked ? ", unchecked (no GPU) " + std::to_string(unchecked) : "")
+      << ", timed " << sum.timed << "\n";
   out << "speedup: mean " << FormatSpeedup(sum.mean_speedup) << ", geomean "
       << FormatSpeedup(sum.geomean_speedup) << "; tuning configs "
       << FormatSpeedup(sum.tuning_geomean) << " vs held-out " << FormatSpeedup(sum.heldout_geomean)

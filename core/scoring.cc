@@ -162,7 +162,7 @@ TaskScore ScoreTask(const TaskResult& r) {
   }
   if (!s.compiled) {
     s.score = 0;
-  } else if (!s.correct) {
+  } else if (!s.correct && (s.configs_checked > 0 || !integrity_ok)) {
     s.score = 20;
   } else if (s.speedup_mean) {
     s.score = 120 + 100 * *s.speedup_mean;

@@ -5,7 +5,8 @@
 // figure) and the geometric mean over configurations, the speedup on tuning
 // versus held-out configurations, the AgentKernelArena-compatible score
 // (0: does not compile, 20: compiles but wrong, 120 + 100 * mean speedup:
-// correct), and the generalization quadrant from the held-out checks.
+// correct; none when it could not be checked or timed here), and the
+// generalization quadrant from the held-out checks.
 // Per run: mean and geometric-mean speedup, fast_p, and the conditional
 // correctness P(candidate correct on held-out | baseline correct on held-out).
 //

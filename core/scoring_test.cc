@@ -111,6 +111,7 @@ TEST(Scoring, UncheckedIsNotAFailedGate) {
   TaskResult unchecked = Task({Config("h", ConfigKind::kHeldout, Skip(), Skip())});
   EXPECT_FALSE(FailedAGate(unchecked));
   EXPECT_FALSE(ScoreTask(unchecked).correct);
+  EXPECT_FALSE(ScoreTask(unchecked).score.has_value()) << "unchecked is not 'wrong' (20)";
   EXPECT_TRUE(FailedAGate(Task({Config("h", ConfigKind::kHeldout, Pass(), Fail())})));
   EXPECT_TRUE(FailedAGate(Task({Config("h", ConfigKind::kHeldout, Pass(), Skip())}, false)));
 }
