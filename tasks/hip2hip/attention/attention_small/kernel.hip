@@ -8,10 +8,13 @@
 // One thread per (batch, query row). Pass 1 finds the row maximum of the
 // scores q . k_j * scale over all keys; pass 2 recomputes every score,
 // accumulates p = exp(score - max) into the denominator and p * v_j into the
-// output row (held in registers), then normalizes.
+// output row (held in registers), then normalizes. __launch_bounds__ keeps
+// the register count (two rows of D floats per thread) low enough for every
+// BLOCK value.
 template <int D>
-__global__ void attention_kernel(const float* q, const float* k, const float* v, float* o,
-                                 long long seq, long long total_rows, float scale) {
+__global__ void __launch_bounds__(BLOCK)
+    attention_kernel(const float* q, const float* k, const float* v, float* o, long long seq,
+                     long long total_rows, float scale) {
   const long long row = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x;
   if (row >= total_rows) return;
   const long long b = row / seq;
