@@ -205,6 +205,7 @@ int Main(int argc, char** argv) {
   std::string agent = "noop", gpus, resume, runs_dir, agent_config_path;
   uint64_t seed = 0;
   double agent_budget = 0;
+  double stage_timeout = 300;
   run_cmd->add_option("--agent", agent, "agent adapter (default noop)");
   run_cmd->add_option("--tasks", selector, "task selector (default all)");
   run_cmd->add_option("--gpus", gpus, "GPUs to use: all (default), none, or a list like 0,1");
@@ -213,6 +214,10 @@ int Main(int argc, char** argv) {
   run_cmd->add_option("--seed", seed, "fix the evaluation seeds (default: fresh each time)");
   run_cmd->add_option("--agent-config", agent_config_path, "YAML configuration of the agent");
   run_cmd->add_option("--agent-budget", agent_budget, "seconds per task for the agent");
+  run_cmd->add_option("--stage-timeout", stage_timeout,
+                      "seconds one stage (a compile, one configuration's check or timing) may take; "
+                      "past it the subject fails that stage (default 300)")
+      ->check(CLI::PositiveNumber);
 
   auto* eval_cmd = app.add_subcommand("eval", "evaluate given candidate files (no agent)");
   std::string task_id, candidate;
@@ -223,6 +228,8 @@ int Main(int argc, char** argv) {
   eval_cmd->add_option("--gpus", gpus, "GPU to use (default: the first)");
   eval_cmd->add_option("--seed", seed, "evaluation seed (default: fresh)");
   eval_cmd->add_flag("--json", eval_json, "print the full result as JSON");
+  eval_cmd->add_option("--stage-timeout", stage_timeout, "seconds one stage may take (default 300)")
+      ->check(CLI::PositiveNumber);
 
   auto* report_cmd = app.add_subcommand("report", "summarize a run");
   std::string run_id;
@@ -303,6 +310,7 @@ int Main(int argc, char** argv) {
     req.project_root = root;
     req.seed = seed;
     req.agent_time_budget_s = agent_budget;
+    req.stage_timeout_s = stage_timeout;
     req.progress = Progress;
     if (!resume.empty()) {
       req.resume = true;
@@ -340,6 +348,7 @@ int Main(int argc, char** argv) {
     PipelineOptions o;
     o.device = devices->empty() ? CpuDevice() : devices->front();
     o.seed = seed;
+    o.stage_timeout_s = stage_timeout;
     o.project_root = root;
     o.work_dir = (fs::temp_directory_path() / ("arena-eval-" + std::to_string(getpid()))).string();
     o.on_stage = [](const std::string& s) { Progress("[eval] " + s); };

@@ -14,7 +14,7 @@ rm -rf "$bundle/tools" "$bundle/plugins" "$bundle/tasks" "$bundle/agents"
 [ "${KEEP_RUNS:-0}" = 1 ] || rm -rf "$bundle/runs"
 mkdir -p "$bundle/tools/arena" "$bundle/tools/gpu"
 cp -f bazel-bin/tools/arena/arena "$bundle/tools/arena/arena"
-cp -f tools/gpu/*.sh tools/gpu/*.py "$bundle/tools/gpu/"
+cp -rf tools/gpu/. "$bundle/tools/gpu/"
 cp -r plugins tasks agents "$bundle/"
 cp -f bazel-bin/plugins/hip2hip/hip2hip_worker "$bundle/plugins/hip2hip/hip2hip_worker"
 find "$bundle/plugins" "$bundle/tasks" "$bundle/agents" \( -name '__pycache__' -o -name 'BUILD.bazel' \

@@ -18,7 +18,6 @@
 #include <cstddef>
 #include <cstdio>
 #include <cstring>
-#include <vector>
 
 // ---------------------------------------------------------------------------
 // Errors. hipError_t is its own type; each value is the numerically equal
@@ -725,8 +724,10 @@ inline hipError_t hipModuleLaunchKernel(hipFunction_t f, unsigned int grid_x, un
     }
   }
   if (buffer == nullptr || !have_size) return hipErrorInvalidValue;
-  std::vector<void*> args;
-  for (size_t index = 0; index < 4096; ++index) {  // CUDA allows far fewer parameters
+  constexpr size_t kMaxParams = 4096;  // CUDA allows far fewer parameters
+  void* args[kMaxParams];
+  size_t count = 0;
+  for (size_t index = 0; index < kMaxParams; ++index) {
     size_t offset = 0, size = 0;
     if (cudaFuncGetParamInfo(func, index, &offset, &size) != cudaSuccess) {
       // Past the last parameter (or not a kernel: the launch below reports
@@ -735,9 +736,9 @@ inline hipError_t hipModuleLaunchKernel(hipFunction_t f, unsigned int grid_x, un
       break;
     }
     if (offset + size > buffer_size) return hipErrorInvalidValue;
-    args.push_back(buffer + offset);
+    args[count++] = buffer + offset;
   }
-  return hip_on_cuda::to_hip(cudaLaunchKernel(func, grid, block, args.empty() ? nullptr : args.data(),
+  return hip_on_cuda::to_hip(cudaLaunchKernel(func, grid, block, count == 0 ? nullptr : args,
                                               shared_mem_bytes, stream));
 }
 inline hipError_t hipModuleOccupancyMaxActiveBlocksPerMultiprocessor(int* num_blocks,

@@ -12,11 +12,6 @@
 
 #if !defined(__CUDACC_RTC__)
 #include <cuda_runtime.h>
-// Before the renaming macros below: in nvcc's host pass these headers
-// declare CUDA's legacy (deprecated) __shfl overloads, which must keep
-// their own names.
-#include <cuda_fp16.h>
-#include <cuda_bf16.h>
 #endif
 
 // >>> hip_on_cuda shared device source: begin
