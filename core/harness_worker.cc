@@ -43,6 +43,7 @@ StageOutcome HarnessWorker::Send(const Json& request, double timeout_s, const st
                                               reply.status().message() + " (" +
                                               worker_->ExitDescription() + ")",
                                           worker_->StderrTail());
+    if (reply.status().code() == StatusCode::kDeadlineExceeded) o.metrics["timed_out"] = true;
     worker_.reset();
     return o;
   }

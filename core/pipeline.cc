@@ -100,6 +100,22 @@ Result<TaskResult> EvaluateCandidate(const TaskSpec& task, const TaskFamily& fam
   const bool base_ok = result.baseline_compile.passed();
   const bool cand_ok = result.candidate_compile.passed();
 
+  // A subject that ran out of time on kMaxTimeouts configurations (a
+  // kernel that never ends) is not given the full time limit again on every
+  // other configuration: its remaining checks are skipped, saying why.
+  constexpr int kMaxTimeouts = 2;
+  int timeouts[2] = {0, 0};
+  auto check = [&](Subject subject, const Configuration& config) {
+    int& n = timeouts[subject == Subject::kBaseline ? 0 : 1];
+    if (n >= kMaxTimeouts) {
+      return StageOutcome::Skipped("skipped: " + std::string(SubjectName(subject)) +
+                                   " ran out of time on " + std::to_string(n) +
+                                   " configurations already");
+    }
+    StageOutcome o = timed([&] { return session->Check(subject, config, result.seed); });
+    if (o.metrics.value("timed_out", false)) ++n;
+    return o;
+  };
   for (const Configuration* config : family.Configurations(task)) {
     if (!options.kinds.empty() && !options.kinds.count(config->kind)) continue;
     ConfigResult cr;
@@ -110,17 +126,13 @@ Result<TaskResult> EvaluateCandidate(const TaskSpec& task, const TaskFamily& fam
     // The same seed for both subjects: both see the very same inputs.
     if (base_ok) {
       note("check " + config->name + " baseline");
-      cr.baseline_check = timed([&] {
-        return session->Check(Subject::kBaseline, *config, result.seed);
-      });
+      cr.baseline_check = check(Subject::kBaseline, *config);
     } else {
       cr.baseline_check = StageOutcome::Skipped("baseline did not compile");
     }
     if (cand_ok) {
       note("check " + config->name + " candidate");
-      cr.candidate_check = timed([&] {
-        return session->Check(Subject::kCandidate, *config, result.seed);
-      });
+      cr.candidate_check = check(Subject::kCandidate, *config);
     } else {
       cr.candidate_check = StageOutcome::Skipped("candidate did not compile");
     }

@@ -93,6 +93,23 @@ TEST_F(PipelineTest, WrongOnHeldOutIsRegressedAndUntimedThere) {
   EXPECT_DOUBLE_EQ(*s.score, 20);
 }
 
+TEST_F(PipelineTest, AHangingCandidateIsNotWaitedForOnEveryConfiguration) {
+  TaskResult r = Evaluate("hang_on: [all]\ntime_us: 10\n");
+  int failed = 0, skipped = 0;
+  for (const auto& c : r.configs) {
+    EXPECT_TRUE(c.baseline_check.passed()) << c.name;
+    if (c.candidate_check.status == StageStatus::kFailed) ++failed;
+    if (c.candidate_check.status == StageStatus::kSkipped) {
+      ++skipped;
+      EXPECT_NE(c.candidate_check.detail.find("ran out of time on 2"), std::string::npos)
+          << c.candidate_check.detail;
+    }
+  }
+  EXPECT_EQ(failed, 2);
+  EXPECT_EQ(skipped, static_cast<int>(r.configs.size()) - 2);
+  EXPECT_FALSE(ScoreTask(r).correct);
+}
+
 TEST_F(PipelineTest, MissingEditableFileFailsCompile) {
   const std::string empty = scratch_ + "/empty";
   ASSERT_TRUE(MakeDirs(empty).ok());

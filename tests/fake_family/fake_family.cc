@@ -3,6 +3,7 @@
 //
 //   compile: ok            # anything else: the compile error message
 //   wrong_on: [heldout]    # config names, or tuning / heldout / all
+//   hang_on: [all]         # as wrong_on: the check runs out of time there
 //   time_us: 50            # median time; or a map {default: 50, cfg: 20}
 //   sleep_ms: 0            # per check, so tests can interrupt a run
 //   tamper: false          # rewrites the harness file (an integrity test)
@@ -30,6 +31,7 @@ namespace fs = std::filesystem;
 struct FakeKernel {
   std::string compile = "ok";
   std::vector<std::string> wrong_on;
+  std::vector<std::string> hang_on;
   YAML::Node time_us;
   int sleep_ms = 0;
   bool tamper = false;  // rewrites the harness file reference.txt
@@ -59,6 +61,7 @@ Result<FakeKernel> LoadKernel(const std::string& dir) {
     YAML::Node n = YAML::Load(yaml);
     if (n["compile"]) k.compile = n["compile"].as<std::string>();
     if (n["wrong_on"]) k.wrong_on = n["wrong_on"].as<std::vector<std::string>>();
+    if (n["hang_on"]) k.hang_on = n["hang_on"].as<std::vector<std::string>>();
     k.time_us = n["time_us"];
     if (n["sleep_ms"]) k.sleep_ms = n["sleep_ms"].as<int>();
     if (n["tamper"]) k.tamper = n["tamper"].as<bool>();
@@ -81,15 +84,19 @@ double TimeFor(const FakeKernel& k, const std::string& config) {
   return k.time_us["default"] ? k.time_us["default"].as<double>() : 100;
 }
 
+bool Listed(const std::vector<std::string>& names, const Configuration& c) {
+  for (const auto& w : names) {
+    if (w == "all" || w == c.name || w == ConfigKindName(c.kind)) return true;
+  }
+  return false;
+}
+
 bool WrongOn(const FakeKernel& k, const Configuration& c) {
   if (!k.wrong_if.empty()) {
     auto v = EvaluateExpression(k.wrong_if, k.knobs);
     if (!v.ok() || *v != 0) return true;
   }
-  for (const auto& w : k.wrong_on) {
-    if (w == "all" || w == c.name || w == ConfigKindName(c.kind)) return true;
-  }
-  return false;
+  return Listed(k.wrong_on, c);
 }
 
 class FakeSession : public EvaluationSession {
@@ -109,6 +116,12 @@ class FakeSession : public EvaluationSession {
     if (k.sleep_ms) std::this_thread::sleep_for(std::chrono::milliseconds(k.sleep_ms));
     if (k.tamper) {
       std::ofstream(fs::path(ctx_.candidate_dir) / "reference.txt") << "whatever I output\n";
+    }
+    if (Listed(k.hang_on, c)) {
+      // What the harness worker reports when a check outlives its limit.
+      StageOutcome o = StageOutcome::Failed("candidate crashed or hung the worker: no reply in time");
+      o.metrics["timed_out"] = true;
+      return o;
     }
     if (WrongOn(k, c)) return StageOutcome::Failed("output differs from the reference");
     StageOutcome o = StageOutcome::Passed("fake check");
