@@ -24,7 +24,7 @@ tasks="hip2hip/elementwise/silu_mul,hip2hip/elementwise/gelu_bias,hip2hip/norms/
 tasks+=",hip2hip/norms/layernorm,hip2hip/reductions/row_sum,hip2hip/transpose/transpose_2d"
 start=$(date +%s)
 tools/arena/arena --root . run --agent replay --agent-config "$sub/agent.yaml" --tasks "$tasks" \
-  --runs-dir "$here/runs-broken" --stage-timeout "$stage_timeout" >"$out/broken_run.txt" \
+  --runs-dir "$here/runs-broken" --stage-timeout "$stage_timeout" ${GPUS:+--gpus "$GPUS"} >"$out/broken_run.txt" \
   2>"$out/broken_progress.txt"
 echo "arena exit $? after $(( $(date +%s) - start )) s (1 = some candidate failed a gate)" >"$out/broken.md"
 tools/arena/arena --root . report latest --runs-dir "$here/runs-broken" --json >"$out/broken_report.json"

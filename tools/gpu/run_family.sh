@@ -5,7 +5,10 @@
 # over the family's tasks, and the tables. Resumes a run left unfinished by
 # an earlier call when runs/arena.db* is carried along.
 #
-#   tools/gpu/run_family.sh FAMILY OUT_DIR [TIME_LIMIT_S] [AGENT]
+#   [GPUS=0,1] tools/gpu/run_family.sh FAMILY OUT_DIR [TIME_LIMIT_S] [AGENT]
+#
+# GPUS picks the GPUs (default all), so that two families can run side by
+# side from two copies of the bundle.
 set -uo pipefail
 family="${1:?family, e.g. triton2triton}"
 out="${2:?output folder}"
@@ -25,6 +28,7 @@ if [ -n "$run_id" ]; then
 else
   args=(run --agent "$agent" --tasks "$family")
 fi
+[ -n "${GPUS:-}" ] && args+=(--gpus "$GPUS")
 start=$(date +%s)
 timeout "$limit" tools/arena/arena --root . "${args[@]}" >"$out/run.txt" 2>"$out/progress.txt"
 echo "arena exit $? after $(( $(date +%s) - start )) s" | tee -a "$out/log.txt"

@@ -1,12 +1,50 @@
 #include "plugins/hip2hip/worker/tensors.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <limits>
-#include <random>
+#include <mutex>
+#include <thread>
 
 namespace arena::hip2hip {
 namespace {
+
+// Runs fn(begin, end) over [0, n) in chunks on the machine's cores: tensors
+// of hundreds of millions of elements are drawn, widened and compared on
+// the host for every check.
+template <typename Fn>
+void ParallelFor(int64_t n, Fn fn, int64_t min_chunk = 1 << 16) {
+  const int64_t threads = std::min<int64_t>(
+      {static_cast<int64_t>(std::max(1u, std::thread::hardware_concurrency())), 32,
+       (n + min_chunk - 1) / min_chunk});
+  if (threads <= 1) {
+    fn(int64_t{0}, n);
+    return;
+  }
+  std::vector<std::thread> pool;
+  const int64_t chunk = (n + threads - 1) / threads;
+  for (int64_t t = 0; t < threads; ++t) {
+    const int64_t begin = t * chunk, end = std::min(n, begin + chunk);
+    if (begin < end) pool.emplace_back([&fn, begin, end] { fn(begin, end); });
+  }
+  for (auto& th : pool) th.join();
+}
+
+// A counter-based generator: element i's value depends only on (seed, i),
+// so drawing in parallel gives the same tensor on any number of threads.
+uint64_t Mix(uint64_t x) {
+  x += 0x9e3779b97f4a7c15ull;
+  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+  x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+  return x ^ (x >> 31);
+}
+
+// Uniform in (0, 1): 53 random bits, never exactly 0.
+double Uniform01(uint64_t seed, int64_t i, uint64_t stream) {
+  uint64_t h = Mix(Mix(seed ^ (stream * 0xd1b54a32d192ed03ull)) + static_cast<uint64_t>(i));
+  return (static_cast<double>(h >> 11) + 0.5) * (1.0 / 9007199254740992.0);
+}
 
 uint16_t FloatToHalf(float f) {
   uint32_t x;
@@ -187,20 +225,31 @@ double DefaultTolerance(ArenaDtype dtype) {
 Result<HostTensor> DrawInput(ArenaDtype dtype, const std::vector<int64_t>& shape,
                              const nlohmann::json& init, uint64_t seed) {
   HostTensor t = Empty(dtype, shape);
-  std::mt19937_64 rng(seed);
-  std::string dist = init.value("dist", "normal");
+  const std::string dist = init.value("dist", "normal");
   if (dist == "normal") {
-    std::normal_distribution<double> d(init.value("mean", 0.0), init.value("std", 1.0));
-    for (int64_t i = 0; i < t.numel; ++i) Store(&t, i, d(rng));
+    const double mean = init.value("mean", 0.0), std = init.value("std", 1.0);
+    ParallelFor(t.numel, [&](int64_t begin, int64_t end) {
+      for (int64_t i = begin; i < end; ++i) {  // Box-Muller
+        const double r = std::sqrt(-2.0 * std::log(Uniform01(seed, i, 1)));
+        Store(&t, i, mean + std * r * std::cos(6.283185307179586 * Uniform01(seed, i, 2)));
+      }
+    });
   } else if (dist == "uniform") {
-    std::uniform_real_distribution<double> d(init.value("low", 0.0), init.value("high", 1.0));
-    for (int64_t i = 0; i < t.numel; ++i) Store(&t, i, d(rng));
+    const double lo = init.value("low", 0.0), hi = init.value("high", 1.0);
+    ParallelFor(t.numel, [&](int64_t begin, int64_t end) {
+      for (int64_t i = begin; i < end; ++i) Store(&t, i, lo + (hi - lo) * Uniform01(seed, i, 3));
+    });
   } else if (dist == "randint") {
-    auto lo = static_cast<int64_t>(init.value("low", 0.0));
-    auto hi = static_cast<int64_t>(init.value("high", 0.0));
+    const auto lo = static_cast<int64_t>(init.value("low", 0.0));
+    const auto hi = static_cast<int64_t>(init.value("high", 0.0));
     if (hi <= lo) return InvalidArgument("randint needs high > low");
-    std::uniform_int_distribution<int64_t> d(lo, hi - 1);
-    for (int64_t i = 0; i < t.numel; ++i) Store(&t, i, static_cast<double>(d(rng)));
+    const double span = static_cast<double>(hi - lo);
+    ParallelFor(t.numel, [&](int64_t begin, int64_t end) {
+      for (int64_t i = begin; i < end; ++i) {
+        const auto k = static_cast<int64_t>(std::floor(Uniform01(seed, i, 4) * span));
+        Store(&t, i, static_cast<double>(lo + std::min<int64_t>(k, hi - lo - 1)));
+      }
+    });
   } else {
     return InvalidArgument("unknown init dist '" + dist + "'");
   }
@@ -209,53 +258,78 @@ Result<HostTensor> DrawInput(ArenaDtype dtype, const std::vector<int64_t>& shape
 
 HostTensor Poisoned(ArenaDtype dtype, const std::vector<int64_t>& shape) {
   HostTensor t = Empty(dtype, shape);
-  double poison = IsFloating(dtype) ? std::numeric_limits<double>::quiet_NaN() : 0;
-  for (int64_t i = 0; i < t.numel; ++i) {
-    switch (dtype) {
-      case ARENA_INT8: Put<int8_t>(&t.bytes, i, std::numeric_limits<int8_t>::min()); break;
-      case ARENA_INT16: Put<int16_t>(&t.bytes, i, std::numeric_limits<int16_t>::min()); break;
-      case ARENA_INT32: Put<int32_t>(&t.bytes, i, std::numeric_limits<int32_t>::min()); break;
-      case ARENA_INT64: Put<int64_t>(&t.bytes, i, std::numeric_limits<int64_t>::min()); break;
-      case ARENA_UINT8:
-      case ARENA_BOOL: Put<uint8_t>(&t.bytes, i, 0xAB); break;
-      default: Store(&t, i, poison);
-    }
+  if (t.numel == 0) return t;
+  switch (dtype) {
+    case ARENA_INT8: Put<int8_t>(&t.bytes, 0, std::numeric_limits<int8_t>::min()); break;
+    case ARENA_INT16: Put<int16_t>(&t.bytes, 0, std::numeric_limits<int16_t>::min()); break;
+    case ARENA_INT32: Put<int32_t>(&t.bytes, 0, std::numeric_limits<int32_t>::min()); break;
+    case ARENA_INT64: Put<int64_t>(&t.bytes, 0, std::numeric_limits<int64_t>::min()); break;
+    case ARENA_UINT8:
+    case ARENA_BOOL: Put<uint8_t>(&t.bytes, 0, 0xAB); break;
+    default: Store(&t, 0, std::numeric_limits<double>::quiet_NaN());
   }
+  const size_t size = DtypeSize(dtype);
+  uint8_t* data = t.bytes.data();
+  ParallelFor(t.numel, [&](int64_t begin, int64_t end) {
+    for (int64_t i = std::max<int64_t>(begin, 1); i < end; ++i) {
+      std::memcpy(data + static_cast<size_t>(i) * size, data, size);
+    }
+  });
   return t;
 }
 
 std::vector<double> Widen(const HostTensor& t) {
   std::vector<double> out(static_cast<size_t>(t.numel));
-  for (int64_t i = 0; i < t.numel; ++i) out[static_cast<size_t>(i)] = Load(t, i);
+  ParallelFor(t.numel, [&](int64_t begin, int64_t end) {
+    for (int64_t i = begin; i < end; ++i) out[static_cast<size_t>(i)] = Load(t, i);
+  });
   return out;
 }
 
 Comparison Compare(const std::string& name, const HostTensor& got, const std::vector<double>& ref,
                    double atol, double rtol) {
+  struct Part {
+    int64_t bad = 0, nonfinite = 0, first = -1;
+    double max_abs = 0, max_rel = 0;
+  };
+  std::vector<Part> parts;
+  std::mutex mu;
+  ParallelFor(got.numel, [&](int64_t begin, int64_t end) {
+    Part p;
+    for (int64_t i = begin; i < end; ++i) {
+      double g = Load(got, i), r = ref[static_cast<size_t>(i)];
+      if (!std::isfinite(r)) {
+        bool same = (std::isnan(r) && std::isnan(g)) || r == g;
+        if (!same) {
+          ++p.bad;
+          if (p.first < 0) p.first = i;
+        }
+        continue;
+      }
+      if (!std::isfinite(g)) {
+        ++p.nonfinite;
+        if (p.first < 0) p.first = i;
+        continue;
+      }
+      double err = std::fabs(g - r);
+      p.max_abs = std::max(p.max_abs, err);
+      p.max_rel = std::max(p.max_rel, err / std::max(std::fabs(r), 1e-12));
+      if (err > atol + rtol * std::fabs(r)) {
+        ++p.bad;
+        if (p.first < 0) p.first = i;
+      }
+    }
+    std::lock_guard<std::mutex> lock(mu);
+    parts.push_back(p);
+  });
   Comparison c;
   int64_t bad = 0, nonfinite = 0, first = -1;
-  for (int64_t i = 0; i < got.numel; ++i) {
-    double g = Load(got, i), r = ref[static_cast<size_t>(i)];
-    if (!std::isfinite(r)) {
-      bool same = (std::isnan(r) && std::isnan(g)) || r == g;
-      if (!same) {
-        ++bad;
-        if (first < 0) first = i;
-      }
-      continue;
-    }
-    if (!std::isfinite(g)) {
-      ++nonfinite;
-      if (first < 0) first = i;
-      continue;
-    }
-    double err = std::fabs(g - r);
-    c.max_abs_err = std::max(c.max_abs_err, err);
-    c.max_rel_err = std::max(c.max_rel_err, err / std::max(std::fabs(r), 1e-12));
-    if (err > atol + rtol * std::fabs(r)) {
-      ++bad;
-      if (first < 0) first = i;
-    }
+  for (const Part& p : parts) {
+    bad += p.bad;
+    nonfinite += p.nonfinite;
+    if (p.first >= 0 && (first < 0 || p.first < first)) first = p.first;
+    c.max_abs_err = std::max(c.max_abs_err, p.max_abs);
+    c.max_rel_err = std::max(c.max_rel_err, p.max_rel);
   }
   // Integer outputs left at the poison value were never written.
   if (nonfinite > 0) {
@@ -277,8 +351,21 @@ Comparison Compare(const std::string& name, const HostTensor& got, const std::ve
 }
 
 std::string Fingerprint(const HostTensor& t) {
+  // FNV-1a over 1 MiB blocks in parallel, then over the blocks' hashes.
+  constexpr int64_t kBlock = 1 << 20;
+  const int64_t size = static_cast<int64_t>(t.bytes.size());
+  std::vector<uint64_t> blocks(static_cast<size_t>((size + kBlock - 1) / kBlock));
+  ParallelFor(static_cast<int64_t>(blocks.size()), [&](int64_t begin, int64_t end) {
+    for (int64_t k = begin; k < end; ++k) {
+      uint64_t h = 1469598103934665603ull;
+      for (int64_t i = k * kBlock; i < std::min(size, (k + 1) * kBlock); ++i) {
+        h = (h ^ t.bytes[static_cast<size_t>(i)]) * 1099511628211ull;
+      }
+      blocks[static_cast<size_t>(k)] = h;
+    }
+  }, 4);
   uint64_t h = 1469598103934665603ull;
-  for (uint8_t b : t.bytes) h = (h ^ b) * 1099511628211ull;
+  for (uint64_t b : blocks) h = (h ^ b) * 1099511628211ull;
   char buf[24];
   std::snprintf(buf, sizeof(buf), "%016llx", static_cast<unsigned long long>(h));
   return buf;

@@ -31,6 +31,35 @@ TEST(Tensors, SeedsDecideTheValues) {
   EXPECT_NE(a->bytes, c->bytes);
 }
 
+TEST(Tensors, LargeTensorsAreDrawnAlikeAndLookNormal) {
+  // Drawn in parallel chunks: still a function of the seed alone.
+  nlohmann::json init = {{"dist", "normal"}, {"mean", 1.0}, {"std", 2.0}};
+  auto a = DrawInput(ARENA_FLOAT32, {1 << 20}, init, 9);
+  auto b = DrawInput(ARENA_FLOAT32, {1 << 20}, init, 9);
+  ASSERT_TRUE(a.ok() && b.ok());
+  EXPECT_EQ(a->bytes, b->bytes);
+  EXPECT_EQ(Fingerprint(*a), Fingerprint(*b));
+  std::vector<double> w = Widen(*a);
+  double sum = 0, sq = 0;
+  for (double v : w) {
+    sum += v;
+    sq += v * v;
+  }
+  const double mean = sum / w.size(), var = sq / w.size() - mean * mean;
+  EXPECT_NEAR(mean, 1.0, 0.01);
+  EXPECT_NEAR(std::sqrt(var), 2.0, 0.01);
+  // A difference in one element, far from the start, is found and named.
+  std::vector<double> ref = w;
+  ref[1000003] += 1.0;
+  Comparison c = Compare("y", *a, ref, 1e-4, 1e-4);
+  EXPECT_FALSE(c.ok);
+  EXPECT_NE(c.detail.find("1 of 1048576 element(s)"), std::string::npos) << c.detail;
+  EXPECT_NE(c.detail.find("element 1000003"), std::string::npos) << c.detail;
+  HostTensor p = Poisoned(ARENA_FLOAT16, {1 << 18});
+  EXPECT_EQ(Compare("p", p, std::vector<double>(1 << 18, 0.0), 1, 1).detail,
+            "'p': 262144 element(s) are NaN or Inf (unwritten?) where the reference is finite");
+}
+
 TEST(Tensors, RandintStaysInRange) {
   auto t = DrawInput(ARENA_INT32, {5000}, {{"dist", "randint"}, {"low", 3}, {"high", 7}}, 3);
   ASSERT_TRUE(t.ok());

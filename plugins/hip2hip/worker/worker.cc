@@ -212,6 +212,63 @@ class Worker {
     return Json();
   }
 
+  // One trial's inputs and reference outputs. Both subjects are checked on
+  // the very same trials, so they are drawn and computed once per
+  // configuration and seed and kept for the other subject.
+  struct Trial {
+    std::vector<HostTensor> inputs;
+    std::vector<std::vector<int64_t>> out_shapes;
+    std::vector<std::vector<double>> reference;
+  };
+
+  Result<const Trial*> PrepareTrial(const ParameterValues& p, const std::vector<ArenaParam>& params,
+                                    const std::string& key, uint64_t seed) {
+    if (trial_key_ != key) {
+      trials_.clear();
+      trial_key_ = key;
+    }
+    auto it = trials_.find(seed);
+    if (it != trials_.end()) return &it->second;
+    Trial t;
+    ARENA_ASSIGN_OR_RETURN(t.inputs, DrawInputs(p, seed));
+    for (const auto& o : outputs_) {
+      ARENA_ASSIGN_OR_RETURN(auto shape, Shape(o, p));
+      t.out_shapes.push_back(shape);
+    }
+    // The reference, in double, on exactly the values the kernel sees.
+    std::vector<std::vector<double>> wide_in;
+    std::vector<ArenaHostConstTensor> ref_in;
+    for (const auto& x : t.inputs) wide_in.push_back(Widen(x));
+    for (size_t i = 0; i < t.inputs.size(); ++i) {
+      ArenaHostConstTensor v{};
+      v.data = wide_in[i].data();
+      v.ndim = static_cast<int>(t.inputs[i].shape.size());
+      for (int d = 0; d < v.ndim; ++d) v.shape[d] = t.inputs[i].shape[static_cast<size_t>(d)];
+      v.numel = t.inputs[i].numel;
+      ref_in.push_back(v);
+    }
+    std::vector<ArenaHostTensor> ref_views;
+    for (const auto& shape : t.out_shapes) {
+      int64_t numel = 1;
+      for (int64_t d : shape) numel *= d;
+      t.reference.emplace_back(static_cast<size_t>(numel), std::numeric_limits<double>::quiet_NaN());
+    }
+    for (size_t i = 0; i < outputs_.size(); ++i) {
+      ArenaHostTensor v{};
+      v.data = t.reference[i].data();
+      v.ndim = static_cast<int>(t.out_shapes[i].size());
+      for (int d = 0; d < v.ndim; ++d) v.shape[d] = t.out_shapes[i][static_cast<size_t>(d)];
+      v.numel = static_cast<int64_t>(t.reference[i].size());
+      ref_views.push_back(v);
+    }
+    if (reference_(ref_in.data(), static_cast<int>(ref_in.size()), ref_views.data(),
+                   static_cast<int>(ref_views.size()), params.data(),
+                   static_cast<int>(params.size())) != 0) {
+      return Internal("the reference reported an error");
+    }
+    return &(trials_[seed] = std::move(t));
+  }
+
   Json Check(const Json& req) {
     const std::string subject = req["subject"];
     if (!run_.count(subject)) return Reply("failed", subject + " was not compiled");
@@ -219,25 +276,27 @@ class Worker {
     ParameterValues p = Numeric(params_json);
     std::vector<ArenaParam> params = Params(params_json);
     const Json tolerances = task_.value("tolerances", Json::object());
+    const std::string key = req["config"].value("name", "") + "/" + req["seed"].dump();
     Json fingerprints = Json::array();
     double max_abs = 0, max_rel = 0;
     int trials = req.value("trials", 3);
     for (int trial = 0; trial < trials; ++trial) {
       uint64_t seed = req["seed"].get<uint64_t>() * 31 + static_cast<uint64_t>(trial);
-      auto host_in = DrawInputs(p, seed);
-      if (!host_in.ok()) return Reply("failed", host_in.status().message());
-      auto in = Upload(*host_in);
+      auto prepared = PrepareTrial(p, params, key, seed);
+      if (!prepared.ok()) {
+        return Reply(prepared.status().code() == StatusCode::kInternal ? "error" : "failed",
+                     prepared.status().message());
+      }
+      const Trial& t = **prepared;
+      auto in = Upload(t.inputs);
       if (!in.ok()) return Reply("failed", in.status().message());
       std::vector<HostTensor> poisoned;
-      std::vector<std::vector<int64_t>> out_shapes;
-      for (const auto& o : outputs_) {
-        auto shape = Shape(o, p);
-        if (!shape.ok()) return Reply("failed", shape.status().message());
-        out_shapes.push_back(*shape);
-        poisoned.push_back(Poisoned(o.dtype, *shape));
+      for (size_t i = 0; i < outputs_.size(); ++i) {
+        poisoned.push_back(Poisoned(outputs_[i].dtype, t.out_shapes[i]));
       }
       auto out = Upload(poisoned);
       if (!out.ok()) return Reply("failed", out.status().message());
+      poisoned.clear();
       bool fatal = false;
       Json failure = Launch(subject, *in, *out, params, &fatal);
       if (!failure.is_null()) {
@@ -245,49 +304,18 @@ class Worker {
         return failure;
       }
       for (size_t i = 0; i < inputs_.size(); ++i) {
-        HostTensor now = Download(in->views[i], (*host_in)[i].shape);
-        if (now.bytes != (*host_in)[i].bytes) {
+        HostTensor now = Download(in->views[i], t.inputs[i].shape);
+        if (now.bytes != t.inputs[i].bytes) {
           return Reply("failed", "input '" + inputs_[i].name + "' was modified");
         }
       }
-      // The reference, in double, on exactly the values the kernel saw.
-      std::vector<std::vector<double>> wide_in;
-      std::vector<ArenaHostConstTensor> ref_in;
-      for (const auto& t : *host_in) wide_in.push_back(Widen(t));
-      for (size_t i = 0; i < host_in->size(); ++i) {
-        ArenaHostConstTensor v{};
-        v.data = wide_in[i].data();
-        v.ndim = static_cast<int>((*host_in)[i].shape.size());
-        for (int d = 0; d < v.ndim; ++d) v.shape[d] = (*host_in)[i].shape[static_cast<size_t>(d)];
-        v.numel = (*host_in)[i].numel;
-        ref_in.push_back(v);
-      }
-      std::vector<std::vector<double>> ref_out;
-      std::vector<ArenaHostTensor> ref_views;
-      for (size_t i = 0; i < outputs_.size(); ++i) {
-        ref_out.emplace_back(static_cast<size_t>(poisoned[i].numel),
-                             std::numeric_limits<double>::quiet_NaN());
-      }
-      for (size_t i = 0; i < outputs_.size(); ++i) {
-        ArenaHostTensor v{};
-        v.data = ref_out[i].data();
-        v.ndim = static_cast<int>(out_shapes[i].size());
-        for (int d = 0; d < v.ndim; ++d) v.shape[d] = out_shapes[i][static_cast<size_t>(d)];
-        v.numel = poisoned[i].numel;
-        ref_views.push_back(v);
-      }
-      if (reference_(ref_in.data(), static_cast<int>(ref_in.size()), ref_views.data(),
-                     static_cast<int>(ref_views.size()), params.data(),
-                     static_cast<int>(params.size())) != 0) {
-        return Reply("error", "the reference reported an error");
-      }
       Json trial_prints = Json::array();
       for (size_t i = 0; i < outputs_.size(); ++i) {
-        HostTensor got = Download(out->views[i], out_shapes[i]);
+        HostTensor got = Download(out->views[i], t.out_shapes[i]);
         double tol = DefaultTolerance(outputs_[i].dtype);
-        Json t = tolerances.value(DtypeName(outputs_[i].dtype), Json::object());
-        Comparison c = Compare(outputs_[i].name, got, ref_out[i], t.value("atol", tol),
-                               t.value("rtol", tol));
+        Json tj = tolerances.value(DtypeName(outputs_[i].dtype), Json::object());
+        Comparison c = Compare(outputs_[i].name, got, t.reference[i], tj.value("atol", tol),
+                               tj.value("rtol", tol));
         max_abs = std::max(max_abs, c.max_abs_err);
         max_rel = std::max(max_rel, c.max_rel_err);
         if (!c.ok) {
@@ -579,6 +607,8 @@ class Worker {
   std::unique_ptr<DeviceBuffer> flush_;
   std::vector<std::string> param_names_;
   cudaEvent_t start_ = nullptr, end_ = nullptr;
+  std::string trial_key_;
+  std::map<uint64_t, Trial> trials_;
   bool fatal_ = false;
 };
 
