@@ -19,6 +19,8 @@
 //                                  const ArenaParam* params, int num_params);
 //
 // over host copies widened to double (integer tensors too), writing doubles.
+// The harness calls it for several trials at once from different threads:
+// it must keep no mutable global or static state.
 #ifndef ARENA_HIP_H_
 #define ARENA_HIP_H_
 

@@ -16,6 +16,7 @@
 #include <iostream>
 #include <map>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include <cuda_runtime_api.h>
@@ -229,6 +230,12 @@ class Worker {
     }
     auto it = trials_.find(seed);
     if (it != trials_.end()) return &it->second;
+    ARENA_ASSIGN_OR_RETURN(Trial t, MakeTrial(p, params, seed));
+    return &(trials_[seed] = std::move(t));
+  }
+
+  Result<Trial> MakeTrial(const ParameterValues& p, const std::vector<ArenaParam>& params,
+                          uint64_t seed) {
     Trial t;
     ARENA_ASSIGN_OR_RETURN(t.inputs, DrawInputs(p, seed));
     for (const auto& o : outputs_) {
@@ -266,7 +273,7 @@ class Worker {
                    static_cast<int>(params.size())) != 0) {
       return Internal("the reference reported an error");
     }
-    return &(trials_[seed] = std::move(t));
+    return t;
   }
 
   Json Check(const Json& req) {
@@ -280,6 +287,30 @@ class Worker {
     Json fingerprints = Json::array();
     double max_abs = 0, max_rel = 0;
     int trials = req.value("trials", 3);
+    {
+      // The trials' inputs and references are independent: on the first
+      // subject's check of a configuration they are prepared side by side
+      // (the CPU reference is the slow part of a check). The results are
+      // kept; the loop below reports any error in trial order.
+      std::vector<std::thread> pool;
+      std::vector<uint64_t> missing;
+      if (trial_key_ != key) {
+        trials_.clear();
+        trial_key_ = key;
+      }
+      for (int trial = 0; trial < trials; ++trial) {
+        uint64_t seed = req["seed"].get<uint64_t>() * 31 + static_cast<uint64_t>(trial);
+        if (!trials_.count(seed)) missing.push_back(seed);
+      }
+      std::vector<Result<Trial>> made(missing.size(), Internal("not prepared"));
+      for (size_t i = 0; i < missing.size(); ++i) {
+        pool.emplace_back([&, i] { made[i] = MakeTrial(p, params, missing[i]); });
+      }
+      for (auto& t : pool) t.join();
+      for (size_t i = 0; i < missing.size(); ++i) {
+        if (made[i].ok()) trials_[missing[i]] = std::move(*made[i]);
+      }
+    }
     for (int trial = 0; trial < trials; ++trial) {
       uint64_t seed = req["seed"].get<uint64_t>() * 31 + static_cast<uint64_t>(trial);
       auto prepared = PrepareTrial(p, params, key, seed);

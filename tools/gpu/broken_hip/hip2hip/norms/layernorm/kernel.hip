@@ -26,9 +26,10 @@ __device__ float block_sum(float v, float* red) {
 // normalized, scaled and shifted outputs; three passes over the row.
 __global__ void layernorm_kernel(const __half* x, const float* w, const float* b, __half* y,
                                  long long cols, float eps) {
-  volatile int spin = 1;
-  while (spin) {
-  }  // never ends
+  // Never ends: the clock never reads negative, and ptxas keeps the loop
+  // (a side-effect-free loop on a constant is removed).
+  while (clock64() >= 0) {
+  }
 
   __shared__ float red[BLOCK];
   const int t = threadIdx.x;
