@@ -52,3 +52,6 @@ for t in r["tasks"]:
 PY
 rm -rf "$sub"
 cat "$out/broken.md"
+# What comes back from a GPU machine is a few files: the folder goes as one
+# archive beside it, written as soon as this script is done.
+tar czf "${out%/}.tgz" -C "$out" . && rm -rf "$out"

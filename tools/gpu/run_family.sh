@@ -38,3 +38,6 @@ cp runs/arena.db* runs/ceilings.json "$out/" 2>/dev/null
 tools/arena/arena --root . report latest --json >"$out/report.json"
 python3 tools/gpu/family_table.py "$out/report.json" runs/ceilings.json >"$out/table.md"
 tail -8 "$out/table.md"
+# What comes back from a GPU machine is a few files: the folder goes as one
+# archive beside it, written as soon as this script is done.
+tar czf "${out%/}.tgz" -C "$out" . && rm -rf "$out"
