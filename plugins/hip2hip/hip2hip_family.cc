@@ -18,21 +18,11 @@
 #include "core/family.h"
 #include "core/harness_worker.h"
 #include "core/process.h"
+#include "plugins/hip2hip/build/hip_build.h"
 
 namespace arena {
 namespace {
 namespace fs = std::filesystem;
-
-std::string FindTool(const char* env, const std::vector<std::string>& candidates) {
-  if (const char* v = std::getenv(env); v != nullptr && *v) return v;
-  for (const auto& c : candidates) {
-    if (fs::exists(c)) return c;
-  }
-  return "";
-}
-
-std::string Nvcc() { return FindTool("ARENA_NVCC", {"/usr/local/cuda/bin/nvcc", "/usr/bin/nvcc"}); }
-std::string Hipcc() { return FindTool("ARENA_HIPCC", {"/usr/bin/hipcc", "/opt/rocm/bin/hipcc"}); }
 
 std::string SourceOf(const TaskSpec& task) {
   for (const auto& e : task.editable) {
@@ -44,61 +34,29 @@ std::string SourceOf(const TaskSpec& task) {
 class HipSession : public EvaluationSession {
  public:
   explicit HipSession(const EvaluationContext& ctx)
-      : ctx_(ctx), worker_([this] { return StartWorker(); }) {
-    include_ = (fs::path(ctx.project_root) / "plugins/hip2hip/include").string();
-    layer_ = (fs::path(ctx.project_root) / "plugins/hip2hip/hip_on_cuda/include").string();
-  }
+      : ctx_(ctx), worker_([this] { return StartWorker(); }) {}
 
   StageOutcome Compile(Subject subject) override {
     const std::string name = SubjectName(subject);
     const std::string dir = subject == Subject::kBaseline ? ctx_.baseline_dir : ctx_.candidate_dir;
     const std::string src = (fs::path(dir) / SourceOf(*ctx_.task)).string();
     libs_.erase(name);
-    StageOutcome o = StageOutcome::Passed();
-    // NVIDIA: the library the worker loads.
-    const std::string nvcc = Nvcc();
-    if (nvcc.empty()) return StageOutcome::Failed("harness: nvcc not found (set ARENA_NVCC)");
-    const std::string lib = (fs::path(ctx_.work_dir) / (name + ".so")).string();
-    const std::string arch = ctx_.device.platform == "cuda" && !ctx_.device.arch.empty()
-                                 ? ctx_.device.arch
-                                 : "sm_90";
-    auto nv = Run({nvcc, "-x", "cu", "-std=c++17", "-O3", "-arch=" + arch, "-shared",
-                   "-Xcompiler", "-fPIC", "-cudart", "shared", "-I" + layer_, "-I" + include_,
-                   src, "-o", lib});
-    o.metrics["nvidia_arch"] = arch;
-    o.metrics["nvidia_compile_s"] = nv.wall_s;
-    if (!nv.success()) {
-      return StageOutcome::Failed("does not compile for NVIDIA " + arch + " (" + nv.Describe() + ")",
-                                  nv.out + nv.err);
-    }
-    // AMD: the same source must build there too.
-    const std::string hipcc = Hipcc();
-    if (hipcc.empty()) {
-      o.metrics["amd"] = "not checked: hipcc not installed";
-    } else {
-      auto amd = Run({hipcc, "--offload-arch=gfx90a", "-std=c++17", "-O3", "-fPIC", "-shared",
-                      "-I" + include_, src, "-o",
-                      (fs::path(ctx_.work_dir) / (name + "_gfx90a.so")).string()});
-      o.metrics["amd_compile_s"] = amd.wall_s;
-      if (!amd.success()) {
-        return StageOutcome::Failed("does not compile for AMD gfx90a (" + amd.Describe() + ")",
-                                    amd.out + amd.err);
-      }
-      o.metrics["amd"] = "gfx90a";
-    }
+    HipBuildOptions build{ctx_.project_root, ctx_.work_dir, ctx_.device, ctx_.stage_timeout_s};
+    std::string lib;
+    StageOutcome o = BuildHip(build, src, name, &lib);
+    if (!o.passed()) return o;
     if (reference_.empty()) {
       const std::string ref = (fs::path(ctx_.work_dir) / "reference.so").string();
       const std::string ref_src = (fs::path(ctx_.baseline_dir) /
                                    ctx_.task->family_json.value("reference", "reference.cpp"))
                                       .string();
-      auto r = Run({"g++", "-std=c++17", "-O2", "-shared", "-fPIC", "-I" + include_, ref_src, "-o",
-                    ref});
+      auto r = RunBuildStep(build, {"g++", "-std=c++17", "-O2", "-shared", "-fPIC",
+                                    "-I" + ArenaHipIncludeDir(ctx_.project_root), ref_src, "-o", ref});
       if (!r.success()) return StageOutcome::Failed("harness: the reference does not compile", r.err);
       reference_ = ref;
     }
     libs_[name] = lib;
     worker_.Stop();  // a new library: the next check starts a fresh worker
-    o.detail = "built for NVIDIA " + arch + (hipcc.empty() ? "" : " and AMD gfx90a");
     return o;
   }
 
@@ -131,29 +89,8 @@ class HipSession : public EvaluationSession {
   }
 
  private:
-  ProcessResult Run(std::vector<std::string> argv) {
-    ProcessOptions o;
-    o.argv = std::move(argv);
-    o.timeout_s = ctx_.stage_timeout_s;
-    o.cwd = ctx_.work_dir;
-    o.isolate_network = true;
-    auto r = RunProcess(o);
-    if (r.ok()) return *r;
-    ProcessResult failed;
-    failed.err = r.status().message();
-    return failed;
-  }
-
-  std::string WorkerBinary() const {
-    for (const char* rel : {"plugins/hip2hip/hip2hip_worker", "bazel-bin/plugins/hip2hip/hip2hip_worker"}) {
-      fs::path p = fs::path(ctx_.project_root) / rel;
-      if (fs::exists(p)) return p.string();
-    }
-    return "";
-  }
-
   Result<std::unique_ptr<WorkerProcess>> StartWorker() {
-    std::string bin = WorkerBinary();
+    std::string bin = FindBuiltBinary(ctx_.project_root, "plugins/hip2hip/hip2hip_worker");
     if (bin.empty()) return NotFound("hip2hip worker binary not found under " + ctx_.project_root);
     ProcessOptions o;
     o.argv = {bin};
@@ -173,7 +110,7 @@ class HipSession : public EvaluationSession {
   }
 
   EvaluationContext ctx_;
-  std::string include_, layer_, reference_;
+  std::string reference_;
   std::map<std::string, std::string> libs_;
   HarnessWorker worker_;  // last: stopped before the members it uses go
 };

@@ -1,0 +1,222 @@
+"""Pieces shared by the arena's Python harness workers (triton2triton,
+torch2hip): the JSON-lines protocol, dtypes and tolerances, comparison with
+a reference, and GPU timing helpers (L2 flush, a blocking kernel that keeps
+the host's launch path out of the events, device-synchronised samples).
+
+Importing this module first sends everything but replies to stderr: a
+kernel's or a library's print can never be mistaken for a reply.
+"""
+
+import hashlib
+import importlib.util
+import json
+import math
+import os
+import sys
+import time
+import traceback
+
+# Replies go to the real stdout; everything else (kernels' prints, warnings,
+# C libraries) is sent to stderr.
+_REPLY = os.fdopen(os.dup(1), "w", buffering=1)
+os.dup2(2, 1)
+sys.stdout = sys.stderr
+
+import torch  # noqa: E402
+
+_DTYPES = {
+    "float16": torch.float16,
+    "bfloat16": torch.bfloat16,
+    "float32": torch.float32,
+    "float64": torch.float64,
+    "int8": torch.int8,
+    "uint8": torch.uint8,
+    "int16": torch.int16,
+    "int32": torch.int32,
+    "int64": torch.int64,
+    "bool": torch.bool,
+}
+
+
+for _name in ("float8_e4m3fn", "float8_e5m2"):
+    if hasattr(torch, _name):
+        _DTYPES[_name] = getattr(torch, _name)
+
+
+_DEFAULT_TOLERANCES = {
+    "float16": (1e-2, 1e-2),
+    "bfloat16": (2e-2, 2e-2),
+    "float32": (1e-4, 1e-4),
+    "float64": (1e-8, 1e-8),
+    "float8_e4m3fn": (1.25e-1, 1.25e-1),
+    "float8_e5m2": (2.5e-1, 2.5e-1),
+}
+
+
+class TaskError(Exception):
+    """A problem with the task or candidate, reported as a failed stage."""
+
+
+def _load_module(path, unique_name):
+    spec = importlib.util.spec_from_file_location(unique_name, path)
+    if spec is None:
+        raise TaskError(f"cannot import {path}")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[unique_name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+def _trial_seed(seed, trial):
+    digest = hashlib.sha256(f"{seed}:{trial}".encode()).digest()
+    return int.from_bytes(digest[:6], "little")
+
+
+def _calibrate_sleep():
+    """GPU cycles per microsecond of torch.cuda._sleep (0 if unavailable)."""
+    if not hasattr(torch.cuda, "_sleep"):
+        return 0.0
+    cycles = 10_000_000
+    torch.cuda._sleep(cycles)  # warm-up
+    times = []
+    for _ in range(3):
+        start = torch.cuda.Event(enable_timing=True)
+        end = torch.cuda.Event(enable_timing=True)
+        start.record()
+        torch.cuda._sleep(cycles)
+        end.record()
+        end.synchronize()
+        times.append(start.elapsed_time(end) * 1e3)
+    return cycles / _median(times)
+
+
+def _event_once(fn, flush, block_cycles=0):
+    flush.add_(1.0)  # evicts the L2 outside the timed region
+    if block_cycles > 0:
+        torch.cuda._sleep(block_cycles)
+    start = torch.cuda.Event(enable_timing=True)
+    end = torch.cuda.Event(enable_timing=True)
+    start.record()
+    fn()
+    end.record()
+    end.synchronize()
+    return start.elapsed_time(end) * 1e3
+
+
+def _device_synced_once(fn, flush):
+    flush.add_(1.0)
+    start = torch.cuda.Event(enable_timing=True)
+    end = torch.cuda.Event(enable_timing=True)
+    start.record()
+    fn()
+    torch.cuda.synchronize()  # waits for every stream, not only this one
+    end.record()
+    end.synchronize()
+    return start.elapsed_time(end) * 1e3
+
+
+def _event_median(fn, n, flush, block_cycles=0):
+    return _median([_event_once(fn, flush, block_cycles) for _ in range(n)])
+
+
+def _median(values):
+    v = sorted(values)
+    n = len(v)
+    return 0.5 * (v[(n - 1) // 2] + v[n // 2])
+
+
+def _bitwise_equal(a, b):
+    if a.shape != b.shape or a.dtype != b.dtype:
+        return False
+    if a.is_floating_point():
+        return bool(torch.equal(a.nan_to_num(nan=1.5e30), b.nan_to_num(nan=1.5e30))) and \
+            bool(torch.equal(a.isnan(), b.isnan()))
+    return bool(torch.equal(a, b))
+
+
+def _fingerprint(t):
+    data = t.detach().contiguous().cpu().view(torch.uint8).numpy().tobytes()
+    return hashlib.sha256(data).hexdigest()[:16]
+
+
+def _compare(name, got, ref, tol):
+    atol, rtol = tol
+    if not isinstance(ref, torch.Tensor):
+        raise TaskError(f"reference value for '{name}' is not a tensor")
+    if tuple(got.shape) != tuple(ref.shape):
+        return False, f"'{name}' has shape {tuple(got.shape)}, the reference {tuple(ref.shape)}", (0, 0)
+    g = got.detach().to(torch.float64)
+    r = ref.detach().to(torch.float64).to(g.device)
+    ref_finite = torch.isfinite(r)
+    got_finite = torch.isfinite(g)
+    bad_nonfinite = ref_finite & ~got_finite
+    if bool(bad_nonfinite.any()):
+        count = int(bad_nonfinite.sum())
+        kind = "NaN (unwritten?)" if bool(torch.isnan(g[bad_nonfinite]).any()) else "Inf"
+        return False, f"'{name}': {count} element(s) are {kind} where the reference is finite", (
+            float("inf"), float("inf"))
+    # Where the reference itself is NaN/Inf, the output must match it.
+    nonfinite = ~ref_finite
+    if bool(nonfinite.any()):
+        same = (torch.isnan(r) & torch.isnan(g)) | (r == g)
+        if not bool(same[nonfinite].all()):
+            return False, f"'{name}': non-finite reference values not reproduced", (0, 0)
+    diff = (g - r).abs()[ref_finite]
+    rf = r[ref_finite]
+    max_abs = float(diff.max()) if diff.numel() else 0.0
+    rel = diff / rf.abs().clamp_min(1e-12)
+    max_rel = float(rel.max()) if rel.numel() else 0.0
+    bad = diff > atol + rtol * rf.abs()
+    if bool(bad.any()):
+        idx = int(bad.nonzero()[0][0])
+        return False, (f"'{name}': {int(bad.sum())} of {rf.numel()} element(s) outside "
+                       f"atol={atol} rtol={rtol}; e.g. got {float(g[ref_finite][idx]):.6g}, "
+                       f"expected {float(rf[idx]):.6g}"), (max_abs, max_rel)
+    return True, "", (max_abs, max_rel)
+
+
+def _reply(status, detail, log="", seconds=0.0, metrics=None, extra=None):
+    out = {"status": status, "detail": detail, "log": log, "seconds": seconds,
+           "metrics": metrics or {}}
+    if extra:
+        out.update(extra)
+    return out
+
+
+def _finite(value):
+    """JSON has no NaN or Infinity: such numbers travel as strings."""
+    if isinstance(value, float) and not math.isfinite(value):
+        return str(value)
+    if isinstance(value, dict):
+        return {k: _finite(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_finite(v) for v in value]
+    return value
+
+
+def serve(handlers):
+    """Answers one JSON request per line on stdin until EOF or {"op": "quit"}."""
+    for line in sys.stdin:
+        line = line.strip()
+        if not line:
+            continue
+        try:
+            req = json.loads(line)
+        except json.JSONDecodeError as e:
+            _REPLY.write(json.dumps(_finite(_reply("error", f"bad request: {e}"))) + "\n")
+            continue
+        op = req.get("op")
+        if op == "quit":
+            break
+        start = time.perf_counter()
+        try:
+            reply = handlers[op](req) if op in handlers else _reply("error", f"unknown op {op}")
+        except TaskError as e:
+            reply = _reply("failed", str(e))
+        except Exception as e:  # noqa: BLE001: a candidate's exception is its failure
+            reply = _reply("failed", f"{type(e).__name__}: {str(e).splitlines()[0] if str(e) else ''}",
+                           log=traceback.format_exc())
+        reply.setdefault("seconds", 0.0)
+        if not reply["seconds"]:
+            reply["seconds"] = time.perf_counter() - start
+        _REPLY.write(json.dumps(_finite(reply)) + "\n")

@@ -1,0 +1,100 @@
+#include "plugins/hip2hip/build/hip_build.h"
+
+#include <cstdlib>
+#include <filesystem>
+#include <thread>
+
+#include "core/process.h"
+
+namespace arena {
+namespace {
+namespace fs = std::filesystem;
+
+std::string FindTool(const char* env, const std::vector<std::string>& candidates) {
+  if (const char* v = std::getenv(env); v != nullptr && *v) return v;
+  for (const auto& c : candidates) {
+    if (fs::exists(c)) return c;
+  }
+  return "";
+}
+
+}  // namespace
+
+std::string FindNvcc() { return FindTool("ARENA_NVCC", {"/usr/local/cuda/bin/nvcc", "/usr/bin/nvcc"}); }
+std::string FindHipcc() { return FindTool("ARENA_HIPCC", {"/usr/bin/hipcc", "/opt/rocm/bin/hipcc"}); }
+
+std::string ArenaHipIncludeDir(const std::string& project_root) {
+  return (fs::path(project_root) / "plugins/hip2hip/include").string();
+}
+
+std::string FindBuiltBinary(const std::string& project_root, const std::string& rel) {
+  for (const std::string& prefix : {std::string(), std::string("bazel-bin/")}) {
+    fs::path p = fs::path(project_root) / (prefix + rel);
+    if (fs::exists(p)) return p.string();
+  }
+  return "";
+}
+
+ProcessResult RunBuildStep(const HipBuildOptions& options, std::vector<std::string> argv) {
+  ProcessOptions o;
+  o.argv = std::move(argv);
+  o.timeout_s = options.timeout_s;
+  o.cwd = options.work_dir;
+  o.isolate_network = true;
+  auto r = RunProcess(o);
+  if (r.ok()) return *r;
+  ProcessResult failed;
+  failed.err = r.status().message();
+  return failed;
+}
+
+StageOutcome BuildHip(const HipBuildOptions& options, const std::string& source,
+                      const std::string& name, std::string* library) {
+  const std::string include = ArenaHipIncludeDir(options.project_root);
+  const std::string layer =
+      (fs::path(options.project_root) / "plugins/hip2hip/hip_on_cuda/include").string();
+  StageOutcome o = StageOutcome::Passed();
+  const std::string nvcc = FindNvcc();
+  if (nvcc.empty()) return StageOutcome::Failed("harness: nvcc not found (set ARENA_NVCC)");
+  const std::string lib = (fs::path(options.work_dir) / (name + ".so")).string();
+  const std::string arch = options.device.platform == "cuda" && !options.device.arch.empty()
+                               ? options.device.arch
+                               : "sm_90";
+  // AMD first, in the background: the same source must build there too,
+  // and the two compilers need not wait for each other.
+  const std::string hipcc = FindHipcc();
+  ProcessResult amd;
+  std::thread amd_build;
+  if (!hipcc.empty()) {
+    amd_build = std::thread([&] {
+      amd = RunBuildStep(options, {hipcc, "--offload-arch=gfx90a", "-std=c++17", "-O3", "-fPIC",
+                                   "-shared", "-I" + include, source, "-o",
+                                   (fs::path(options.work_dir) / (name + "_gfx90a.so")).string()});
+    });
+  }
+  auto nv = RunBuildStep(options, {nvcc, "-x", "cu", "-std=c++17", "-O3", "-arch=" + arch,
+                                   "-shared", "-Xcompiler", "-fPIC", "-cudart", "shared",
+                                   "-I" + layer, "-I" + include, source, "-o", lib});
+  if (amd_build.joinable()) amd_build.join();
+  o.metrics["nvidia_arch"] = arch;
+  o.metrics["nvidia_compile_s"] = nv.wall_s;
+  if (!nv.success()) {
+    return StageOutcome::Failed("does not compile for NVIDIA " + arch + " (" + nv.Describe() + ")",
+                                nv.out + nv.err);
+  }
+  if (hipcc.empty()) {
+    o.metrics["amd"] = "not checked: hipcc not installed";
+  } else {
+    o.metrics["amd_compile_s"] = amd.wall_s;
+    if (!amd.success()) {
+      return StageOutcome::Failed("does not compile for AMD gfx90a (" + amd.Describe() + ")",
+                                  amd.out + amd.err);
+    }
+    o.metrics["amd"] = "gfx90a";
+  }
+  *library = lib;
+  o.detail = "built for NVIDIA " + arch + (hipcc.empty() ? "" : " and AMD gfx90a");
+  return o;
+}
+
+}  // namespace arena

@@ -1,0 +1,49 @@
+// Building a HIP translation unit the way the HIP families do: into a
+// shared library for the NVIDIA target through the HIP-on-CUDA layer (nvcc),
+// and for AMD gfx90a with hipcc where it is installed, so that a candidate
+// stays portable. Compiler output goes verbatim into the stage's log.
+//
+//   HipBuildOptions o{.project_root = root, .work_dir = dir, .device = device};
+//   StageOutcome s = BuildHip(o, "kernel.hip", "candidate", &library);
+#ifndef ARENA_PLUGINS_HIP2HIP_BUILD_HIP_BUILD_H_
+#define ARENA_PLUGINS_HIP2HIP_BUILD_HIP_BUILD_H_
+
+#include <string>
+
+#include "core/device.h"
+#include "core/family.h"
+#include "core/process.h"
+
+namespace arena {
+
+struct HipBuildOptions {
+  std::string project_root;  // finds plugins/hip2hip/{include,hip_on_cuda/include}
+  std::string work_dir;      // where libraries are written
+  DeviceInfo device;         // its arch when it is a CUDA device, else sm_90
+  double timeout_s = 300;
+};
+
+// nvcc (ARENA_NVCC, else /usr/local/cuda/bin/nvcc) and hipcc (ARENA_HIPCC,
+// else /usr/bin/hipcc or /opt/rocm/bin/hipcc); empty when not found.
+std::string FindNvcc();
+std::string FindHipcc();
+
+// Builds `source` into work_dir/<name>.so for NVIDIA (the library a worker
+// loads, in *library) and checks that it builds for AMD gfx90a. Metrics:
+// nvidia_arch, nvidia_compile_s, amd, amd_compile_s.
+StageOutcome BuildHip(const HipBuildOptions& options, const std::string& source,
+                      const std::string& name, std::string* library);
+
+// Runs a build command with the options' time limit, in work_dir, without
+// network.
+ProcessResult RunBuildStep(const HipBuildOptions& options, std::vector<std::string> argv);
+
+// The include folder holding arena_hip.h.
+std::string ArenaHipIncludeDir(const std::string& project_root);
+
+// Finds a binary built next to the plugins: ROOT/<rel> or ROOT/bazel-bin/<rel>.
+std::string FindBuiltBinary(const std::string& project_root, const std::string& rel);
+
+}  // namespace arena
+
+#endif  // ARENA_PLUGINS_HIP2HIP_BUILD_HIP_BUILD_H_
