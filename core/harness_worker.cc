@@ -1,6 +1,16 @@
 #include "core/harness_worker.h"
 
+#include <cstdlib>
+#include <filesystem>
+
 namespace arena {
+
+std::string HarnessPython(const std::string& project_root) {
+  if (const char* env = std::getenv("ARENA_PYTHON"); env != nullptr && *env) return env;
+  std::filesystem::path venv = std::filesystem::path(project_root) / ".venv" / "bin" / "python";
+  if (std::filesystem::exists(venv)) return venv.string();
+  return "python3";
+}
 
 Status InitializeWorker(WorkerProcess& worker, const Json& init, double timeout_s,
                         const std::string& what) {

@@ -22,6 +22,10 @@
 namespace arena {
 
 // Sends `init` and requires a reply with status "passed".
+// The Python interpreter for harness workers written in Python:
+// $ARENA_PYTHON, else the project's .venv/bin/python, else python3.
+std::string HarnessPython(const std::string& project_root);
+
 Status InitializeWorker(WorkerProcess& worker, const Json& init, double timeout_s,
                         const std::string& what);
 

@@ -23,14 +23,6 @@ namespace fs = std::filesystem;
 
 constexpr char kWorker[] = "plugins/triton2triton/harness/worker.py";
 
-// The Python interpreter: $ARENA_PYTHON, else the project's .venv, else python3.
-std::string PythonFor(const std::string& project_root) {
-  if (const char* env = std::getenv("ARENA_PYTHON"); env != nullptr && *env) return env;
-  fs::path venv = fs::path(project_root) / ".venv" / "bin" / "python";
-  if (fs::exists(venv)) return venv.string();
-  return "python3";
-}
-
 Status ValidateEntry(const TaskSpec& task, const std::string& key, const std::string& ref,
                      const std::vector<std::string>& allowed_files, const char* what) {
   auto colon = ref.find(':');
@@ -107,7 +99,7 @@ class TritonSession : public EvaluationSession {
 
   Result<std::unique_ptr<WorkerProcess>> Start() {
     ProcessOptions o;
-    o.argv = {PythonFor(ctx_.project_root), "-u",
+    o.argv = {HarnessPython(ctx_.project_root), "-u",
               (fs::path(ctx_.project_root) / kWorker).string()};
     o.cwd = ctx_.work_dir;
     o.env["PYTHONDONTWRITEBYTECODE"] = "1";

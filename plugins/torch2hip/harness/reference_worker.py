@@ -1,0 +1,327 @@
+"""The torch2hip reference worker: the PyTorch side of a torch2hip evaluation.
+
+One long-lived process per evaluation, driven by the C++ plugin with one JSON
+request and reply per line (the protocol of plugins/common/python). It owns
+the task's reference module (reference.py: Model, get_init_inputs,
+get_inputs), and for the HIP worker it writes each trial's inputs (in their
+native dtype) and reference outputs (float64) as raw little-endian files, so
+nothing is lost crossing the process boundary.
+
+Requests:
+  {"op": "init", "task": {...}, "reference": PATH, "device": "cuda"|"cpu",
+   "data_dir": DIR}
+  {"op": "prepare", "config": {...}, "seed": int, "trials": int,
+   "reference": bool, "check_eager": bool}
+      trials' files under DIR; with check_eager, PyTorch eager in the native
+      dtype is compared with the float64 reference (the baseline's check).
+  {"op": "time", "config": {...}, "mode": "eager"|"compiled",
+   "repetitions": int}
+      samples of the module's forward on the GPU, in microseconds.
+  {"op": "ping"}   the reference imported and ready
+"""
+
+import copy
+import os
+import shutil
+import sys
+import time
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..",
+                                "common", "python"))
+from arena_harness import (  # noqa: E402  (first: it sends prints to stderr)
+    _DEFAULT_TOLERANCES, _DTYPES, TaskError, _calibrate_sleep, _compare, _event_once,
+    _fingerprint, _load_module, _median, _reply, _trial_seed)
+import arena_harness  # noqa: E402
+
+import torch  # noqa: E402
+
+_TIMING_SEED = 12345
+
+
+def _evaluate(expr, params):
+    if isinstance(expr, (int, float)):
+        return expr
+    names = {k: v for k, v in params.items() if isinstance(v, (int, float))}
+    names.update(min=min, max=max, ceil_div=lambda a, b: -(-a // b))
+    return eval(str(expr), {"__builtins__": {}}, names)  # the task's own text
+
+
+def _as_tuple(result):
+    if isinstance(result, torch.Tensor):
+        return (result,)
+    if isinstance(result, (tuple, list)):
+        return tuple(result)
+    raise TaskError(f"forward returned {type(result).__name__}, not a tensor or a tuple")
+
+
+class Worker:
+    def __init__(self):
+        self.task = None
+        self.module = None
+        self.device = "cpu"
+        self.data_dir = None
+        self.cache = {}
+        self.flush = None
+        self.cycles_per_us = 0.0
+
+    def init(self, req):
+        self.task = req["task"]
+        self.device = req["device"]
+        self.data_dir = req["data_dir"]
+        self.section = self.task.get("family_section") or {}
+        self.parameters = self.section.get("parameters") or {}
+        self.module = _load_module(req["reference"], "torch2hip_reference")
+        for name in ("Model", "get_init_inputs", "get_inputs"):
+            if not hasattr(self.module, name):
+                raise TaskError(f"reference.py defines no '{name}'")
+        if self.device == "cuda":
+            torch.cuda.init()
+            l2 = torch.cuda.get_device_properties(0).L2_cache_size
+            self.flush = torch.empty(max(2 * l2, 64 << 20) // 4, dtype=torch.float32,
+                                     device="cuda")
+            self.cycles_per_us = _calibrate_sleep()
+        return _reply("passed", f"PyTorch {torch.__version__} reference ready on {self.device}",
+                      metrics={"torch": torch.__version__})
+
+    def ping(self, req):
+        return _reply("passed", f"PyTorch eager (torch {torch.__version__}, {self.device})",
+                      metrics={"torch": torch.__version__})
+
+    # -- building a trial ------------------------------------------------------
+    def _build(self, params, seed):
+        """The model and the interface's inputs for one seed, on the CPU."""
+        torch.manual_seed(seed)
+        model = self.module.Model(*self.module.get_init_inputs(params)).eval()
+        gen = torch.Generator().manual_seed(seed)
+        forward_inputs = list(self.module.get_inputs(params, gen))
+        state = model.state_dict()
+        queue = list(forward_inputs)
+        tensors = []
+        for spec in self.task["inputs"]:
+            name = spec["name"]
+            if name in self.parameters:
+                key = self.parameters[name]
+                if key not in state:
+                    raise TaskError(f"torch2hip.parameters: the model has no '{key}' "
+                                    f"(it has {', '.join(state)})")
+                t = state[key]
+            else:
+                if not queue:
+                    raise TaskError(f"get_inputs returned too few tensors for '{name}'")
+                t = queue.pop(0)
+            self._expect(name, t, spec, params)
+            tensors.append(t.detach().contiguous())
+        if queue:
+            raise TaskError(f"get_inputs returned {len(queue)} tensor(s) more than the interface")
+        return model, forward_inputs, tensors
+
+    def _expect(self, name, t, spec, params):
+        shape = [int(_evaluate(d, params)) for d in spec["shape"]]
+        dtype = _DTYPES[spec["dtype"]]
+        if t.dtype != dtype or list(t.shape) != shape:
+            raise TaskError(f"'{name}' is {str(t.dtype).replace('torch.', '')}{list(t.shape)}, "
+                            f"the interface says {spec['dtype']}{shape}")
+
+    def _outputs(self, result, params, native):
+        outs = _as_tuple(result)
+        specs = self.task["outputs"]
+        if len(outs) != len(specs):
+            raise TaskError(f"forward returned {len(outs)} tensor(s), the interface has "
+                            f"{len(specs)} output(s)")
+        shaped = []
+        for t, spec in zip(outs, specs):
+            shape = [int(_evaluate(d, params)) for d in spec["shape"]]
+            if t.numel() != _numel(shape):
+                raise TaskError(f"output '{spec['name']}' has {t.numel()} element(s), the "
+                                f"interface's shape {shape} has {_numel(shape)}")
+            t = t.reshape(shape)
+            if native and t.dtype != _DTYPES[spec["dtype"]]:
+                raise TaskError(f"output '{spec['name']}' is {t.dtype}, the interface says "
+                                f"{spec['dtype']}")
+            shaped.append(t)
+        return shaped
+
+    def _tolerance(self, dtype_name):
+        tol = (self.task.get("tolerances") or {}).get(dtype_name)
+        if tol is not None:
+            return tol["atol"], tol["rtol"]
+        return _DEFAULT_TOLERANCES.get(dtype_name, (0.0, 0.0))
+
+    # -- stages ------------------------------------------------------------------
+    def prepare(self, req):
+        config = req["config"]
+        params = config["params"]
+        trials = int(req.get("trials", 3))
+        want_reference = bool(req.get("reference", True))
+        check_eager = bool(req.get("check_eager", False))
+        shutil.rmtree(self.data_dir, ignore_errors=True)
+        os.makedirs(self.data_dir)
+        data, fingerprints = [], []
+        worst = {"max_abs_err": 0.0, "max_rel_err": 0.0}
+        failure = None
+        start = time.perf_counter()
+        for trial in range(trials):
+            seed = _trial_seed(req["seed"], trial)
+            model, forward_inputs, tensors = self._build(params, seed)
+            entry = {"inputs": [], "reference": []}
+            for i, t in enumerate(tensors):
+                entry["inputs"].append(self._write(t, f"{trial}_in{i}.bin"))
+            if want_reference or check_eager:
+                with torch.no_grad():
+                    wide = copy.deepcopy(model).double().to(self.device)
+                    ref = self._outputs(wide(*[x.double().to(self.device) if x.is_floating_point()
+                                               else x.to(self.device) for x in forward_inputs]),
+                                        params, native=False)
+                del wide
+                for j, r in enumerate(ref):
+                    entry["reference"].append(self._write(r.double(), f"{trial}_ref{j}.bin"))
+            if check_eager and failure is None:
+                with torch.no_grad():
+                    native = model.to(self.device)
+                    got = self._outputs(native(*[x.to(self.device) for x in forward_inputs]),
+                                        params, native=True)
+                fingerprints.append([])
+                for spec, g, r in zip(self.task["outputs"], got, ref):
+                    ok, detail, errs = _compare(spec["name"], g, r, self._tolerance(spec["dtype"]))
+                    worst["max_abs_err"] = max(worst["max_abs_err"], errs[0])
+                    worst["max_rel_err"] = max(worst["max_rel_err"], errs[1])
+                    if not ok and failure is None:
+                        failure = f"trial {trial}: PyTorch eager: {detail}"
+                    fingerprints[-1].append(_fingerprint(g))
+            data.append(entry)
+        metrics = dict(worst)
+        if check_eager:
+            metrics["fingerprints"] = fingerprints
+            metrics["trials"] = trials
+        seconds = time.perf_counter() - start
+        extra = {"data": data}
+        if not check_eager:
+            return _reply("passed", f"{trials} trial(s) prepared", seconds=seconds,
+                          metrics=metrics, extra=extra)
+        if failure:
+            return _reply("failed", failure, seconds=seconds, metrics=metrics, extra=extra)
+        return _reply("passed", f"{trials} trial(s): PyTorch eager within tolerance of the "
+                      "float64 reference", seconds=seconds, metrics=metrics, extra=extra)
+
+    def _write(self, t, name):
+        path = os.path.join(self.data_dir, name)
+        t = t.detach().contiguous().cpu()
+        t.view(torch.uint8).numpy().tofile(path) if t.numel() else open(path, "wb").close()
+        return {"path": path, "dtype": str(t.dtype).replace("torch.", ""), "shape": list(t.shape)}
+
+    def time(self, req):
+        if self.device != "cuda":
+            return _reply("skipped", "skipped: no GPU")
+        config = req["config"]
+        params = config["params"]
+        mode = req.get("mode", "eager")
+        reps = int(req.get("repetitions", self.task["timing"]["repetitions"]))
+        key = (config["name"], mode)
+        if key not in self.cache:
+            if len(self.cache) > 4:
+                self.cache.clear()
+            self.cache[key] = self._timing_setup(params, mode)
+        setup = self.cache[key]
+        if "error" in setup:
+            return _reply("failed", setup["error"], metrics={"method": mode})
+        run = setup["run"]
+        for _ in range(3):
+            run()
+        torch.cuda.synchronize()
+        samples = [_event_once(run, self.flush, setup["block_cycles"]) / setup["per_call"]
+                   for _ in range(reps)]
+        return _reply("passed", setup["method"],
+                      metrics={"method": setup["method"], "setup_s": setup["setup_s"]},
+                      extra={"samples_us": samples})
+
+    def _timing_setup(self, params, mode):
+        start = time.perf_counter()
+        model, forward_inputs, _ = self._build(params, _TIMING_SEED)
+        model = model.to("cuda")
+        inputs = [x.to("cuda") for x in forward_inputs]
+        fn = model
+        if mode == "compiled":
+            try:
+                fn = torch.compile(model)
+                with torch.no_grad():
+                    fn(*inputs)
+                torch.cuda.synchronize()
+            except Exception as e:  # noqa: BLE001: recorded beside eager, never fatal
+                return {"error": f"torch.compile failed: {type(e).__name__}: "
+                                 f"{str(e).splitlines()[0] if str(e) else ''}"}
+
+        def call(args=inputs):
+            with torch.no_grad():
+                return fn(*args)
+
+        call()
+        torch.cuda.synchronize()
+        once = _median([_event_once(call, self.flush, int(300 * self.cycles_per_us))
+                        for _ in range(5)])
+        # Host time of one call: the blocking kernel must outlast it.
+        host = []
+        for _ in range(5):
+            t0 = time.perf_counter()
+            call()
+            host.append((time.perf_counter() - t0) * 1e6)
+            torch.cuda.synchronize()
+        block_cycles = int(min(2000.0, max(50.0, 3 * _median(host))) * self.cycles_per_us)
+        method = f"{mode}: cuda-events+l2-flush+blocking-kernel"
+        setup = {"run": call, "per_call": 1, "block_cycles": block_cycles, "method": method,
+                 "setup_s": 0.0}
+        if once < float(self.task["timing"].get("graph_below_us", 20)):
+            graphed = self._graph(call, params, mode)
+            if graphed is not None:
+                setup.update(graphed)
+        setup["setup_s"] = time.perf_counter() - start
+        return setup
+
+    def _graph(self, call, params, mode):
+        """Short forwards: one CUDA graph replaying the forward over rotating
+        input sets (cold data, launch overhead amortised), as the HIP side
+        does. None when the module cannot be captured."""
+        l2 = torch.cuda.get_device_properties(0).L2_cache_size
+        sets = []
+        footprint = 0
+        for k in range(1024):
+            _, fwd, _ = self._build(params, _TIMING_SEED + 1 + k)
+            fwd = [x.to("cuda") for x in fwd]
+            sets.append(fwd)
+            footprint += sum(x.numel() * x.element_size() for x in fwd)
+            if len(sets) >= 8 and footprint >= 2 * l2:
+                break
+        try:
+            stream = torch.cuda.Stream()
+            stream.wait_stream(torch.cuda.current_stream())
+            with torch.cuda.stream(stream):
+                for args in sets[:2]:
+                    call(args)
+            torch.cuda.current_stream().wait_stream(stream)
+            torch.cuda.synchronize()
+            graph = torch.cuda.CUDAGraph()
+            with torch.cuda.graph(graph):
+                for args in sets:
+                    call(args)
+        except Exception:  # noqa: BLE001: not capturable: plain events then
+            torch.cuda.synchronize()
+            return None
+        return {"run": graph.replay, "per_call": len(sets), "block_cycles": 0,
+                "method": f"{mode}: cuda-graph-replay+{len(sets)}-rotating-input-sets",
+                "graph_sets": sets}
+
+
+def _numel(shape):
+    n = 1
+    for d in shape:
+        n *= d
+    return n
+
+
+def serve():
+    worker = Worker()
+    arena_harness.serve({"init": worker.init, "prepare": worker.prepare, "time": worker.time,
+                         "ping": worker.ping})
+
+
+if __name__ == "__main__":
+    serve()

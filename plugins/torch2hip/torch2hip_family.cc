@@ -1,0 +1,303 @@
+// The torch2hip family: a PyTorch module (the baseline, timed as PyTorch
+// eager) made faster as a HIP translation unit behind the C ABI of
+// plugins/hip2hip/include/arena_hip.h.
+//
+// Two workers per evaluation. The reference worker (Python,
+// harness/reference_worker.py) owns the task's reference.py: it draws each
+// trial's inputs, computes the module in float64, checks PyTorch eager in the
+// native dtype against it (the baseline's check), writes inputs and
+// reference outputs as raw files, and times eager (and torch.compile, as a
+// second baseline recorded beside it). The HIP worker of the hip2hip family
+// (shared, not copied) loads the candidate's library, checks it on exactly
+// those files and times it. Timing alternates between the two processes in
+// rounds so that both see the same state of the GPU.
+//
+// Without a GPU: the candidate is compiled for NVIDIA and AMD, the baseline
+// is checked on the CPU (small configuration), and the candidate's checks
+// and timing say "skipped: no GPU".
+#include <algorithm>
+#include <cstdlib>
+#include <filesystem>
+#include <map>
+
+#include "core/family.h"
+#include "core/harness_worker.h"
+#include "core/process.h"
+#include "plugins/hip2hip/build/hip_build.h"
+
+namespace arena {
+namespace {
+namespace fs = std::filesystem;
+
+constexpr char kReferenceWorker[] = "plugins/torch2hip/harness/reference_worker.py";
+constexpr int kTimingRounds = 4;
+
+std::string SourceOf(const TaskSpec& task) {
+  for (const auto& e : task.editable) {
+    if (fs::path(e).extension() == ".hip") return e;
+  }
+  return task.editable.front();
+}
+
+double Median(std::vector<double> v) {
+  if (v.empty()) return 0;
+  std::sort(v.begin(), v.end());
+  return 0.5 * (v[(v.size() - 1) / 2] + v[v.size() / 2]);
+}
+
+class TorchHipSession : public EvaluationSession {
+ public:
+  explicit TorchHipSession(const EvaluationContext& ctx)
+      : ctx_(ctx),
+        data_dir_((fs::path(ctx.work_dir) / "trials").string()),
+        reference_([this] { return StartReference(); }),
+        hip_([this] { return StartHip(); }) {}
+
+  ~TorchHipSession() override {
+    hip_.Stop();
+    reference_.Stop();
+    std::error_code ec;
+    fs::remove_all(data_dir_, ec);  // trial files can be gigabytes
+  }
+
+  StageOutcome Compile(Subject subject) override {
+    if (subject == Subject::kBaseline) {
+      // The baseline is the PyTorch module: "compiling" it is importing it
+      // in the reference worker (a broken reference.py fails here).
+      reference_.Stop();
+      return reference_.Send({{"op", "ping"}}, ctx_.stage_timeout_s, "the PyTorch reference");
+    }
+    const std::string src = (fs::path(ctx_.candidate_dir) / SourceOf(*ctx_.task)).string();
+    candidate_lib_.clear();
+    HipBuildOptions build{ctx_.project_root, ctx_.work_dir, ctx_.device, ctx_.stage_timeout_s};
+    StageOutcome o = BuildHip(build, src, "candidate", &candidate_lib_);
+    hip_.Stop();  // a new library: the next check starts a fresh worker
+    return o;
+  }
+
+  StageOutcome Check(Subject subject, const Configuration& config, uint64_t seed) override {
+    Json cfg = {{"name", config.name}, {"params", config.params}};
+    if (ctx_.device.platform != "cuda" && config.kind != ConfigKind::kSmall) {
+      // Sizes meant for a GPU would take minutes on a CPU.
+      return StageOutcome::Skipped("skipped: no GPU");
+    }
+    if (subject == Subject::kBaseline) {
+      Json reply;
+      StageOutcome o = reference_.Send({{"op", "prepare"},
+                                        {"config", cfg},
+                                        {"seed", seed},
+                                        {"trials", ctx_.task->trials},
+                                        {"reference", true},
+                                        {"check_eager", true}},
+                                       ctx_.stage_timeout_s, "the PyTorch reference", &reply);
+      prepared_key_ = config.name + "/" + std::to_string(seed);
+      prepared_ = reply.value("data", Json::array());
+      if (prepared_.empty()) prepared_key_.clear();
+      return o;
+    }
+    if (ctx_.device.platform != "cuda") return StageOutcome::Skipped("skipped: no GPU");
+    const std::string key = config.name + "/" + std::to_string(seed);
+    if (prepared_key_ != key) {
+      Json reply;
+      StageOutcome o = reference_.Send({{"op", "prepare"},
+                                        {"config", cfg},
+                                        {"seed", seed},
+                                        {"trials", ctx_.task->trials},
+                                        {"reference", true},
+                                        {"check_eager", false}},
+                                       ctx_.stage_timeout_s, "the PyTorch reference", &reply);
+      if (!o.passed()) return StageOutcome::Failed("harness: reference data: " + o.detail, o.log);
+      prepared_key_ = key;
+      prepared_ = reply.value("data", Json::array());
+    }
+    return hip_.Send({{"op", "check"},
+                      {"subject", "candidate"},
+                      {"config", cfg},
+                      {"seed", seed},
+                      {"data", prepared_}},
+                     ctx_.stage_timeout_s, "the candidate");
+  }
+
+  TimingOutcome Time(const Configuration& config) override {
+    TimingOutcome t;
+    if (ctx_.device.platform != "cuda") {
+      t.stage = StageOutcome::Skipped("skipped: no GPU");
+      return t;
+    }
+    Json cfg = {{"name", config.name}, {"params", config.params}};
+    // The timing inputs, drawn by the reference for both sides.
+    Json reply;
+    StageOutcome prep = reference_.Send({{"op", "prepare"},
+                                         {"config", cfg},
+                                         {"seed", 12345},
+                                         {"trials", 1},
+                                         {"reference", false},
+                                         {"check_eager", false}},
+                                        ctx_.stage_timeout_s, "the PyTorch reference", &reply);
+    prepared_key_.clear();  // the trial files were replaced
+    if (!prep.passed() || reply["data"].empty()) {
+      t.stage = StageOutcome::Failed("harness: timing inputs: " + prep.detail, prep.log);
+      return t;
+    }
+    const Json inputs = reply["data"][0]["inputs"];
+    const int reps = ctx_.task->timing.repetitions;
+    const int per_round = (reps + kTimingRounds - 1) / kTimingRounds;
+    std::string eager_method, hip_method;
+    Json hip_metrics;
+    for (int round = 0; round < kTimingRounds; ++round) {
+      Json eager;
+      StageOutcome e = reference_.Send(
+          {{"op", "time"}, {"config", cfg}, {"mode", "eager"}, {"repetitions", per_round}},
+          ctx_.stage_timeout_s, "PyTorch eager", &eager);
+      if (!e.passed()) {
+        t.stage = StageOutcome::Failed("harness: timing PyTorch eager: " + e.detail, e.log);
+        return t;
+      }
+      Json hip;
+      StageOutcome h = hip_.Send({{"op", "time"},
+                                  {"config", cfg},
+                                  {"subjects", {"candidate"}},
+                                  {"repetitions", per_round},
+                                  {"inputs", inputs}},
+                                 ctx_.stage_timeout_s, "the candidate", &hip);
+      if (!h.passed()) {
+        t.stage = h;
+        return t;
+      }
+      for (double v : eager.value("samples_us", std::vector<double>{})) t.baseline.us.push_back(v);
+      for (double v : hip.value("candidate_us", std::vector<double>{})) t.candidate.us.push_back(v);
+      eager_method = e.metrics.value("method", "");
+      hip_method = h.metrics.value("method", "");
+      hip_metrics = h.metrics;
+    }
+    t.method = "baseline " + eager_method + "; candidate hip: " + hip_method +
+               "; alternating in " + std::to_string(kTimingRounds) + " rounds";
+    t.stage = StageOutcome::Passed(t.method);
+    t.stage.metrics = {{"method", t.method}, {"candidate", hip_metrics}};
+    // torch.compile: a second, stronger baseline, recorded beside eager.
+    const char* compiled = std::getenv("ARENA_TORCH_COMPILE");
+    if (compiled == nullptr || std::string(compiled) != "0") {
+      Json c;
+      StageOutcome o = reference_.Send(
+          {{"op", "time"}, {"config", cfg}, {"mode", "compiled"}, {"repetitions", reps}},
+          ctx_.stage_timeout_s, "torch.compile", &c);
+      if (o.passed()) {
+        t.stage.metrics["torch_compile_us"] = Median(c.value("samples_us", std::vector<double>{}));
+        t.stage.metrics["torch_compile_method"] = o.metrics.value("method", "");
+      } else {
+        t.stage.metrics["torch_compile"] = o.detail;
+      }
+    }
+    return t;
+  }
+
+ private:
+  Result<std::unique_ptr<WorkerProcess>> StartReference() {
+    fs::path script = fs::path(ctx_.project_root) / kReferenceWorker;
+    if (!fs::exists(script)) return NotFound("torch2hip reference worker not found at " + script.string());
+    ProcessOptions o;
+    o.argv = {HarnessPython(ctx_.project_root), "-u", script.string()};
+    o.cwd = ctx_.work_dir;
+    o.isolate_network = true;
+    if (ctx_.device.platform == "cuda") {
+      o.env["CUDA_VISIBLE_DEVICES"] = std::to_string(ctx_.device.index);
+    } else {
+      o.env["CUDA_VISIBLE_DEVICES"] = "";
+    }
+    ARENA_ASSIGN_OR_RETURN(std::unique_ptr<WorkerProcess> worker, WorkerProcess::Start(o));
+    Json task = ctx_.task->ToJson();
+    const std::string reference =
+        (fs::path(ctx_.baseline_dir) / ctx_.task->family_json.value("reference", "reference.py"))
+            .string();
+    Json init = {{"op", "init"},
+                 {"task", task},
+                 {"reference", reference},
+                 {"device", ctx_.device.platform == "cuda" ? "cuda" : "cpu"},
+                 {"data_dir", data_dir_}};
+    ARENA_RETURN_IF_ERROR(InitializeWorker(*worker, init, 180, "torch2hip reference worker"));
+    return worker;
+  }
+
+  Result<std::unique_ptr<WorkerProcess>> StartHip() {
+    std::string bin = FindBuiltBinary(ctx_.project_root, "plugins/hip2hip/hip2hip_worker");
+    if (bin.empty()) return NotFound("hip2hip worker binary not found under " + ctx_.project_root);
+    ProcessOptions o;
+    o.argv = {bin};
+    o.cwd = ctx_.work_dir;
+    o.env["CUDA_VISIBLE_DEVICES"] = std::to_string(ctx_.device.index);
+    o.isolate_network = true;
+    ARENA_ASSIGN_OR_RETURN(std::unique_ptr<WorkerProcess> worker, WorkerProcess::Start(o));
+    Json init = {{"op", "init"},
+                 {"task", ctx_.task->ToJson()},
+                 {"device_index", 0},
+                 {"libs", {{"candidate", candidate_lib_}}}};
+    ARENA_RETURN_IF_ERROR(InitializeWorker(*worker, init, 120, "hip worker"));
+    return worker;
+  }
+
+  EvaluationContext ctx_;
+  std::string data_dir_;
+  std::string candidate_lib_;
+  std::string prepared_key_;  // config/seed whose trial files are on disk
+  Json prepared_ = Json::array();
+  HarnessWorker reference_;  // last: stopped before the members they use go
+  HarnessWorker hip_;
+};
+
+class TorchHipFamily : public TaskFamily {
+ public:
+  Status ValidateTask(const TaskSpec& task) const override {
+    const YAML::Node& s = task.family_section;
+    if (!s.IsDefined() || !s.IsMap() || !s["reference"].IsDefined()) {
+      return InvalidArgument(task.yaml_path +
+                             ": torch2hip.reference: missing (the PyTorch reference file)");
+    }
+    for (const auto& kv : s) {
+      const std::string key = kv.first.Scalar();
+      if (key != "reference" && key != "parameters") {
+        return FieldError(task.yaml_path, kv.first, "torch2hip." + key, "unknown field");
+      }
+    }
+    const std::string ref = s["reference"].Scalar();
+    if (std::find(task.harness.begin(), task.harness.end(), ref) == task.harness.end()) {
+      return FieldError(task.yaml_path, s["reference"], "torch2hip.reference",
+                        "'" + ref + "' must be one of the task's harness files");
+    }
+    if (fs::path(ref).extension() != ".py") {
+      return FieldError(task.yaml_path, s["reference"], "torch2hip.reference",
+                        "a Python file defining Model, get_init_inputs and get_inputs");
+    }
+    if (const YAML::Node& p = s["parameters"]; p.IsDefined()) {
+      if (!p.IsMap()) {
+        return FieldError(task.yaml_path, p, "torch2hip.parameters",
+                          "expected a mapping from input names to state_dict keys");
+      }
+      for (const auto& kv : p) {
+        const std::string name = kv.first.Scalar();
+        bool known = false;
+        for (const auto& in : task.inputs) known |= in.name == name;
+        if (!known) {
+          return FieldError(task.yaml_path, kv.first, "torch2hip.parameters." + name,
+                            "not one of the interface's inputs");
+        }
+        if (!kv.second.IsScalar() || kv.second.Scalar().empty()) {
+          return FieldError(task.yaml_path, kv.second, "torch2hip.parameters." + name,
+                            "expected a state_dict key such as linear.weight");
+        }
+      }
+    }
+    if (fs::path(SourceOf(task)).extension() != ".hip") {
+      return InvalidArgument(task.yaml_path + ": files.editable: a torch2hip task edits a .hip file");
+    }
+    return OkStatus();
+  }
+
+  Result<std::unique_ptr<EvaluationSession>> Open(const EvaluationContext& ctx) const override {
+    return std::unique_ptr<EvaluationSession>(new TorchHipSession(ctx));
+  }
+};
+
+}  // namespace
+}  // namespace arena
+
+ARENA_REGISTER_TASK_FAMILY("torch2hip", arena::TorchHipFamily);
