@@ -139,6 +139,16 @@ Status ValidateBaseline(const TaskSpec& task, const TaskFamily& family, const De
   std::snprintf(compiled, sizeof(compiled), "  compile: %s (%.1f s)\n",
                 r->baseline_compile.detail.c_str(), r->baseline_compile.seconds);
   out << compiled;
+  // The shipped editable files are what the noop agent submits: they must
+  // build (and be correct wherever checked) too. For most families they
+  // are the baseline; for some (a PyTorch baseline) a separate starting point.
+  if (!r->candidate_compile.passed()) {
+    return FailedPrecondition(task.id + ": the shipped editable files do not compile: " +
+                              r->candidate_compile.detail + "\n" + r->candidate_compile.log);
+  }
+  std::snprintf(compiled, sizeof(compiled), "  shipped files compile: %s (%.1f s)\n",
+                r->candidate_compile.detail.c_str(), r->candidate_compile.seconds);
+  out << compiled;
   int checked = 0;
   for (const ConfigResult& c : r->configs) {
     std::string line = "  " + c.name + " (" + ConfigKindName(c.kind) + "): check " +
@@ -146,6 +156,10 @@ Status ValidateBaseline(const TaskSpec& task, const TaskFamily& family, const De
     if (c.baseline_check.status == StageStatus::kFailed) {
       return FailedPrecondition(task.id + ": baseline wrong on " + c.name + ": " +
                                 c.baseline_check.detail + "\n" + c.baseline_check.log);
+    }
+    if (c.candidate_check.status == StageStatus::kFailed) {
+      return FailedPrecondition(task.id + ": the shipped editable files are wrong on " + c.name +
+                                ": " + c.candidate_check.detail + "\n" + c.candidate_check.log);
     }
     if (c.baseline_check.status == StageStatus::kSkipped) {
       line += " (" + c.baseline_check.detail + ")";

@@ -1,0 +1,21 @@
+"""2-D max pooling of an NCHW fp32 tensor: nn.MaxPool2d(kernel, stride, padding)."""
+import torch
+import torch.nn as nn
+
+
+class Model(nn.Module):
+    def __init__(self, kernel_size, stride, padding):
+        super().__init__()
+        self.pool = nn.MaxPool2d(kernel_size, stride=stride, padding=padding)
+
+    def forward(self, x):
+        return self.pool(x)
+
+
+def get_init_inputs(config):
+    return [int(config["kernel"]), int(config["stride"]), int(config["padding"])]
+
+
+def get_inputs(config, generator):
+    shape = (int(config["N"]), int(config["C"]), int(config["H"]), int(config["W"]))
+    return [torch.randn(*shape, generator=generator)]
