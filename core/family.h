@@ -14,6 +14,7 @@
 #define ARENA_CORE_FAMILY_H_
 
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -100,6 +101,13 @@ class TaskFamily {
   // The configurations to evaluate, in order. Default: all of the task's.
   virtual std::vector<const Configuration*> Configurations(const TaskSpec& task) const;
   virtual Result<std::unique_ptr<EvaluationSession>> Open(const EvaluationContext& ctx) const = 0;
+  // Read-only files an agent's workspace gets besides the editable ones
+  // (an ABI header, say): workspace-relative name -> source path under
+  // project_root. Never harness files, never held-out data. Default: none.
+  virtual std::map<std::string, std::string> WorkspaceFiles(const TaskSpec& task,
+                                                            const std::string& project_root) const {
+    return {};
+  }
 };
 
 using TaskFamilyRegistry = Registry<TaskFamily>;

@@ -40,8 +40,12 @@ Result<std::vector<TaskSpec>> LoadTasks(const std::string& tasks_root,
   return out;
 }
 
-Status PrepareWorkspace(const TaskSpec& task, const std::string& workspace) {
+Status PrepareWorkspace(const TaskSpec& task, const std::string& workspace,
+                        const std::map<std::string, std::string>& extra) {
   ARENA_RETURN_IF_ERROR(ResetDir(workspace));
+  for (const auto& [rel, source] : extra) {
+    ARENA_RETURN_IF_ERROR(CopyFile(source, (fs::path(workspace) / rel).string()));
+  }
   for (const auto& rel : task.editable) {
     ARENA_RETURN_IF_ERROR(
         CopyFile((fs::path(task.dir) / rel).string(), (fs::path(workspace) / rel).string()));
@@ -103,7 +107,8 @@ Result<TaskResult> RunOneTask(const RunRequest& req, const std::string& run_dir,
   const std::string task_dir = (fs::path(run_dir) / "tasks" / TaskIdToFileName(task.id)).string();
   const std::string workspace = (fs::path(task_dir) / "workspace").string();
   const std::string candidate = (fs::path(task_dir) / "candidate").string();
-  ARENA_RETURN_IF_ERROR(PrepareWorkspace(task, workspace));
+  ARENA_RETURN_IF_ERROR(
+      PrepareWorkspace(task, workspace, family.WorkspaceFiles(task, req.project_root)));
 
   AgentRequest areq;
   areq.task = &task;

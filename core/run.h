@@ -16,6 +16,7 @@
 #define ARENA_CORE_RUN_H_
 
 #include <functional>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -55,7 +56,9 @@ Result<RunOutcome> ExecuteRun(const RunRequest& request);
 Result<std::vector<TaskSpec>> LoadTasks(const std::string& tasks_root, const std::string& selector);
 
 // Fills `workspace` with what an agent may see of `task`.
-Status PrepareWorkspace(const TaskSpec& task, const std::string& workspace);
+// extra: workspace-relative name -> source path (a family's WorkspaceFiles).
+Status PrepareWorkspace(const TaskSpec& task, const std::string& workspace,
+                        const std::map<std::string, std::string>& extra = {});
 
 }  // namespace arena
 

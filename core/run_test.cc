@@ -89,5 +89,17 @@ TEST(Run, WorkspaceHoldsOnlyWhatTheAgentMaySee) {
   EXPECT_EQ(configs->find("small"), std::string::npos);
 }
 
+TEST(Run, AFamilysReadOnlyFilesJoinTheWorkspace) {
+  auto task = LoadTask("tests/testdata/tasks", "tests/testdata/tasks/fake/suite/beta/task.yaml");
+  ASSERT_TRUE(task.ok());
+  const std::string ws = testing::TempDir() + "/ws_extra";
+  const std::string header = testing::TempDir() + "/abi.h";
+  ASSERT_TRUE(WriteFileAtomic(header, "// the ABI\n").ok());
+  ASSERT_TRUE(PrepareWorkspace(*task, ws, {{"abi.h", header}}).ok());
+  EXPECT_EQ(*ReadFile(ws + "/abi.h"), "// the ABI\n");
+  EXPECT_TRUE(fs::exists(ws + "/kernel.fake"));
+  EXPECT_FALSE(PrepareWorkspace(*task, ws, {{"abi.h", header + ".missing"}}).ok());
+}
+
 }  // namespace
 }  // namespace arena

@@ -246,6 +246,12 @@ class TorchHipSession : public EvaluationSession {
 
 class TorchHipFamily : public TaskFamily {
  public:
+  // The C ABI the editable file implements.
+  std::map<std::string, std::string> WorkspaceFiles(const TaskSpec& task,
+                                                    const std::string& project_root) const override {
+    return {{"arena_hip.h", (fs::path(ArenaHipIncludeDir(project_root)) / "arena_hip.h").string()}};
+  }
+
   Status ValidateTask(const TaskSpec& task) const override {
     const YAML::Node& s = task.family_section;
     if (!s.IsDefined() || !s.IsMap() || !s["reference"].IsDefined()) {
