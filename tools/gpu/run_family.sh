@@ -20,7 +20,11 @@ export PYTHONUNBUFFERED=1
 date -u +"date: %Y-%m-%dT%H:%M:%SZ" | tee "$out/log.txt"
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem --format=csv | tee -a "$out/log.txt"
 tools/arena/arena --root . devices | tee -a "$out/log.txt"
-[ -f runs/ceilings.json ] || python3 tools/gpu/ceilings.py runs/ceilings.json | tee -a "$out/log.txt"
+# On the first of the chosen GPUs: two jobs side by side measure their own.
+ceil_env=(env)
+[ -n "${GPUS:-}" ] && ceil_env+=(CUDA_VISIBLE_DEVICES="${GPUS%%,*}")
+[ -f runs/ceilings.json ] || "${ceil_env[@]}" python3 tools/gpu/ceilings.py runs/ceilings.json |
+  tee -a "$out/log.txt"
 run_id=$(sqlite3 runs/arena.db "SELECT run_id FROM runs WHERE status='running' LIMIT 1" 2>/dev/null ||
   python3 -c "import sqlite3;r=sqlite3.connect('runs/arena.db').execute(\"select run_id from runs where status='running'\").fetchone();print(r[0] if r else '')" 2>/dev/null)
 if [ -n "$run_id" ]; then
