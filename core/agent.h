@@ -27,6 +27,7 @@ namespace arena {
 struct FeedbackReport {
   bool compiled = false;
   bool correct = false;
+  bool checked = true;  // false: nothing could be checked on this machine (no GPU)
   std::optional<double> speedup;  // geometric mean over timed configurations
   std::string text;               // what a person or a model reads
 };

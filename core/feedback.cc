@@ -35,6 +35,7 @@ FeedbackReport MakeFeedbackReport(const TaskResult& r) {
   TaskScore s = ScoreTask(r);
   report.compiled = s.compiled;
   report.correct = s.correct;
+  report.checked = s.configs_checked > 0;
   report.speedup = s.speedup_geomean;
   std::string t;
   t += "compile: " + std::string(StageStatusName(r.candidate_compile.status));
@@ -117,7 +118,11 @@ Result<std::unique_ptr<FeedbackServer>> FeedbackServer::Start(const std::string&
       Result<FeedbackReport> report = s.fn();
       std::string reply;
       if (report.ok()) {
-        reply = std::string(report->correct ? "correct" : "wrong") + "\n" + report->text;
+        const char* status = !report->compiled  ? "no-compile"
+                             : report->correct  ? "correct"
+                             : !report->checked ? "unchecked"
+                                                : "wrong";
+        reply = std::string(status) + "\n" + report->text;
       } else {
         reply = "error\nthe arena could not evaluate your files: " + report.status().message() + "\n";
       }
@@ -162,7 +167,8 @@ Result<FeedbackReport> RequestFeedback(const std::string& socket_path, double ti
   size_t nl = reply.find('\n');
   std::string status = reply.substr(0, nl);
   report.correct = status == "correct";
-  report.compiled = status != "error";
+  report.checked = status != "unchecked";
+  report.compiled = status != "error" && status != "no-compile";
   report.text = nl == std::string::npos ? "" : reply.substr(nl + 1);
   return report;
 }

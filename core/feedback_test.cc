@@ -87,6 +87,32 @@ TEST(FeedbackServer, ErrorsReachTheClient) {
   EXPECT_NE(r->text.find("disk full"), std::string::npos);
 }
 
+TEST(FeedbackServer, CompileFailuresAndUncheckedReportsKeepTheirMeaning) {
+  const std::string dir = "/tmp/arena-feedback-kinds-" + std::to_string(getpid());
+  ASSERT_TRUE(ResetDir(dir).ok());
+  int call = 0;
+  auto server = FeedbackServer::Start(dir + "/sock", [&]() -> Result<FeedbackReport> {
+    FeedbackReport r;
+    if (++call == 1) {
+      r.compiled = false;  // does not compile
+    } else {
+      r.compiled = true;   // compiles; no GPU to check on
+      r.checked = false;
+    }
+    return r;
+  });
+  ASSERT_TRUE(server.ok());
+  auto no_compile = RequestFeedback(dir + "/sock", 10);
+  ASSERT_TRUE(no_compile.ok());
+  EXPECT_FALSE(no_compile->compiled);
+  EXPECT_FALSE(no_compile->correct);
+  auto unchecked = RequestFeedback(dir + "/sock", 10);
+  ASSERT_TRUE(unchecked.ok());
+  EXPECT_TRUE(unchecked->compiled);
+  EXPECT_FALSE(unchecked->checked);
+  EXPECT_FALSE(unchecked->correct);
+}
+
 TEST(FeedbackServer, RefusesOverlongSocketPaths) {
   EXPECT_FALSE(FeedbackServer::Start("/tmp/" + std::string(120, 'x'), nullptr).ok());
 }

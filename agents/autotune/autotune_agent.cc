@@ -128,10 +128,12 @@ class AutotuneAgent : public AgentAdapter {
         return std::nullopt;
       }
       if (!report->compiled) line += "does not compile";
+      else if (!report->checked) line += "compiles; not checked on this machine";
       else if (!report->correct) line += "wrong";
       else if (!report->speedup) line += "correct, not timed";
       else line += "correct, " + std::to_string(*report->speedup).substr(0, 6) + "x";
       out.transcript += line + "\n";
+      if (report->compiled && !report->checked) return 0.0;  // nothing to compare: like untimed
       if (!report->compiled || !report->correct) return std::nullopt;
       return report->speedup ? *report->speedup : 0.0;
     };
@@ -144,7 +146,7 @@ class AutotuneAgent : public AgentAdapter {
       return out;
     }
     if (*best == 0.0) {
-      out.transcript += "feedback has no timing on this machine: the defaults are kept\n";
+      out.transcript += "feedback has no checks or timing on this machine: the defaults are kept\n";
       out.wall_s = elapsed();
       out.feedback_calls = evals;
       return out;

@@ -31,6 +31,7 @@ namespace fs = std::filesystem;
 
 constexpr char kReferenceWorker[] = "plugins/torch2hip/harness/reference_worker.py";
 constexpr int kTimingRounds = 4;
+constexpr uint64_t kTimingSeed = 12345;  // both sides time trial 0 of it
 
 std::string SourceOf(const TaskSpec& task) {
   for (const auto& e : task.editable) {
@@ -129,7 +130,7 @@ class TorchHipSession : public EvaluationSession {
     Json reply;
     StageOutcome prep = reference_.Send({{"op", "prepare"},
                                          {"config", cfg},
-                                         {"seed", 12345},
+                                         {"seed", kTimingSeed},
                                          {"trials", 1},
                                          {"reference", false},
                                          {"check_eager", false}},
@@ -147,7 +148,11 @@ class TorchHipSession : public EvaluationSession {
     for (int round = 0; round < kTimingRounds; ++round) {
       Json eager;
       StageOutcome e = reference_.Send(
-          {{"op", "time"}, {"config", cfg}, {"mode", "eager"}, {"repetitions", per_round}},
+          {{"op", "time"},
+           {"config", cfg},
+           {"seed", kTimingSeed},
+           {"mode", "eager"},
+           {"repetitions", per_round}},
           ctx_.stage_timeout_s, "PyTorch eager", &eager);
       if (!e.passed()) {
         t.stage = StageOutcome::Failed("harness: timing PyTorch eager: " + e.detail, e.log);
@@ -179,7 +184,11 @@ class TorchHipSession : public EvaluationSession {
     if (compiled == nullptr || std::string(compiled) != "0") {
       Json c;
       StageOutcome o = reference_.Send(
-          {{"op", "time"}, {"config", cfg}, {"mode", "compiled"}, {"repetitions", reps}},
+          {{"op", "time"},
+           {"config", cfg},
+           {"seed", kTimingSeed},
+           {"mode", "compiled"},
+           {"repetitions", reps}},
           ctx_.stage_timeout_s, "torch.compile", &c);
       if (o.passed()) {
         t.stage.metrics["torch_compile_us"] = Median(c.value("samples_us", std::vector<double>{}));

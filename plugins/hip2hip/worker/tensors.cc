@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <cstring>
 #include <limits>
 #include <mutex>
@@ -369,6 +370,25 @@ std::string Fingerprint(const HostTensor& t) {
   char buf[24];
   std::snprintf(buf, sizeof(buf), "%016llx", static_cast<unsigned long long>(h));
   return buf;
+}
+
+Result<HostTensor> ReadTensorFile(const std::string& path, ArenaDtype dtype,
+                                  const std::vector<int64_t>& shape) {
+  for (int64_t d : shape) {
+    if (d < 0) return InvalidArgument(path + ": negative extent in the shape");
+  }
+  HostTensor t = Empty(dtype, shape);
+  FILE* f = std::fopen(path.c_str(), "rb");
+  if (!f) return NotFound("cannot open " + path);
+  const size_t got = t.bytes.empty() ? 0 : std::fread(t.bytes.data(), 1, t.bytes.size(), f);
+  const bool extra = std::fgetc(f) != EOF;
+  std::fclose(f);
+  if (got != t.bytes.size() || extra) {
+    return InvalidArgument(path + ": holds " + (extra ? "more than " : "") + std::to_string(got) +
+                           " bytes, expected " + std::to_string(t.bytes.size()) + " (" +
+                           std::to_string(t.numel) + " x " + DtypeName(dtype) + ")");
+  }
+  return t;
 }
 
 }  // namespace arena::hip2hip

@@ -57,6 +57,12 @@ double DefaultTolerance(ArenaDtype dtype);
 
 std::string Fingerprint(const HostTensor& t);
 
+// A tensor stored as raw little-endian bytes in its dtype (how the torch2hip
+// reference hands inputs and float64 reference outputs over); the file must
+// hold exactly numel * size bytes.
+Result<HostTensor> ReadTensorFile(const std::string& path, ArenaDtype dtype,
+                                  const std::vector<int64_t>& shape);
+
 }  // namespace arena::hip2hip
 
 #endif  // ARENA_PLUGINS_HIP2HIP_WORKER_TENSORS_H_

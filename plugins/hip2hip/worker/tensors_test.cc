@@ -1,6 +1,7 @@
 #include "plugins/hip2hip/worker/tensors.h"
 
 #include <cmath>
+#include <cstdio>
 
 #include <gtest/gtest.h>
 
@@ -58,6 +59,28 @@ TEST(Tensors, LargeTensorsAreDrawnAlikeAndLookNormal) {
   HostTensor p = Poisoned(ARENA_FLOAT16, {1 << 18});
   EXPECT_EQ(Compare("p", p, std::vector<double>(1 << 18, 0.0), 1, 1).detail,
             "'p': 262144 element(s) are NaN or Inf (unwritten?) where the reference is finite");
+}
+
+TEST(Tensors, RawFilesRoundTripExactlyAndWrongSizesAreNamed) {
+  const std::string path = testing::TempDir() + "/t.bin";
+  const std::vector<uint16_t> bits = {0x3c00, 0xc000, 0x7e00};  // fp16 1, -2, NaN
+  FILE* f = std::fopen(path.c_str(), "wb");
+  std::fwrite(bits.data(), 2, bits.size(), f);
+  std::fclose(f);
+  auto t = ReadTensorFile(path, ARENA_FLOAT16, {3});
+  ASSERT_TRUE(t.ok()) << t.status().ToString();
+  std::vector<double> w = Widen(*t);
+  EXPECT_EQ(w[0], 1.0);
+  EXPECT_EQ(w[1], -2.0);
+  EXPECT_TRUE(std::isnan(w[2]));
+  auto short_read = ReadTensorFile(path, ARENA_FLOAT32, {3});
+  ASSERT_FALSE(short_read.ok());
+  EXPECT_NE(short_read.status().message().find("holds 6 bytes, expected 12 (3 x float32)"),
+            std::string::npos)
+      << short_read.status().message();
+  EXPECT_FALSE(ReadTensorFile(path, ARENA_FLOAT16, {2}).ok()) << "a longer file is refused too";
+  EXPECT_EQ(ReadTensorFile(path + ".none", ARENA_FLOAT16, {3}).status().code(),
+            StatusCode::kNotFound);
 }
 
 TEST(Tensors, RandintStaysInRange) {

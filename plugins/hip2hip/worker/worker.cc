@@ -282,25 +282,9 @@ class Worker {
     return t;
   }
 
-  // Reads raw little-endian tensor files: {"path", "dtype", "shape"}.
   static Result<HostTensor> ReadTensor(const Json& spec) {
     ARENA_ASSIGN_OR_RETURN(ArenaDtype dtype, ParseDtype(spec.value("dtype", "float64")));
-    HostTensor t;
-    t.dtype = dtype;
-    t.shape = spec.value("shape", std::vector<int64_t>{});
-    t.numel = 1;
-    for (int64_t d : t.shape) t.numel *= d;
-    const std::string path = spec.value("path", "");
-    FILE* f = std::fopen(path.c_str(), "rb");
-    if (!f) return NotFound("cannot open " + path);
-    t.bytes.resize(static_cast<size_t>(t.numel) * DtypeSize(dtype));
-    const size_t got = t.bytes.empty() ? 0 : std::fread(t.bytes.data(), 1, t.bytes.size(), f);
-    std::fclose(f);
-    if (got != t.bytes.size()) {
-      return InvalidArgument(path + ": " + std::to_string(got) + " bytes, expected " +
-                             std::to_string(t.bytes.size()));
-    }
-    return t;
+    return ReadTensorFile(spec.value("path", ""), dtype, spec.value("shape", std::vector<int64_t>{}));
   }
 
   Result<Trial> LoadTrial(const Json& data) {

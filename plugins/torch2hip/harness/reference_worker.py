@@ -14,7 +14,7 @@ Requests:
    "reference": bool, "check_eager": bool}
       trials' files under DIR; with check_eager, PyTorch eager in the native
       dtype is compared with the float64 reference (the baseline's check).
-  {"op": "time", "config": {...}, "mode": "eager"|"compiled",
+  {"op": "time", "config": {...}, "seed": int, "mode": "eager"|"compiled",
    "repetitions": int}
       samples of the module's forward on the GPU, in microseconds.
   {"op": "ping"}   the reference imported and ready
@@ -34,9 +34,6 @@ from arena_harness import (  # noqa: E402  (first: it sends prints to stderr)
 import arena_harness  # noqa: E402
 
 import torch  # noqa: E402
-
-_TIMING_SEED = 12345
-
 
 def _evaluate(expr, params):
     if isinstance(expr, (int, float)):
@@ -215,12 +212,14 @@ class Worker:
         config = req["config"]
         params = config["params"]
         mode = req.get("mode", "eager")
+        # The same inputs as the HIP side times: trial 0 of the timing seed.
+        seed = _trial_seed(int(req["seed"]), 0)
         reps = int(req.get("repetitions", self.task["timing"]["repetitions"]))
         key = (config["name"], mode)
         if key not in self.cache:
             if len(self.cache) > 4:
                 self.cache.clear()
-            self.cache[key] = self._timing_setup(params, mode)
+            self.cache[key] = self._timing_setup(params, mode, seed)
         setup = self.cache[key]
         if "error" in setup:
             return _reply("failed", setup["error"], metrics={"method": mode})
@@ -234,9 +233,9 @@ class Worker:
                       metrics={"method": setup["method"], "setup_s": setup["setup_s"]},
                       extra={"samples_us": samples})
 
-    def _timing_setup(self, params, mode):
+    def _timing_setup(self, params, mode, seed):
         start = time.perf_counter()
-        model, forward_inputs, _ = self._build(params, _TIMING_SEED)
+        model, forward_inputs, _ = self._build(params, seed)
         model = model.to("cuda")
         inputs = [x.to("cuda") for x in forward_inputs]
         fn = model
@@ -270,13 +269,13 @@ class Worker:
         setup = {"run": call, "per_call": 1, "block_cycles": block_cycles, "method": method,
                  "setup_s": 0.0}
         if once < float(self.task["timing"].get("graph_below_us", 20)):
-            graphed = self._graph(call, params, mode)
+            graphed = self._graph(call, params, mode, seed)
             if graphed is not None:
                 setup.update(graphed)
         setup["setup_s"] = time.perf_counter() - start
         return setup
 
-    def _graph(self, call, params, mode):
+    def _graph(self, call, params, mode, seed):
         """Short forwards: one CUDA graph replaying the forward over rotating
         input sets (cold data, launch overhead amortised), as the HIP side
         does. None when the module cannot be captured."""
@@ -284,7 +283,7 @@ class Worker:
         sets = []
         footprint = 0
         for k in range(1024):
-            _, fwd, _ = self._build(params, _TIMING_SEED + 1 + k)
+            _, fwd, _ = self._build(params, seed + 1 + k)
             fwd = [x.to("cuda") for x in fwd]
             sets.append(fwd)
             footprint += sum(x.numel() * x.element_size() for x in fwd)
