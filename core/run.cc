@@ -284,8 +284,16 @@ Result<RunOutcome> ExecuteRun(const RunRequest& request) {
       int n = ++done;
       if (req.progress) {
         TaskScore s = ScoreTask(*r);
+        std::string verdict = "WRONG";
+        if (s.correct) {
+          verdict = "correct";
+        } else if (!s.compiled) {
+          verdict = "NO COMPILE";
+        } else if (s.configs_checked == 0 && !FailedAGate(*r)) {
+          verdict = "unchecked (nothing could be checked here)";
+        }
         req.progress("[" + std::to_string(n) + "/" + std::to_string(todo.size()) + "] " +
-                     task.id + ": " + (s.correct ? "correct" : s.compiled ? "WRONG" : "NO COMPILE") +
+                     task.id + ": " + verdict +
                      (s.speedup_mean ? " " + std::to_string(*s.speedup_mean).substr(0, 5) + "x" : ""));
       }
     }
