@@ -11,7 +11,7 @@ bazel build //tools/arena:arena //plugins/hip2hip:hip2hip_worker 2>/dev/null
 bundle="$root/.bundle"
 rm -rf "$bundle/tools" "$bundle/plugins" "$bundle/tasks" "$bundle/agents"
 # A stale results database would make the GPU scripts resume an old run.
-[ "${KEEP_RUNS:-0}" = 1 ] || rm -rf "$bundle/runs" "$bundle/runs-broken" "$bundle/runs-overfit"
+[ "${KEEP_RUNS:-0}" = 1 ] || rm -rf "$bundle/runs" "$bundle/runs-broken" "$bundle/runs-overfit" "$bundle/runs-smoke"
 mkdir -p "$bundle/tools/arena" "$bundle/tools/gpu"
 cp -f bazel-bin/tools/arena/arena "$bundle/tools/arena/arena"
 cp -rf tools/gpu/. "$bundle/tools/gpu/"
