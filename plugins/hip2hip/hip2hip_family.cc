@@ -24,13 +24,6 @@ namespace arena {
 namespace {
 namespace fs = std::filesystem;
 
-std::string SourceOf(const TaskSpec& task) {
-  for (const auto& e : task.editable) {
-    if (fs::path(e).extension() == ".hip") return e;
-  }
-  return task.editable.front();
-}
-
 class HipSession : public EvaluationSession {
  public:
   explicit HipSession(const EvaluationContext& ctx)
@@ -39,7 +32,7 @@ class HipSession : public EvaluationSession {
   StageOutcome Compile(Subject subject) override {
     const std::string name = SubjectName(subject);
     const std::string dir = subject == Subject::kBaseline ? ctx_.baseline_dir : ctx_.candidate_dir;
-    const std::string src = (fs::path(dir) / SourceOf(*ctx_.task)).string();
+    const std::string src = (fs::path(dir) / HipSource(*ctx_.task)).string();
     libs_.erase(name);
     HipBuildOptions build{ctx_.project_root, ctx_.work_dir, ctx_.device, ctx_.stage_timeout_s};
     std::string lib;
@@ -90,23 +83,9 @@ class HipSession : public EvaluationSession {
 
  private:
   Result<std::unique_ptr<WorkerProcess>> StartWorker() {
-    std::string bin = FindBuiltBinary(ctx_.project_root, "plugins/hip2hip/hip2hip_worker");
-    if (bin.empty()) return NotFound("hip2hip worker binary not found under " + ctx_.project_root);
-    ProcessOptions o;
-    o.argv = {bin};
-    o.cwd = ctx_.work_dir;
-    o.env["CUDA_VISIBLE_DEVICES"] = std::to_string(ctx_.device.index);
-    o.isolate_network = true;
-    ARENA_ASSIGN_OR_RETURN(std::unique_ptr<WorkerProcess> worker, WorkerProcess::Start(o));
-    Json init = {{"op", "init"},
-                 {"task", ctx_.task->ToJson()},
-                 {"device_index", 0},
-                 {"libs",
-                  {{"baseline", libs_.count("baseline") ? libs_["baseline"] : ""},
-                   {"candidate", libs_.count("candidate") ? libs_["candidate"] : ""},
-                   {"reference", reference_}}}};
-    ARENA_RETURN_IF_ERROR(InitializeWorker(*worker, init, 120, "hip2hip worker"));
-    return worker;
+    return StartHipWorker(ctx_, {{"baseline", libs_.count("baseline") ? libs_["baseline"] : ""},
+                                 {"candidate", libs_.count("candidate") ? libs_["candidate"] : ""},
+                                 {"reference", reference_}});
   }
 
   EvaluationContext ctx_;
@@ -124,24 +103,7 @@ class HipFamily : public TaskFamily {
   }
 
   Status ValidateTask(const TaskSpec& task) const override {
-    const YAML::Node& s = task.family_section;
-    if (!s.IsDefined() || !s.IsMap() || !s["reference"].IsDefined()) {
-      return InvalidArgument(task.yaml_path + ": hip2hip.reference: missing (the CPU reference file)");
-    }
-    for (const auto& kv : s) {
-      if (kv.first.Scalar() != "reference") {
-        return FieldError(task.yaml_path, kv.first, "hip2hip." + kv.first.Scalar(), "unknown field");
-      }
-    }
-    const std::string ref = s["reference"].Scalar();
-    if (std::find(task.harness.begin(), task.harness.end(), ref) == task.harness.end()) {
-      return FieldError(task.yaml_path, s["reference"], "hip2hip.reference",
-                        "'" + ref + "' must be one of the task's harness files");
-    }
-    if (fs::path(SourceOf(task)).extension() != ".hip") {
-      return InvalidArgument(task.yaml_path + ": files.editable: a hip2hip task edits a .hip file");
-    }
-    return OkStatus();
+    return ValidateHipTask(task, "hip2hip", {"reference"}, ".cpp");
   }
 
   Result<std::unique_ptr<EvaluationSession>> Open(const EvaluationContext& ctx) const override {

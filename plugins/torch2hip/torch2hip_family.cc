@@ -33,13 +33,6 @@ constexpr char kReferenceWorker[] = "plugins/torch2hip/harness/reference_worker.
 constexpr int kTimingRounds = 4;
 constexpr uint64_t kTimingSeed = 12345;  // both sides time trial 0 of it
 
-std::string SourceOf(const TaskSpec& task) {
-  for (const auto& e : task.editable) {
-    if (fs::path(e).extension() == ".hip") return e;
-  }
-  return task.editable.front();
-}
-
 double Median(std::vector<double> v) {
   if (v.empty()) return 0;
   std::sort(v.begin(), v.end());
@@ -68,7 +61,7 @@ class TorchHipSession : public EvaluationSession {
       reference_.Stop();
       return reference_.Send({{"op", "ping"}}, ctx_.stage_timeout_s, "the PyTorch reference");
     }
-    const std::string src = (fs::path(ctx_.candidate_dir) / SourceOf(*ctx_.task)).string();
+    const std::string src = (fs::path(ctx_.candidate_dir) / HipSource(*ctx_.task)).string();
     candidate_lib_.clear();
     HipBuildOptions build{ctx_.project_root, ctx_.work_dir, ctx_.device, ctx_.stage_timeout_s};
     StageOutcome o = BuildHip(build, src, "candidate", &candidate_lib_);
@@ -83,33 +76,15 @@ class TorchHipSession : public EvaluationSession {
       return StageOutcome::Skipped("skipped: no GPU");
     }
     if (subject == Subject::kBaseline) {
-      Json reply;
-      StageOutcome o = reference_.Send({{"op", "prepare"},
-                                        {"config", cfg},
-                                        {"seed", seed},
-                                        {"trials", ctx_.task->trials},
-                                        {"reference", true},
-                                        {"check_eager", true}},
-                                       ctx_.stage_timeout_s, "the PyTorch reference", &reply);
-      prepared_key_ = config.name + "/" + std::to_string(seed);
-      prepared_ = reply.value("data", Json::array());
-      if (prepared_.empty()) prepared_key_.clear();
-      return o;
+      // The baseline's check: PyTorch eager against the float64 module, on
+      // trials whose files the candidate's check then reads.
+      return Prepare(cfg, seed, ctx_.task->trials, /*reference=*/true, /*check_eager=*/true);
     }
     if (ctx_.device.platform != "cuda") return StageOutcome::Skipped("skipped: no GPU");
     const std::string key = config.name + "/" + std::to_string(seed);
     if (prepared_key_ != key) {
-      Json reply;
-      StageOutcome o = reference_.Send({{"op", "prepare"},
-                                        {"config", cfg},
-                                        {"seed", seed},
-                                        {"trials", ctx_.task->trials},
-                                        {"reference", true},
-                                        {"check_eager", false}},
-                                       ctx_.stage_timeout_s, "the PyTorch reference", &reply);
+      StageOutcome o = Prepare(cfg, seed, ctx_.task->trials, /*reference=*/true, /*check_eager=*/false);
       if (!o.passed()) return StageOutcome::Failed("harness: reference data: " + o.detail, o.log);
-      prepared_key_ = key;
-      prepared_ = reply.value("data", Json::array());
     }
     return hip_.Send({{"op", "check"},
                       {"subject", "candidate"},
@@ -127,20 +102,13 @@ class TorchHipSession : public EvaluationSession {
     }
     Json cfg = {{"name", config.name}, {"params", config.params}};
     // The timing inputs, drawn by the reference for both sides.
-    Json reply;
-    StageOutcome prep = reference_.Send({{"op", "prepare"},
-                                         {"config", cfg},
-                                         {"seed", kTimingSeed},
-                                         {"trials", 1},
-                                         {"reference", false},
-                                         {"check_eager", false}},
-                                        ctx_.stage_timeout_s, "the PyTorch reference", &reply);
-    prepared_key_.clear();  // the trial files were replaced
-    if (!prep.passed() || reply["data"].empty()) {
+    StageOutcome prep = Prepare(cfg, kTimingSeed, 1, /*reference=*/false, /*check_eager=*/false);
+    prepared_key_.clear();  // not a check's trials
+    if (!prep.passed() || prepared_.empty()) {
       t.stage = StageOutcome::Failed("harness: timing inputs: " + prep.detail, prep.log);
       return t;
     }
-    const Json inputs = reply["data"][0]["inputs"];
+    const Json inputs = prepared_[0]["inputs"];
     const int reps = ctx_.task->timing.repetitions;
     const int per_round = (reps + kTimingRounds - 1) / kTimingRounds;
     std::string eager_method, hip_method;
@@ -201,6 +169,24 @@ class TorchHipSession : public EvaluationSession {
   }
 
  private:
+  // Has the reference worker draw `trials` trials of `cfg` from `seed` and
+  // write their files (inputs; float64 outputs with `reference`; PyTorch
+  // eager checked against them with `check_eager`); remembers their paths.
+  StageOutcome Prepare(const Json& cfg, uint64_t seed, int trials, bool reference,
+                       bool check_eager) {
+    Json reply;
+    StageOutcome o = reference_.Send({{"op", "prepare"},
+                                      {"config", cfg},
+                                      {"seed", seed},
+                                      {"trials", trials},
+                                      {"reference", reference},
+                                      {"check_eager", check_eager}},
+                                     ctx_.stage_timeout_s, "the PyTorch reference", &reply);
+    prepared_ = reply.value("data", Json::array());
+    prepared_key_ = prepared_.empty() ? "" : cfg.value("name", "") + "/" + std::to_string(seed);
+    return o;
+  }
+
   Result<std::unique_ptr<WorkerProcess>> StartReference() {
     fs::path script = fs::path(ctx_.project_root) / kReferenceWorker;
     if (!fs::exists(script)) return NotFound("torch2hip reference worker not found at " + script.string());
@@ -228,20 +214,7 @@ class TorchHipSession : public EvaluationSession {
   }
 
   Result<std::unique_ptr<WorkerProcess>> StartHip() {
-    std::string bin = FindBuiltBinary(ctx_.project_root, "plugins/hip2hip/hip2hip_worker");
-    if (bin.empty()) return NotFound("hip2hip worker binary not found under " + ctx_.project_root);
-    ProcessOptions o;
-    o.argv = {bin};
-    o.cwd = ctx_.work_dir;
-    o.env["CUDA_VISIBLE_DEVICES"] = std::to_string(ctx_.device.index);
-    o.isolate_network = true;
-    ARENA_ASSIGN_OR_RETURN(std::unique_ptr<WorkerProcess> worker, WorkerProcess::Start(o));
-    Json init = {{"op", "init"},
-                 {"task", ctx_.task->ToJson()},
-                 {"device_index", 0},
-                 {"libs", {{"candidate", candidate_lib_}}}};
-    ARENA_RETURN_IF_ERROR(InitializeWorker(*worker, init, 120, "hip worker"));
-    return worker;
+    return StartHipWorker(ctx_, {{"candidate", candidate_lib_}});
   }
 
   EvaluationContext ctx_;
@@ -262,26 +235,8 @@ class TorchHipFamily : public TaskFamily {
   }
 
   Status ValidateTask(const TaskSpec& task) const override {
+    ARENA_RETURN_IF_ERROR(ValidateHipTask(task, "torch2hip", {"reference", "parameters"}, ".py"));
     const YAML::Node& s = task.family_section;
-    if (!s.IsDefined() || !s.IsMap() || !s["reference"].IsDefined()) {
-      return InvalidArgument(task.yaml_path +
-                             ": torch2hip.reference: missing (the PyTorch reference file)");
-    }
-    for (const auto& kv : s) {
-      const std::string key = kv.first.Scalar();
-      if (key != "reference" && key != "parameters") {
-        return FieldError(task.yaml_path, kv.first, "torch2hip." + key, "unknown field");
-      }
-    }
-    const std::string ref = s["reference"].Scalar();
-    if (std::find(task.harness.begin(), task.harness.end(), ref) == task.harness.end()) {
-      return FieldError(task.yaml_path, s["reference"], "torch2hip.reference",
-                        "'" + ref + "' must be one of the task's harness files");
-    }
-    if (fs::path(ref).extension() != ".py") {
-      return FieldError(task.yaml_path, s["reference"], "torch2hip.reference",
-                        "a Python file defining Model, get_init_inputs and get_inputs");
-    }
     if (const YAML::Node& p = s["parameters"]; p.IsDefined()) {
       if (!p.IsMap()) {
         return FieldError(task.yaml_path, p, "torch2hip.parameters",
@@ -300,9 +255,6 @@ class TorchHipFamily : public TaskFamily {
                             "expected a state_dict key such as linear.weight");
         }
       }
-    }
-    if (fs::path(SourceOf(task)).extension() != ".hip") {
-      return InvalidArgument(task.yaml_path + ": files.editable: a torch2hip task edits a .hip file");
     }
     return OkStatus();
   }

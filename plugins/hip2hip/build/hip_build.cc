@@ -1,9 +1,11 @@
 #include "plugins/hip2hip/build/hip_build.h"
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <thread>
 
+#include "core/harness_worker.h"
 #include "core/process.h"
 
 namespace arena {
@@ -97,6 +99,55 @@ StageOutcome BuildHip(const HipBuildOptions& options, const std::string& source,
   *library = lib;
   o.detail = "built for NVIDIA " + arch + (hipcc.empty() ? "" : " and AMD gfx90a");
   return o;
+}
+
+std::string HipSource(const TaskSpec& task) {
+  for (const auto& e : task.editable) {
+    if (fs::path(e).extension() == ".hip") return e;
+  }
+  return task.editable.front();
+}
+
+Status ValidateHipTask(const TaskSpec& task, const std::string& section,
+                       const std::vector<std::string>& keys, const std::string& reference_ext) {
+  const YAML::Node& s = task.family_section;
+  if (!s.IsDefined() || !s.IsMap() || !s["reference"].IsDefined()) {
+    return InvalidArgument(task.yaml_path + ": " + section + ".reference: missing (the reference file)");
+  }
+  for (const auto& kv : s) {
+    const std::string key = kv.first.Scalar();
+    if (std::find(keys.begin(), keys.end(), key) == keys.end()) {
+      return FieldError(task.yaml_path, kv.first, section + "." + key, "unknown field");
+    }
+  }
+  const std::string ref = s["reference"].Scalar();
+  if (std::find(task.harness.begin(), task.harness.end(), ref) == task.harness.end()) {
+    return FieldError(task.yaml_path, s["reference"], section + ".reference",
+                      "'" + ref + "' must be one of the task's harness files");
+  }
+  if (fs::path(ref).extension() != reference_ext) {
+    return FieldError(task.yaml_path, s["reference"], section + ".reference",
+                      "expected a " + reference_ext + " file");
+  }
+  if (fs::path(HipSource(task)).extension() != ".hip") {
+    return InvalidArgument(task.yaml_path + ": files.editable: a " + section +
+                           " task edits a .hip file");
+  }
+  return OkStatus();
+}
+
+Result<std::unique_ptr<WorkerProcess>> StartHipWorker(const EvaluationContext& ctx, const Json& libs) {
+  std::string bin = FindBuiltBinary(ctx.project_root, "plugins/hip2hip/hip2hip_worker");
+  if (bin.empty()) return NotFound("hip2hip worker binary not found under " + ctx.project_root);
+  ProcessOptions o;
+  o.argv = {bin};
+  o.cwd = ctx.work_dir;
+  o.env["CUDA_VISIBLE_DEVICES"] = std::to_string(ctx.device.index);
+  o.isolate_network = true;
+  ARENA_ASSIGN_OR_RETURN(std::unique_ptr<WorkerProcess> worker, WorkerProcess::Start(o));
+  Json init = {{"op", "init"}, {"task", ctx.task->ToJson()}, {"device_index", 0}, {"libs", libs}};
+  ARENA_RETURN_IF_ERROR(InitializeWorker(*worker, init, 120, "hip worker"));
+  return worker;
 }
 
 }  // namespace arena

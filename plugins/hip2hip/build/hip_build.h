@@ -8,7 +8,9 @@
 #ifndef ARENA_PLUGINS_HIP2HIP_BUILD_HIP_BUILD_H_
 #define ARENA_PLUGINS_HIP2HIP_BUILD_HIP_BUILD_H_
 
+#include <memory>
 #include <string>
+#include <vector>
 
 #include "core/device.h"
 #include "core/family.h"
@@ -43,6 +45,20 @@ std::string ArenaHipIncludeDir(const std::string& project_root);
 
 // Finds a binary built next to the plugins: ROOT/<rel> or ROOT/bazel-bin/<rel>.
 std::string FindBuiltBinary(const std::string& project_root, const std::string& rel);
+
+// The task's editable HIP source (its first .hip file).
+std::string HipSource(const TaskSpec& task);
+
+// Checks what the HIP families share in task.yaml: the family's `section`
+// is a mapping with `reference`, one of the task's harness files ending in
+// `reference_ext`, no keys outside `keys`, and an editable .hip file.
+Status ValidateHipTask(const TaskSpec& task, const std::string& section,
+                       const std::vector<std::string>& keys, const std::string& reference_ext);
+
+// Starts the HIP worker (plugins/hip2hip/hip2hip_worker) on the context's
+// device with `libs` ({"baseline", "candidate", "reference"}: shared
+// libraries, any of them empty or absent) and initialises it.
+Result<std::unique_ptr<WorkerProcess>> StartHipWorker(const EvaluationContext& ctx, const Json& libs);
 
 }  // namespace arena
 
