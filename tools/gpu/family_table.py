@@ -22,6 +22,7 @@ def main():
     rows, ratios, walls, compiles = [], [], [], []
     family = report["tasks"][0]["family"] if report["tasks"] else "?"
     nvcc = []  # hip families: the platform compiler's time per subject
+    compiled_rows = []  # torch2hip: eager, torch.compile and the candidate
     wrong = []
     for task in report["tasks"]:
         walls.append(task["wall_s"])
@@ -46,6 +47,9 @@ def main():
             ratios.append(ratio)
             bw_frac = c["bytes"] / (tb * 1e-6) / bw if c["bytes"] else 0.0
             fl_frac = c["flops"] / (tb * 1e-6) / fl if c["flops"] else 0.0
+            compiled = (t["stage"].get("metrics") or {}).get("torch_compile_us")
+            if compiled is not None:
+                compiled_rows.append((task["task_id"], c["name"], c["kind"], tb, compiled, tc))
             rows.append((task["task_id"], c["name"], c["kind"], tb, bw_frac, fl_frac, ratio,
                          t["method"].split("+")[0]))
     print(f"# {family} on {ceil['device']}\n")
@@ -59,6 +63,13 @@ def main():
         else:
             print(f"| {r[0]} | {r[1]} | {r[2]} | {r[3]:.2f} | {r[4] * 100:.1f}% | "
                   f"{r[5] * 100:.2f}% | {r[6]:.3f} | {r[7]} |")
+    if compiled_rows:
+        print("\nPyTorch eager, torch.compile (recorded beside eager) and the HIP candidate:\n")
+        print("| task | config | kind | eager us | torch.compile us | candidate us | vs eager | vs compiled |")
+        print("|---|---|---|---:|---:|---:|---:|---:|")
+        for task_id, name, kind, eager, comp, cand in compiled_rows:
+            print(f"| {task_id} | {name} | {kind} | {eager:.2f} | {comp:.2f} | {cand:.2f} | "
+                  f"{eager / cand:.3f} | {comp / cand:.3f} |")
     within = sum(1 for x in ratios if abs(x - 1) <= 0.02)
     print()
     print(f"- configurations checked wrong (baseline or noop candidate): {len(wrong)}")
@@ -66,7 +77,8 @@ def main():
         print(f"  - {w}")
     if ratios:
         q = statistics.quantiles(ratios, n=20)
-        print(f"- A versus A over {len(ratios)} timed configurations: "
+        label = "speedup (baseline / candidate)" if compiled_rows or family == "torch2hip" else "A versus A"
+    print(f"- {label} over {len(ratios)} timed configurations: "
               f"{within}/{len(ratios)} = {100 * within / len(ratios):.1f}% within 1.00 +- 0.02; "
               f"median {statistics.median(ratios):.4f}, 5th pct {q[0]:.4f}, 95th pct {q[-1]:.4f}, "
               f"min {min(ratios):.4f}, max {max(ratios):.4f}")
