@@ -129,7 +129,7 @@ class TorchHipSession : public EvaluationSession {
       Json hip;
       StageOutcome h = hip_.Send({{"op", "time"},
                                   {"config", cfg},
-                                  {"subjects", {"candidate"}},
+                                  {"subjects", Json::array({"candidate"})},
                                   {"repetitions", per_round},
                                   {"inputs", inputs}},
                                  ctx_.stage_timeout_s, "the candidate", &hip);
