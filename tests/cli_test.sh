@@ -120,6 +120,20 @@ check "speedup 2.5 in the csv" grep -q ",2.5000," <<<"$csv"
 "$arena" report no-such-run --runs-dir "$tmp/runs" >/dev/null 2>&1
 check "report of an unknown run exits 2" test $? -eq 2
 
+# --- leaderboard, comparison, HTML page ---
+# runs/ holds the resumed run, ref_runs/ the uninterrupted one: the same
+# candidates, so every task is a tie.
+"$arena" report "$run_id" --runs-dir "$tmp/runs" --html "$tmp/run.html" >/dev/null
+check "report --html writes a page" grep -q "Speedup per configuration" "$tmp/run.html"
+board=$("$arena" leaderboard --runs-dir "$tmp/runs" --tasks fake)
+check "leaderboard ranks the run" grep -q "^1 .*$run_id" <<<"$board"
+mkdir -p "$tmp/both" && sqlite3 "$tmp/runs/arena.db" ".backup '$tmp/both/arena.db'"
+sqlite3 "$tmp/both/arena.db" "ATTACH '$tmp/ref_runs/arena.db' AS r; INSERT INTO runs SELECT * FROM r.runs; INSERT INTO task_results SELECT * FROM r.task_results;" 2>"$tmp/attach.err"
+cmp=$("$arena" compare "$ref_id" "$run_id" --runs-dir "$tmp/both" 2>&1)
+check "compare of two runs of the same candidates: all ties" grep -q "ties 3 (within 2%)" <<<"$cmp"
+"$arena" compare "$ref_id" nosuchrun --runs-dir "$tmp/both" >/dev/null 2>&1
+check "compare with an unknown run exits 2" test $? -eq 2
+
 # --- a command-line agent in the sandbox, using ./feedback ---
 PATH="$PWD/tests/testdata/bin:$PATH" "$arena" --root "$fake_root" run --agent claude-code \
   --tasks fake/suite/alpha --seed 5 --runs-dir "$tmp/cli_runs" >"$tmp/cli_out.txt" 2>&1

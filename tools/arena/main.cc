@@ -21,6 +21,7 @@
 #include "core/family.h"
 #include "core/feedback.h"
 #include "core/files.h"
+#include "core/leaderboard.h"
 #include "core/pipeline.h"
 #include "core/report.h"
 #include "core/results_store.h"
@@ -252,6 +253,20 @@ int Main(int argc, char** argv) {
   report_cmd->add_option("--runs-dir", runs_dir, "where runs and arena.db live");
   auto* json_flag = report_cmd->add_flag("--json", as_json, "JSON");
   report_cmd->add_flag("--csv", as_csv, "CSV, one row per configuration")->excludes(json_flag);
+  std::string html_path;
+  report_cmd->add_option("--html", html_path, "also write a self-contained HTML page to this file");
+
+  auto* board_cmd = app.add_subcommand("leaderboard", "rank the stored runs over the same tasks");
+  board_cmd->add_option("--runs-dir", runs_dir, "where runs and arena.db live");
+  board_cmd->add_option("--tasks", selector, "only these tasks (default all)");
+  board_cmd->add_flag("--json", as_json, "JSON");
+
+  auto* compare_cmd = app.add_subcommand("compare", "compare two runs task by task (A/B)");
+  std::string run_a, run_b;
+  compare_cmd->add_option("a", run_a, "run A")->required();
+  compare_cmd->add_option("b", run_b, "run B ('latest' allowed)")->required();
+  compare_cmd->add_option("--runs-dir", runs_dir, "where runs and arena.db live");
+  compare_cmd->add_flag("--json", as_json, "JSON");
 
   app.add_subcommand("devices", "list the GPUs this machine has");
 
@@ -416,6 +431,50 @@ int Main(int argc, char** argv) {
       std::cout << ReportCsv(*info, *results);
     } else {
       std::cout << FormatTextReport(*info, *results);
+    }
+    if (!html_path.empty()) {
+      Status w = WriteFileAtomic(html_path, HtmlReport(*info, *results));
+      if (!w.ok()) return Fail(w);
+    }
+    return kExitOk;
+  }
+
+  if (app.got_subcommand("leaderboard") || app.got_subcommand("compare")) {
+    auto store = ResultsStore::Open((fs::path(runs_dir) / "arena.db").string());
+    if (!store.ok()) return Fail(store.status());
+    auto runs = (*store)->ListRuns();
+    if (!runs.ok()) return Fail(runs.status());
+    if (runs->empty()) return Fail(NotFound("no runs in " + runs_dir));
+    auto load = [&](std::string id) -> Result<std::pair<RunInfo, std::vector<TaskResult>>> {
+      if (id == "latest") id = runs->back().run_id;
+      ARENA_ASSIGN_OR_RETURN(RunInfo info, (*store)->GetRun(id));
+      ARENA_ASSIGN_OR_RETURN(std::vector<TaskResult> results, (*store)->LoadTasks(id));
+      return std::make_pair(std::move(info), std::move(results));
+    };
+    if (app.got_subcommand("compare")) {
+      auto a = load(run_a);
+      if (!a.ok()) return Fail(a.status());
+      auto b = load(run_b);
+      if (!b.ok()) return Fail(b.status());
+      RunComparison c = CompareRuns(a->second, b->second);
+      if (as_json) {
+        std::cout << ComparisonJson(a->first, b->first, c).dump(2) << "\n";
+      } else {
+        std::cout << FormatComparison(a->first, b->first, c);
+      }
+      return kExitOk;
+    }
+    std::vector<std::pair<RunInfo, std::vector<TaskResult>>> all;
+    for (const auto& info : *runs) {
+      auto r = load(info.run_id);
+      if (!r.ok()) return Fail(r.status());
+      all.push_back(std::move(*r));
+    }
+    auto rows = BuildLeaderboard(all, selector == "all" ? "" : selector);
+    if (as_json) {
+      std::cout << LeaderboardJson(rows).dump(2) << "\n";
+    } else {
+      std::cout << FormatLeaderboard(rows);
     }
     return kExitOk;
   }

@@ -1,0 +1,282 @@
+#include "core/leaderboard.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <map>
+#include <sstream>
+
+#include "core/report.h"
+#include "core/task.h"
+
+namespace arena {
+namespace {
+
+std::string Fixed(double v, int digits) {
+  char buf[48];
+  std::snprintf(buf, sizeof(buf), "%.*f", digits, v);
+  return buf;
+}
+
+std::string Share(const std::optional<double>& v) {
+  return v ? Fixed(100 * *v, 0) + "%" : "-";
+}
+
+std::string Pad(const std::string& s, size_t width) {
+  return s.size() >= width ? s + " " : s + std::string(width - s.size(), ' ');
+}
+
+Json Optional(const std::optional<double>& v) { return v ? Json(*v) : Json(nullptr); }
+
+std::string Escape(const std::string& s) {
+  std::string out;
+  for (char c : s) {
+    switch (c) {
+      case '&': out += "&amp;"; break;
+      case '<': out += "&lt;"; break;
+      case '>': out += "&gt;"; break;
+      case '"': out += "&quot;"; break;
+      default: out += c;
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+std::vector<LeaderboardRow> BuildLeaderboard(
+    const std::vector<std::pair<RunInfo, std::vector<TaskResult>>>& runs,
+    const std::string& selector) {
+  std::vector<LeaderboardRow> rows;
+  for (const auto& [info, results] : runs) {
+    std::vector<TaskResult> kept;
+    for (const auto& r : results) {
+      if (selector.empty() || TaskMatches(r.task_id, selector)) kept.push_back(r);
+    }
+    if (kept.empty()) continue;
+    LeaderboardRow row;
+    row.run = info;
+    row.summary = Summarize(kept);
+    for (const auto& r : kept) {
+      const TaskScore s = ScoreTask(r);
+      if (s.compiled && s.configs_checked == 0 && !FailedAGate(r)) ++row.unchecked;
+      row.agent_wall_s += r.agent.value("wall_s", 0.0);
+      row.feedback_calls += r.agent.value("feedback_calls", 0);
+      if (row.device.empty()) row.device = r.device.name;
+    }
+    rows.push_back(std::move(row));
+  }
+  std::stable_sort(rows.begin(), rows.end(), [](const LeaderboardRow& x, const LeaderboardRow& y) {
+    const double gx = x.summary.geomean_speedup.value_or(0), gy = y.summary.geomean_speedup.value_or(0);
+    if (gx != gy) return gx > gy;
+    return x.summary.correct > y.summary.correct;
+  });
+  return rows;
+}
+
+std::string FormatLeaderboard(const std::vector<LeaderboardRow>& rows) {
+  std::ostringstream out;
+  out << Pad("#", 4) << Pad("agent", 16) << Pad("run", 34) << Pad("tasks", 7) << Pad("correct", 9)
+      << Pad("geomean", 9) << Pad("mean", 9) << Pad("fast_1.0", 9) << Pad("fast_1.5", 9)
+      << Pad("held-out", 10) << Pad("score", 8) << "device\n";
+  int rank = 0;
+  for (const auto& r : rows) {
+    const RunSummary& s = r.summary;
+    std::string held = s.conditional_correctness ? Share(s.conditional_correctness) : "-";
+    std::string correct = std::to_string(s.correct) + "/" + std::to_string(s.tasks);
+    out << Pad(std::to_string(++rank), 4) << Pad(r.run.agent, 16) << Pad(r.run.run_id, 34)
+        << Pad(std::to_string(s.tasks), 7) << Pad(correct, 9)
+        << Pad(FormatSpeedup(s.geomean_speedup), 9) << Pad(FormatSpeedup(s.mean_speedup), 9)
+        << Pad(Share(s.fast_p.count("1.0") ? s.fast_p.at("1.0") : std::nullopt), 9)
+        << Pad(Share(s.fast_p.count("1.5") ? s.fast_p.at("1.5") : std::nullopt), 9) << Pad(held, 10)
+        << Pad(s.mean_score ? Fixed(*s.mean_score, 1) : "-", 8) << r.device
+        << (r.unchecked ? " (" + std::to_string(r.unchecked) + " unchecked)" : "") << "\n";
+  }
+  if (rows.empty()) out << "(no runs with matching tasks)\n";
+  out << "geomean/mean: speedup over the tasks correct and timed; fast_p: share of all tasks "
+         "correct with a mean speedup above p; held-out: P(candidate correct | baseline correct) "
+         "on held-out configurations.\n";
+  return out.str();
+}
+
+Json LeaderboardJson(const std::vector<LeaderboardRow>& rows) {
+  Json out = Json::array();
+  for (const auto& r : rows) {
+    out.push_back({{"run", r.run.ToJson()},
+                   {"summary", r.summary.ToJson()},
+                   {"unchecked", r.unchecked},
+                   {"agent_wall_s", r.agent_wall_s},
+                   {"feedback_calls", r.feedback_calls},
+                   {"device", r.device}});
+  }
+  return out;
+}
+
+RunComparison CompareRuns(const std::vector<TaskResult>& a, const std::vector<TaskResult>& b,
+                          double tie) {
+  RunComparison c;
+  std::map<std::string, const TaskResult*> in_b;
+  for (const auto& r : b) in_b[r.task_id] = &r;
+  std::map<std::string, bool> seen;
+  std::vector<double> ratios;
+  for (const auto& ra : a) {
+    auto it = in_b.find(ra.task_id);
+    if (it == in_b.end()) {
+      ++c.only_a;
+      continue;
+    }
+    seen[ra.task_id] = true;
+    TaskComparison t;
+    t.task_id = ra.task_id;
+    t.a = ScoreTask(ra);
+    t.b = ScoreTask(*it->second);
+    const bool a_checked = t.a.configs_checked > 0 || FailedAGate(ra);
+    const bool b_checked = t.b.configs_checked > 0 || FailedAGate(*it->second);
+    if (!a_checked || !b_checked) {
+      t.verdict = "unchecked";
+    } else if (t.a.correct && !t.b.correct) {
+      t.verdict = "B broke it";
+      ++c.broken;
+    } else if (!t.a.correct && t.b.correct) {
+      t.verdict = "B fixed it";
+      ++c.fixed;
+    } else if (!t.a.correct) {
+      t.verdict = "both wrong";
+    } else if (t.a.speedup_geomean && t.b.speedup_geomean) {
+      t.ratio = *t.b.speedup_geomean / *t.a.speedup_geomean;
+      ratios.push_back(*t.ratio);
+      if (*t.ratio > 1 + tie) {
+        t.verdict = "B faster";
+        ++c.b_faster;
+      } else if (*t.ratio < 1 - tie) {
+        t.verdict = "A faster";
+        ++c.a_faster;
+      } else {
+        t.verdict = "tie";
+        ++c.ties;
+      }
+    } else {
+      t.verdict = "both correct, not timed";
+    }
+    c.tasks.push_back(std::move(t));
+  }
+  for (const auto& rb : b) {
+    if (!seen.count(rb.task_id)) ++c.only_b;
+  }
+  c.geomean_ratio = GeometricMean(ratios);
+  return c;
+}
+
+std::string FormatComparison(const RunInfo& a, const RunInfo& b, const RunComparison& c) {
+  std::ostringstream out;
+  out << "A: " << a.run_id << " (" << a.agent << ")\nB: " << b.run_id << " (" << b.agent << ")\n\n";
+  out << Pad("task", 46) << Pad("A correct", 10) << Pad("A geomean", 10) << Pad("B correct", 10)
+      << Pad("B geomean", 10) << Pad("B/A", 8) << "verdict\n";
+  for (const auto& t : c.tasks) {
+    out << Pad(t.task_id, 46) << Pad(t.a.correct ? "yes" : "no", 10)
+        << Pad(FormatSpeedup(t.a.speedup_geomean), 10) << Pad(t.b.correct ? "yes" : "no", 10)
+        << Pad(FormatSpeedup(t.b.speedup_geomean), 10)
+        << Pad(t.ratio ? Fixed(*t.ratio, 3) : "-", 8) << t.verdict << "\n";
+  }
+  out << "\n" << c.tasks.size() << " task(s) in both runs: B faster " << c.b_faster << ", A faster "
+      << c.a_faster << ", ties " << c.ties << " (within 2%); B fixed " << c.fixed << ", B broke "
+      << c.broken << "; geometric mean of B/A " << (c.geomean_ratio ? Fixed(*c.geomean_ratio, 3) : "-");
+  if (c.only_a || c.only_b) {
+    out << "; only in A: " << c.only_a << ", only in B: " << c.only_b;
+  }
+  out << "\n";
+  return out.str();
+}
+
+Json ComparisonJson(const RunInfo& a, const RunInfo& b, const RunComparison& c) {
+  Json tasks = Json::array();
+  for (const auto& t : c.tasks) {
+    tasks.push_back({{"task_id", t.task_id},
+                     {"a", t.a.ToJson()},
+                     {"b", t.b.ToJson()},
+                     {"ratio", Optional(t.ratio)},
+                     {"verdict", t.verdict}});
+  }
+  return {{"a", a.ToJson()},
+          {"b", b.ToJson()},
+          {"tasks", tasks},
+          {"b_faster", c.b_faster},
+          {"a_faster", c.a_faster},
+          {"ties", c.ties},
+          {"fixed", c.fixed},
+          {"broken", c.broken},
+          {"only_a", c.only_a},
+          {"only_b", c.only_b},
+          {"geomean_ratio", Optional(c.geomean_ratio)}};
+}
+
+std::string HtmlReport(const RunInfo& info, const std::vector<TaskResult>& results) {
+  const RunSummary s = Summarize(results);
+  std::ostringstream h;
+  h << "<!doctype html>\n<html><head><meta charset=\"utf-8\"><title>arena run "
+    << Escape(info.run_id) << "</title>\n<style>body{font:14px sans-serif;margin:2em}"
+    << "table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:3px 8px;text-align:right}"
+    << "td:first-child,th:first-child{text-align:left}.bad{color:#b00}.ok{color:#070}</style>"
+    << "</head><body>\n<h1>Run " << Escape(info.run_id) << "</h1>\n<p>agent <b>"
+    << Escape(info.agent) << "</b>, tasks " << Escape(info.selector) << ", created "
+    << Escape(info.created_at) << ", " << Escape(info.status) << "</p>\n";
+  h << "<p>compiled " << s.compiled << "/" << s.tasks << ", correct " << s.correct << "/" << s.tasks
+    << ", timed " << s.timed << "; speedup geomean " << FormatSpeedup(s.geomean_speedup)
+    << ", mean " << FormatSpeedup(s.mean_speedup) << "; tuning " << FormatSpeedup(s.tuning_geomean)
+    << " vs held-out " << FormatSpeedup(s.heldout_geomean) << " (geomean); P(candidate correct | "
+    << "baseline correct) on held-out " << Share(s.conditional_correctness) << "</p>\n";
+
+  // Per-configuration speedups, binned on a log2 scale from 1/16 to 16.
+  constexpr int kBins = 16;
+  std::vector<int> bins(kBins, 0);
+  int total = 0;
+  for (const auto& r : results) {
+    for (const auto& c : r.configs) {
+      if (auto sp = c.speedup(); sp && *sp > 0) {
+        int k = static_cast<int>(std::floor((std::log2(*sp) + 4) * 2));
+        bins[static_cast<size_t>(std::clamp(k, 0, kBins - 1))]++;
+        ++total;
+      }
+    }
+  }
+  const int peak = std::max(1, *std::max_element(bins.begin(), bins.end()));
+  h << "<h2>Speedup per configuration (" << total << " timed)</h2>\n"
+    << "<svg width=\"680\" height=\"230\" xmlns=\"http://www.w3.org/2000/svg\">\n";
+  for (int k = 0; k < kBins; ++k) {
+    const int height = 180 * bins[static_cast<size_t>(k)] / peak;
+    const int x = 20 + 40 * k;
+    const bool faster = k >= kBins / 2;
+    h << "<rect x=\"" << x << "\" y=\"" << 190 - height << "\" width=\"36\" height=\"" << height
+      << "\" fill=\"" << (faster ? "#3a7" : "#c55") << "\"><title>" << bins[static_cast<size_t>(k)]
+      << "</title></rect>\n";
+    if (k % 2 == 0) {
+      const double edge = std::exp2(k / 2.0 - 4);
+      h << "<text x=\"" << x << "\" y=\"210\" font-size=\"11\">"
+        << (edge < 1 ? "1/" + Fixed(1 / edge, 0) : Fixed(edge, 0)) << "x</text>\n";
+    }
+  }
+  h << "<line x1=\"340\" y1=\"0\" x2=\"340\" y2=\"190\" stroke=\"#000\" stroke-dasharray=\"4\"/>\n"
+    << "</svg>\n";
+
+  h << "<h2>Generalization</h2>\n<table><tr><th>quadrant</th><th>tasks</th></tr>\n";
+  for (const auto& [name, n] : s.quadrants) h << "<tr><td>" << Escape(name) << "</td><td>" << n << "</td></tr>\n";
+  h << "</table>\n<h2>Tasks</h2>\n<table><tr><th>task</th><th>compile</th><th>correct</th>"
+    << "<th>mean</th><th>geomean</th><th>tuning</th><th>held-out</th><th>quadrant</th>"
+    << "<th>score</th></tr>\n";
+  for (const auto& r : results) {
+    const TaskScore t = ScoreTask(r);
+    const bool unchecked = t.compiled && t.configs_checked == 0 && !FailedAGate(r);
+    h << "<tr><td>" << Escape(r.task_id) << "</td><td class=\"" << (t.compiled ? "ok" : "bad")
+      << "\">" << (t.compiled ? "ok" : "FAIL") << "</td><td class=\""
+      << (t.correct ? "ok" : unchecked ? "" : "bad") << "\">"
+      << (t.correct ? "yes" : unchecked ? "unchecked" : "NO") << "</td><td>"
+      << FormatSpeedup(t.speedup_mean) << "</td><td>" << FormatSpeedup(t.speedup_geomean)
+      << "</td><td>" << FormatSpeedup(t.tuning_geomean) << "</td><td>"
+      << FormatSpeedup(t.heldout_geomean) << "</td><td>" << QuadrantName(t.quadrant) << "</td><td>"
+      << (t.score ? Fixed(*t.score, 1) : "-") << "</td></tr>\n";
+  }
+  h << "</table>\n</body></html>\n";
+  return h.str();
+}
+
+}  // namespace arena

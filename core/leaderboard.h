@@ -1,0 +1,69 @@
+// Across runs: a leaderboard (one row per run, over the same tasks), the
+// comparison of two runs task by task (A/B testing of agents), and a
+// self-contained HTML page of one run with its plots.
+//
+//   auto rows = BuildLeaderboard(runs, "triton2triton");
+//   std::cout << FormatLeaderboard(rows);
+//   RunComparison c = CompareRuns(results_a, results_b);
+#ifndef ARENA_CORE_LEADERBOARD_H_
+#define ARENA_CORE_LEADERBOARD_H_
+
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "core/results_store.h"
+#include "core/scoring.h"
+
+namespace arena {
+
+struct LeaderboardRow {
+  RunInfo run;
+  RunSummary summary;
+  int unchecked = 0;         // tasks nothing could check (no GPU)
+  double agent_wall_s = 0;   // summed over tasks
+  int feedback_calls = 0;
+  std::string device;        // where it was evaluated
+};
+
+// One row per run, over the run's tasks that match `selector` ("" or "all":
+// every task); runs with no such task are left out. Best first: geometric
+// mean speedup, then tasks correct.
+std::vector<LeaderboardRow> BuildLeaderboard(
+    const std::vector<std::pair<RunInfo, std::vector<TaskResult>>>& runs,
+    const std::string& selector);
+std::string FormatLeaderboard(const std::vector<LeaderboardRow>& rows);
+Json LeaderboardJson(const std::vector<LeaderboardRow>& rows);
+
+struct TaskComparison {
+  std::string task_id;
+  TaskScore a, b;
+  std::optional<double> ratio;  // b's geomean speedup / a's, both correct and timed
+  std::string verdict;          // "B faster", "A faster", "tie", "B fixed it", ...
+};
+
+struct RunComparison {
+  std::vector<TaskComparison> tasks;  // the tasks both runs evaluated
+  int b_faster = 0, a_faster = 0, ties = 0;
+  int fixed = 0;   // correct in B, wrong in A
+  int broken = 0;  // correct in A, wrong in B
+  int only_a = 0, only_b = 0;
+  std::optional<double> geomean_ratio;  // over tasks with a ratio
+};
+
+// Speedups are each against the baseline timed in its own run, so the ratio
+// compares the two candidates; within `tie` of 1 is a tie.
+RunComparison CompareRuns(const std::vector<TaskResult>& a, const std::vector<TaskResult>& b,
+                          double tie = 0.02);
+std::string FormatComparison(const RunInfo& a, const RunInfo& b, const RunComparison& c);
+Json ComparisonJson(const RunInfo& a, const RunInfo& b, const RunComparison& c);
+
+// One run as a single HTML file (no scripts, no external resources): the
+// summary, per-task table, a histogram of per-configuration speedups on a
+// log scale, and the generalization quadrants.
+std::string HtmlReport(const RunInfo& info, const std::vector<TaskResult>& results);
+
+}  // namespace arena
+
+#endif  // ARENA_CORE_LEADERBOARD_H_

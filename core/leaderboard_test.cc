@@ -1,0 +1,119 @@
+#include "core/leaderboard.h"
+
+#include <cmath>
+
+#include <gtest/gtest.h>
+
+namespace arena {
+namespace {
+
+ConfigResult Timed(const std::string& name, ConfigKind kind, double t_base, double t_cand,
+                   bool candidate_ok = true) {
+  ConfigResult c;
+  c.name = name;
+  c.kind = kind;
+  c.baseline_check = StageOutcome::Passed();
+  c.candidate_check = candidate_ok ? StageOutcome::Passed() : StageOutcome::Failed("wrong");
+  if (candidate_ok) {
+    c.timing.stage = StageOutcome::Passed();
+    c.timing.baseline.us = {t_base, t_base, t_base};
+    c.timing.candidate.us = {t_cand, t_cand, t_cand};
+  } else {
+    c.timing.stage = StageOutcome::Skipped("not timed: check failed");
+  }
+  return c;
+}
+
+TaskResult Task(const std::string& id, double speedup, bool heldout_ok = true) {
+  TaskResult r;
+  r.task_id = id;
+  r.baseline_compile = r.candidate_compile = r.integrity = StageOutcome::Passed();
+  r.configs = {Timed("t1", ConfigKind::kTuning, 100, 100 / speedup),
+               Timed("h1", ConfigKind::kHeldout, 100, 100 / speedup, heldout_ok)};
+  r.device.name = "Test GPU";
+  r.agent = {{"wall_s", 2.0}, {"feedback_calls", 3}};
+  return r;
+}
+
+RunInfo MakeRun(const std::string& id, const std::string& agent) {
+  RunInfo info;
+  info.run_id = id;
+  info.agent = agent;
+  info.selector = "all";
+  info.status = "finished";
+  return info;
+}
+
+TEST(Leaderboard, RanksRunsByGeomeanOverTheSelectedTasks) {
+  std::vector<std::pair<RunInfo, std::vector<TaskResult>>> runs = {
+      {MakeRun("r1", "noop"), {Task("f/a/x", 1.0), Task("f/a/y", 1.0), Task("g/b/z", 1.0)}},
+      {MakeRun("r2", "autotune"), {Task("f/a/x", 2.0), Task("f/a/y", 8.0), Task("g/b/z", 1.0)}},
+      {MakeRun("r3", "other"), {Task("g/b/z", 3.0)}},
+  };
+  auto rows = BuildLeaderboard(runs, "f");
+  ASSERT_EQ(rows.size(), 2u) << "r3 has no task under f";
+  EXPECT_EQ(rows[0].run.run_id, "r2");
+  EXPECT_NEAR(*rows[0].summary.geomean_speedup, 4.0, 1e-9);  // sqrt(2 * 8)
+  EXPECT_EQ(rows[0].summary.tasks, 2);
+  EXPECT_EQ(rows[0].feedback_calls, 6);
+  EXPECT_EQ(rows[0].device, "Test GPU");
+  EXPECT_EQ(rows[1].run.run_id, "r1");
+  const std::string text = FormatLeaderboard(rows);
+  EXPECT_NE(text.find("autotune"), std::string::npos);
+  EXPECT_NE(text.find("4.000x"), std::string::npos) << text;
+  EXPECT_LT(text.find("autotune"), text.find("noop")) << text;
+  EXPECT_EQ(LeaderboardJson(rows).size(), 2u);
+  EXPECT_EQ(BuildLeaderboard(runs, "").size(), 3u);
+}
+
+TEST(Compare, VerdictsPerTaskAndTheGeometricMeanRatio) {
+  std::vector<TaskResult> a = {Task("f/a/x", 2.0), Task("f/a/y", 2.0), Task("f/a/z", 2.0),
+                               Task("f/a/w", 2.0, /*heldout_ok=*/false), Task("f/a/only_a", 1.0)};
+  std::vector<TaskResult> b = {Task("f/a/x", 4.0), Task("f/a/y", 2.01),
+                               Task("f/a/z", 2.0, /*heldout_ok=*/false), Task("f/a/w", 3.0),
+                               Task("f/a/only_b", 1.0)};
+  RunComparison c = CompareRuns(a, b);
+  ASSERT_EQ(c.tasks.size(), 4u);
+  EXPECT_EQ(c.tasks[0].verdict, "B faster");
+  EXPECT_NEAR(*c.tasks[0].ratio, 2.0, 1e-9);
+  EXPECT_EQ(c.tasks[1].verdict, "tie");  // 0.5% apart
+  EXPECT_EQ(c.tasks[2].verdict, "B broke it");
+  EXPECT_EQ(c.tasks[3].verdict, "B fixed it");
+  EXPECT_EQ(c.b_faster, 1);
+  EXPECT_EQ(c.ties, 1);
+  EXPECT_EQ(c.broken, 1);
+  EXPECT_EQ(c.fixed, 1);
+  EXPECT_EQ(c.only_a, 1);
+  EXPECT_EQ(c.only_b, 1);
+  EXPECT_NEAR(*c.geomean_ratio, std::sqrt(2.0 * 2.01 / 2.0), 1e-9);
+  const std::string text = FormatComparison(MakeRun("ra", "noop"), MakeRun("rb", "autotune"), c);
+  EXPECT_NE(text.find("B faster 1, A faster 0, ties 1"), std::string::npos) << text;
+  EXPECT_EQ(ComparisonJson(MakeRun("ra", "noop"), MakeRun("rb", "autotune"), c)["tasks"].size(), 4u);
+}
+
+TEST(Compare, TasksNothingCouldCheckAreSaidSo) {
+  TaskResult unchecked = Task("f/a/x", 1.0);
+  for (auto& cfg : unchecked.configs) {
+    cfg.candidate_check = StageOutcome::Skipped("skipped: no GPU");
+    cfg.timing.stage = StageOutcome::Skipped("not timed");
+  }
+  RunComparison c = CompareRuns({unchecked}, {Task("f/a/x", 2.0)});
+  ASSERT_EQ(c.tasks.size(), 1u);
+  EXPECT_EQ(c.tasks[0].verdict, "unchecked");
+  EXPECT_EQ(c.fixed, 0);
+}
+
+TEST(HtmlReport, SelfContainedWithEscapedNamesAndAHistogram) {
+  std::vector<TaskResult> results = {Task("f/a/<x>", 2.0), Task("f/a/y", 0.5, false)};
+  const std::string html = HtmlReport(MakeRun("r&1", "noop"), results);
+  EXPECT_EQ(html.rfind("<!doctype html>", 0), 0u);
+  EXPECT_NE(html.find("r&amp;1"), std::string::npos);
+  EXPECT_NE(html.find("f/a/&lt;x&gt;"), std::string::npos);
+  EXPECT_EQ(html.find("<script"), std::string::npos);
+  EXPECT_EQ(html.find("http://www.w3.org/2000/svg\"") != std::string::npos, true);
+  EXPECT_NE(html.find("Speedup per configuration (3 timed)"), std::string::npos) << html;
+  EXPECT_NE(html.find("optimization_regressed"), std::string::npos) << html;
+}
+
+}  // namespace
+}  // namespace arena
