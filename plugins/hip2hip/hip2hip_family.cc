@@ -60,6 +60,15 @@ class HipSession : public EvaluationSession {
                 {"config", {{"name", config.name}, {"params", config.params}}},
                 {"seed", seed},
                 {"trials", ctx_.task->trials}};
+    // The configuration that usually comes next: the worker prepares its
+    // trials while this one runs on the GPU.
+    const auto& configs = ctx_.task->configs;
+    for (size_t i = 0; i + 1 < configs.size(); ++i) {
+      if (configs[i].name == config.name) {
+        req["prefetch"] = {{"name", configs[i + 1].name}, {"params", configs[i + 1].params}};
+        break;
+      }
+    }
     return worker_.Send(req, ctx_.stage_timeout_s, SubjectName(subject));
   }
 

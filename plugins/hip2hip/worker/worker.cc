@@ -312,6 +312,60 @@ class Worker {
     return t;
   }
 
+  // The trials of `seeds`, side by side; those that fail are left out (the
+  // caller's PrepareTrial reports the error in trial order).
+  std::map<uint64_t, Trial> MakeTrials(const ParameterValues& p, const std::vector<ArenaParam>& params,
+                                       const std::vector<uint64_t>& seeds) {
+    std::vector<Result<Trial>> made(seeds.size(), Internal("not prepared"));
+    std::vector<std::thread> pool;
+    for (size_t i = 0; i < seeds.size(); ++i) {
+      pool.emplace_back([&, i] { made[i] = MakeTrial(p, params, seeds[i]); });
+    }
+    for (auto& t : pool) t.join();
+    std::map<uint64_t, Trial> out;
+    for (size_t i = 0; i < seeds.size(); ++i) {
+      if (made[i].ok()) out.emplace(seeds[i], std::move(*made[i]));
+    }
+    return out;
+  }
+
+  // Trials of the next configuration, prepared on a background thread.
+  struct Prefetch {
+    std::string key;
+    std::vector<std::string> names;  // owns the strings `params` points into
+    std::vector<ArenaParam> params;
+    ParameterValues values;
+    std::map<uint64_t, Trial> trials;
+    std::thread thread;
+  };
+
+  void StartPrefetch(const Json& next, uint64_t seed, int trials) {
+    const std::string key = next.value("name", "") + "/" + Json(seed).dump();
+    if (prefetch_ && prefetch_->key == key) return;
+    StopPrefetch();
+    auto pf = std::make_unique<Prefetch>();
+    pf->key = key;
+    const Json& params = next["params"];
+    pf->values = Numeric(params);
+    for (auto it = params.begin(); it != params.end(); ++it) {
+      if (it->is_number() || it->is_boolean()) pf->names.push_back(it.key());
+    }
+    for (const auto& n : pf->names) {
+      const Json& v = params[n];
+      pf->params.push_back({n.c_str(), v.is_boolean() ? (v.get<bool>() ? 1.0 : 0.0) : v.get<double>()});
+    }
+    std::vector<uint64_t> seeds;
+    for (int trial = 0; trial < trials; ++trial) seeds.push_back(seed * 31 + static_cast<uint64_t>(trial));
+    Prefetch* raw = pf.get();
+    pf->thread = std::thread([this, raw, seeds] { raw->trials = MakeTrials(raw->values, raw->params, seeds); });
+    prefetch_ = std::move(pf);
+  }
+
+  void StopPrefetch() {
+    if (prefetch_ && prefetch_->thread.joinable()) prefetch_->thread.join();
+    prefetch_.reset();
+  }
+
   Json Check(const Json& req) {
     const std::string subject = req["subject"];
     if (!run_.count(subject)) return Reply("failed", subject + " was not compiled");
@@ -340,24 +394,25 @@ class Worker {
       // subject's check of a configuration they are prepared side by side
       // (the CPU reference is the slow part of a check). The results are
       // kept; the loop below reports any error in trial order.
-      std::vector<std::thread> pool;
-      std::vector<uint64_t> missing;
       if (trial_key_ != key) {
         trials_.clear();
         trial_key_ = key;
       }
+      if (prefetch_ && prefetch_->key == key) {
+        // Prepared in the background while the previous configuration ran.
+        prefetch_->thread.join();
+        for (auto& [trial_seed, t] : prefetch_->trials) trials_.emplace(trial_seed, std::move(t));
+        prefetch_.reset();
+      }
+      std::vector<uint64_t> missing;
       for (int trial = 0; trial < trials; ++trial) {
         uint64_t seed = req["seed"].get<uint64_t>() * 31 + static_cast<uint64_t>(trial);
         if (!trials_.count(seed)) missing.push_back(seed);
       }
-      std::vector<Result<Trial>> made(missing.size(), Internal("not prepared"));
-      for (size_t i = 0; i < missing.size(); ++i) {
-        pool.emplace_back([&, i] { made[i] = MakeTrial(p, params, missing[i]); });
-      }
-      for (auto& t : pool) t.join();
-      for (size_t i = 0; i < missing.size(); ++i) {
-        if (made[i].ok()) trials_[missing[i]] = std::move(*made[i]);
-      }
+      for (auto& [trial_seed, t] : MakeTrials(p, params, missing)) trials_.emplace(trial_seed, std::move(t));
+      // The next configuration's trials are prepared while this one runs on
+      // the GPU (its checks and timing): the CPU reference is the slow part.
+      if (req.contains("prefetch")) StartPrefetch(req["prefetch"], req["seed"].get<uint64_t>(), trials);
     }
     for (int trial = 0; trial < trials; ++trial) {
       uint64_t seed = req["seed"].get<uint64_t>() * 31 + static_cast<uint64_t>(trial);
@@ -716,6 +771,7 @@ class Worker {
   }
 
  public:
+  ~Worker() { StopPrefetch(); }
   bool fatal() const { return fatal_; }
 
  private:
@@ -729,6 +785,7 @@ class Worker {
   cudaEvent_t start_ = nullptr, end_ = nullptr;
   std::string trial_key_;
   std::map<uint64_t, Trial> trials_;
+  std::unique_ptr<Prefetch> prefetch_;
   bool fatal_ = false;
 };
 
