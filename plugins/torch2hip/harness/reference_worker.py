@@ -203,7 +203,9 @@ class Worker:
     def _write(self, t, name):
         path = os.path.join(self.data_dir, name)
         t = t.detach().contiguous().cpu()
-        t.view(torch.uint8).numpy().tofile(path) if t.numel() else open(path, "wb").close()
+        with open(path, "wb") as f:
+            if t.numel():  # raw little-endian bytes in the tensor's dtype
+                t.reshape(-1).view(torch.uint8).numpy().tofile(f)
         return {"path": path, "dtype": str(t.dtype).replace("torch.", ""), "shape": list(t.shape)}
 
     def time(self, req):
