@@ -6,6 +6,7 @@
 #include <map>
 #include <sstream>
 
+#include "core/files.h"
 #include "core/report.h"
 #include "core/task.h"
 
@@ -210,7 +211,88 @@ Json ComparisonJson(const RunInfo& a, const RunInfo& b, const RunComparison& c) 
           {"geomean_ratio", Optional(c.geomean_ratio)}};
 }
 
-std::string HtmlReport(const RunInfo& info, const std::vector<TaskResult>& results) {
+Result<Ceilings> LoadCeilings(const std::string& path) {
+  ARENA_ASSIGN_OR_RETURN(std::string text, ReadFile(path));
+  Json j = Json::parse(text, nullptr, false);
+  if (j.is_discarded() || !j.is_object()) return InvalidArgument(path + ": not a JSON object");
+  Ceilings c;
+  c.device = j.value("device", "");
+  for (const auto& [field, out] : {std::pair<const char*, double*>{"copy_bytes_per_s", &c.copy_bytes_per_s},
+                                   {"bf16_matmul_flops", &c.peak_flops}}) {
+    if (!j.contains(field) || !j[field].is_number() || j[field].get<double>() <= 0) {
+      return InvalidArgument(path + ": " + field + ": expected a positive number");
+    }
+    *out = j[field].get<double>();
+  }
+  return c;
+}
+
+namespace {
+
+// Log-log roofline: x arithmetic intensity (flop/byte), y achieved FLOP/s.
+void Roofline(std::ostream& h, const std::vector<TaskResult>& results, const Ceilings& c) {
+  constexpr double kW = 640, kH = 360, kLeft = 60, kBottom = 40;
+  const double x_lo = 1e-2, x_hi = 1e4;
+  const double y_hi = c.peak_flops * 2, y_lo = y_hi / 1e7;
+  auto px = [&](double x) { return kLeft + kW * std::log10(x / x_lo) / std::log10(x_hi / x_lo); };
+  auto py = [&](double y) { return kH - kH * std::log10(y / y_lo) / std::log10(y_hi / y_lo); };
+  h << "<h2>Roofline (" << Escape(c.device) << ": copy " << Fixed(c.copy_bytes_per_s / 1e12, 2)
+    << " TB/s, peak " << Fixed(c.peak_flops / 1e12, 0) << " TFLOP/s)</h2>\n"
+    << "<p>Each timed configuration with a cost model: grey the baseline, green the candidate; "
+    << "a segment joins them. Configurations without floating-point work are listed below by "
+    << "their share of the copy bandwidth.</p>\n<svg width=\"" << kLeft + kW + 50 << "\" height=\""
+    << kH + kBottom << "\" xmlns=\"http://www.w3.org/2000/svg\">\n";
+  // The roof: bandwidth-bound up to the ridge, then flat.
+  const double ridge = c.peak_flops / c.copy_bytes_per_s;
+  h << "<polyline fill=\"none\" stroke=\"#000\" points=\"" << px(x_lo) << ","
+    << py(std::max(y_lo, c.copy_bytes_per_s * x_lo)) << " " << px(ridge) << "," << py(c.peak_flops)
+    << " " << px(x_hi) << "," << py(c.peak_flops) << "\"/>\n";
+  for (double x = x_lo; x <= x_hi * 1.001; x *= 10) {
+    h << "<text x=\"" << px(x) - 10 << "\" y=\"" << kH + 16 << "\" font-size=\"11\">" << x
+      << "</text>\n";
+  }
+  h << "<text x=\"" << kLeft + kW / 2 - 60 << "\" y=\"" << kH + 34
+    << "\" font-size=\"12\">flop per byte</text>\n";
+  for (double y = std::pow(10.0, std::ceil(std::log10(y_lo))); y <= y_hi; y *= 10) {
+    char label[16];
+    std::snprintf(label, sizeof(label), "%.0e", y);
+    h << "<text x=\"0\" y=\"" << py(y) + 4 << "\" font-size=\"11\">" << label << "</text>\n";
+  }
+  h << "<text x=\"" << kLeft + 5 << "\" y=\"12\" font-size=\"12\">FLOP/s</text>\n";
+  std::vector<std::string> copies;
+  for (const auto& r : results) {
+    for (const auto& cfg : r.configs) {
+      if (!cfg.timing.stage.passed() || cfg.bytes <= 0) continue;
+      const double tb = cfg.timing.baseline.median() * 1e-6, tc = cfg.timing.candidate.median() * 1e-6;
+      if (tb <= 0 || tc <= 0) continue;
+      if (cfg.flops <= 0) {
+        copies.push_back(r.task_id + " " + cfg.name + ": baseline " +
+                         Fixed(100 * cfg.bytes / tb / c.copy_bytes_per_s, 1) + "%, candidate " +
+                         Fixed(100 * cfg.bytes / tc / c.copy_bytes_per_s, 1) + "%");
+        continue;
+      }
+      const double x = std::clamp(cfg.flops / cfg.bytes, x_lo, x_hi);
+      const double yb = std::clamp(cfg.flops / tb, y_lo, y_hi), yc = std::clamp(cfg.flops / tc, y_lo, y_hi);
+      const std::string title = Escape(r.task_id + " " + cfg.name);
+      h << "<line x1=\"" << px(x) << "\" y1=\"" << py(yb) << "\" x2=\"" << px(x) << "\" y2=\""
+        << py(yc) << "\" stroke=\"#ccc\"/>\n<circle cx=\"" << px(x) << "\" cy=\"" << py(yb)
+        << "\" r=\"3\" fill=\"#999\"><title>" << title << " baseline</title></circle>\n"
+        << "<circle cx=\"" << px(x) << "\" cy=\"" << py(yc) << "\" r=\"3\" fill=\"#3a7\"><title>"
+        << title << " candidate</title></circle>\n";
+    }
+  }
+  h << "</svg>\n";
+  if (!copies.empty()) {
+    h << "<ul>\n";
+    for (const auto& line : copies) h << "<li>" << Escape(line) << "</li>\n";
+    h << "</ul>\n";
+  }
+}
+
+}  // namespace
+
+std::string HtmlReport(const RunInfo& info, const std::vector<TaskResult>& results,
+                       const std::optional<Ceilings>& ceilings) {
   const RunSummary s = Summarize(results);
   std::ostringstream h;
   h << "<!doctype html>\n<html><head><meta charset=\"utf-8\"><title>arena run "
@@ -258,6 +340,7 @@ std::string HtmlReport(const RunInfo& info, const std::vector<TaskResult>& resul
   h << "<line x1=\"340\" y1=\"0\" x2=\"340\" y2=\"190\" stroke=\"#000\" stroke-dasharray=\"4\"/>\n"
     << "</svg>\n";
 
+  if (ceilings) Roofline(h, results, *ceilings);
   h << "<h2>Generalization</h2>\n<table><tr><th>quadrant</th><th>tasks</th></tr>\n";
   for (const auto& [name, n] : s.quadrants) h << "<tr><td>" << Escape(name) << "</td><td>" << n << "</td></tr>\n";
   h << "</table>\n<h2>Tasks</h2>\n<table><tr><th>task</th><th>compile</th><th>correct</th>"

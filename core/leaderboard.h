@@ -59,10 +59,23 @@ RunComparison CompareRuns(const std::vector<TaskResult>& a, const std::vector<Ta
 std::string FormatComparison(const RunInfo& a, const RunInfo& b, const RunComparison& c);
 Json ComparisonJson(const RunInfo& a, const RunInfo& b, const RunComparison& c);
 
+// The machine's measured ceilings, for roofline placement.
+struct Ceilings {
+  std::string device;
+  double copy_bytes_per_s = 0;  // a device-to-device copy, bytes read + written
+  double peak_flops = 0;        // dense matrix product (e.g. bf16)
+};
+
+// {"device", "copy_bytes_per_s", "bf16_matmul_flops"} as tools/gpu/ceilings.py
+// writes it; errors name the file and the field.
+Result<Ceilings> LoadCeilings(const std::string& path);
+
 // One run as a single HTML file (no scripts, no external resources): the
 // summary, per-task table, a histogram of per-configuration speedups on a
-// log scale, and the generalization quadrants.
-std::string HtmlReport(const RunInfo& info, const std::vector<TaskResult>& results);
+// log scale, and the generalization quadrants; with ceilings, a roofline
+// plot placing each timed configuration's baseline and candidate.
+std::string HtmlReport(const RunInfo& info, const std::vector<TaskResult>& results,
+                       const std::optional<Ceilings>& ceilings = std::nullopt);
 
 }  // namespace arena
 

@@ -1,6 +1,7 @@
 #include "core/leaderboard.h"
 
 #include <cmath>
+#include <cstdio>
 
 #include <gtest/gtest.h>
 
@@ -113,6 +114,45 @@ TEST(HtmlReport, SelfContainedWithEscapedNamesAndAHistogram) {
   EXPECT_EQ(html.find("http://www.w3.org/2000/svg\"") != std::string::npos, true);
   EXPECT_NE(html.find("Speedup per configuration (3 timed)"), std::string::npos) << html;
   EXPECT_NE(html.find("optimization_regressed"), std::string::npos) << html;
+}
+
+TEST(HtmlReport, RooflinePlacesConfigurationsAgainstTheCeilings) {
+  std::vector<TaskResult> results = {Task("f/a/x", 2.0)};
+  results[0].configs[0].bytes = 4e6;
+  results[0].configs[0].flops = 4e9;  // 1000 flop/byte
+  results[0].configs[1].bytes = 8e6;  // a copy: no flops
+  Ceilings c{"Test GPU", 4e12, 8e14};
+  const std::string html = HtmlReport(MakeRun("r", "noop"), results, c);
+  EXPECT_NE(html.find("Roofline (Test GPU: copy 4.00 TB/s, peak 800 TFLOP/s)"), std::string::npos);
+  // Two points (baseline, candidate) for the configuration with flops.
+  size_t circles = 0;
+  for (size_t at = html.find("<circle"); at != std::string::npos; at = html.find("<circle", at + 1)) {
+    ++circles;
+  }
+  EXPECT_EQ(circles, 2u);
+  // The copy: 8 MB in 100 us is 80 GB/s = 2.0% of 4 TB/s; the candidate twice that.
+  EXPECT_NE(html.find("f/a/x h1: baseline 2.0%, candidate 4.0%"), std::string::npos) << html;
+  EXPECT_EQ(HtmlReport(MakeRun("r", "noop"), results).find("Roofline"), std::string::npos);
+}
+
+TEST(Ceilings, ReadFromTheGpuScriptsFileWithFieldErrors) {
+  const std::string good = testing::TempDir() + "/ceilings.json";
+  std::FILE* f = std::fopen(good.c_str(), "w");
+  std::fputs(R"({"device": "H", "copy_bytes_per_s": 4.1e12, "bf16_matmul_flops": 7.4e14})", f);
+  std::fclose(f);
+  auto c = LoadCeilings(good);
+  ASSERT_TRUE(c.ok()) << c.status().ToString();
+  EXPECT_EQ(c->device, "H");
+  EXPECT_DOUBLE_EQ(c->peak_flops, 7.4e14);
+  const std::string bad = testing::TempDir() + "/bad.json";
+  f = std::fopen(bad.c_str(), "w");
+  std::fputs(R"({"device": "H", "copy_bytes_per_s": -1})", f);
+  std::fclose(f);
+  auto e = LoadCeilings(bad);
+  ASSERT_FALSE(e.ok());
+  EXPECT_NE(e.status().message().find("bad.json: copy_bytes_per_s: expected a positive number"),
+            std::string::npos)
+      << e.status().message();
 }
 
 }  // namespace

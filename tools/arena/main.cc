@@ -255,6 +255,9 @@ int Main(int argc, char** argv) {
   report_cmd->add_flag("--csv", as_csv, "CSV, one row per configuration")->excludes(json_flag);
   std::string html_path;
   report_cmd->add_option("--html", html_path, "also write a self-contained HTML page to this file");
+  std::string ceilings_path;
+  report_cmd->add_option("--ceilings", ceilings_path,
+                         "with --html: the machine's ceilings (tools/gpu/ceilings.py) for a roofline");
 
   auto* board_cmd = app.add_subcommand("leaderboard", "rank the stored runs over the same tasks");
   board_cmd->add_option("--runs-dir", runs_dir, "where runs and arena.db live");
@@ -425,6 +428,13 @@ int Main(int argc, char** argv) {
     if (!info.ok()) return Fail(info.status());
     auto results = (*store)->LoadTasks(run_id);
     if (!results.ok()) return Fail(results.status());
+    std::optional<Ceilings> ceilings;  // read first: bad input prints nothing
+    if (!ceilings_path.empty()) {
+      if (html_path.empty()) return Fail(InvalidArgument("--ceilings: only with --html"));
+      auto c = LoadCeilings(ceilings_path);
+      if (!c.ok()) return Fail(c.status());
+      ceilings = *c;
+    }
     if (as_json) {
       std::cout << ReportJson(*info, *results).dump(2) << "\n";
     } else if (as_csv) {
@@ -433,7 +443,7 @@ int Main(int argc, char** argv) {
       std::cout << FormatTextReport(*info, *results);
     }
     if (!html_path.empty()) {
-      Status w = WriteFileAtomic(html_path, HtmlReport(*info, *results));
+      Status w = WriteFileAtomic(html_path, HtmlReport(*info, *results, ceilings));
       if (!w.ok()) return Fail(w);
     }
     return kExitOk;
