@@ -1,15 +1,18 @@
 // The torch2hip family on this machine: the candidate compiled for NVIDIA and
 // AMD, the PyTorch reference checked on the CPU for the small configuration;
 // on a GPU host everything is checked and timed.
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 
 #include <gtest/gtest.h>
 
 #include "core/files.h"
+#include "core/harness_worker.h"
 #include "core/pipeline.h"
 #include "core/registry.h"
 #include "core/testing/family_conformance.h"
+#include "plugins/hip2hip/worker/tensors.h"
 
 namespace arena {
 namespace {
@@ -147,6 +150,76 @@ TEST_F(TorchHipTask, ABrokenReferenceFailsTheBaselineCompile) {
   EXPECT_NE((r->baseline_compile.detail + r->baseline_compile.log).find("get_init_inputs"),
             std::string::npos)
       << r->baseline_compile.detail << r->baseline_compile.log;
+}
+
+// The data path the GPU relies on, end to end on the CPU: the reference worker
+// writes a trial's inputs (native dtype) and its float64 outputs as raw files,
+// the HIP side reads them bit for bit, and the outputs are what the module
+// computes from exactly those inputs.
+TEST(TorchHipReferenceWorker, TrialFilesCrossBitForBit) {
+  auto task = LoadTask(kTasks, kLinear);
+  ASSERT_TRUE(task.ok()) << task.status().ToString();
+  const std::string dir = testing::TempDir() + "/torch2hip_files";
+  ASSERT_TRUE(ResetDir(dir).ok());
+  ProcessOptions o;
+  o.argv = {HarnessPython("."), "-u", "plugins/torch2hip/harness/reference_worker.py"};
+  o.env["CUDA_VISIBLE_DEVICES"] = "";
+  auto worker = WorkerProcess::Start(o);
+  ASSERT_TRUE(worker.ok()) << worker.status().ToString();
+  ASSERT_TRUE(InitializeWorker(**worker,
+                               {{"op", "init"},
+                                {"task", task->ToJson()},
+                                {"reference", std::string(kTaskDir) + "/reference.py"},
+                                {"device", "cpu"},
+                                {"data_dir", dir + "/trials"}},
+                               120, "reference worker")
+                  .ok())
+      << (*worker)->StderrTail();
+  const Configuration* small = task->FindConfig("small");
+  ASSERT_NE(small, nullptr);
+  auto reply = (*worker)->Request(Json({{"op", "prepare"},
+                                        {"config", {{"name", "small"}, {"params", small->params}}},
+                                        {"seed", 7},
+                                        {"trials", 2},
+                                        {"reference", true},
+                                        {"check_eager", true}})
+                                      .dump(),
+                                  120);
+  ASSERT_TRUE(reply.ok()) << reply.status().ToString();
+  Json r = Json::parse(*reply);
+  ASSERT_EQ(r["status"], "passed") << r.dump();
+  ASSERT_EQ(r["data"].size(), 2u);
+  // small: M 8, K 32, N 16; inputs x [M, K], weight [N, K], bias [N]; y [M, N].
+  std::vector<std::vector<double>> in;
+  for (const auto& spec : r["data"][0]["inputs"]) {
+    auto dtype = hip2hip::ParseDtype(spec["dtype"]);
+    ASSERT_TRUE(dtype.ok());
+    EXPECT_EQ(*dtype, ARENA_FLOAT32);
+    auto t = hip2hip::ReadTensorFile(spec["path"], *dtype, spec["shape"]);
+    ASSERT_TRUE(t.ok()) << t.status().ToString();
+    in.push_back(hip2hip::Widen(*t));
+  }
+  ASSERT_EQ(in.size(), 3u);
+  const Json& y_spec = r["data"][0]["reference"][0];
+  EXPECT_EQ(y_spec["shape"], Json::array({8, 16}));
+  auto y = hip2hip::ReadTensorFile(y_spec["path"], ARENA_FLOAT64, y_spec["shape"]);
+  ASSERT_TRUE(y.ok()) << y.status().ToString();
+  const std::vector<double> got = hip2hip::Widen(*y);
+  double worst = 0;
+  for (int m = 0; m < 8; ++m) {
+    for (int n = 0; n < 16; ++n) {
+      double acc = in[2][static_cast<size_t>(n)];
+      for (int k = 0; k < 32; ++k) {
+        acc += in[0][static_cast<size_t>(m * 32 + k)] * in[1][static_cast<size_t>(n * 32 + k)];
+      }
+      worst = std::max(worst, std::fabs(std::max(acc, 0.0) - got[static_cast<size_t>(m * 16 + n)]));
+    }
+  }
+  EXPECT_LT(worst, 1e-12) << "the float64 reference is relu(x W^T + b) of exactly these inputs";
+  // The second trial draws other inputs.
+  auto x1 = hip2hip::ReadTensorFile(r["data"][1]["inputs"][0]["path"], ARENA_FLOAT32, {8, 32});
+  ASSERT_TRUE(x1.ok());
+  EXPECT_NE(hip2hip::Widen(*x1), in[0]);
 }
 
 }  // namespace
