@@ -271,43 +271,55 @@ class Worker:
         setup = {"run": call, "per_call": 1, "block_cycles": block_cycles, "method": method,
                  "setup_s": 0.0}
         if once < float(self.task["timing"].get("graph_below_us", 20)):
-            graphed = self._graph(call, params, mode, seed)
+            graphed = self._graph(model, fn, inputs, params, mode, seed)
             if graphed is not None:
                 setup.update(graphed)
         setup["setup_s"] = time.perf_counter() - start
         return setup
 
-    def _graph(self, call, params, mode, seed):
+    def _graph(self, model, fn, inputs, params, mode, seed):
         """Short forwards: one CUDA graph replaying the forward over rotating
-        input sets (cold data, launch overhead amortised), as the HIP side
-        does. None when the module cannot be captured."""
+        sets (cold data, launch overhead amortised), as the HIP side does with
+        all of its inputs. Eager rotates copies of the module with the inputs,
+        so its weights are cold too; torch.compile rotates the inputs only
+        (a compiled copy per set would recompile). None when the module cannot
+        be captured."""
         l2 = torch.cuda.get_device_properties(0).L2_cache_size
-        sets = []
-        footprint = 0
+        weights = sum(t.numel() * t.element_size() for t in model.state_dict().values())
+        sets, footprint = [], 0
         for k in range(1024):
-            _, fwd, _ = self._build(params, seed + 1 + k)
-            fwd = [x.to("cuda") for x in fwd]
-            sets.append(fwd)
-            footprint += sum(x.numel() * x.element_size() for x in fwd)
+            gen = torch.Generator().manual_seed(seed + 1 + k)
+            args = [x.to("cuda") for x in self.module.get_inputs(params, gen)]
+            module = fn if mode == "compiled" or k == 0 else copy.deepcopy(model)
+            if mode == "compiled" and k == 0:
+                args = inputs
+            sets.append((module, args))
+            footprint += sum(x.numel() * x.element_size() for x in args)
+            footprint += weights if mode != "compiled" else 0
             if len(sets) >= 8 and footprint >= 2 * l2:
                 break
+
+        def run_all():
+            with torch.no_grad():
+                for module, args in sets:
+                    module(*args)
+
         try:
             stream = torch.cuda.Stream()
             stream.wait_stream(torch.cuda.current_stream())
             with torch.cuda.stream(stream):
-                for args in sets[:2]:
-                    call(args)
+                run_all()  # warm-up on the capture stream
             torch.cuda.current_stream().wait_stream(stream)
             torch.cuda.synchronize()
             graph = torch.cuda.CUDAGraph()
             with torch.cuda.graph(graph):
-                for args in sets:
-                    call(args)
+                run_all()
         except Exception:  # noqa: BLE001: not capturable: plain events then
             torch.cuda.synchronize()
             return None
+        what = "input sets" if mode == "compiled" else "module and input sets"
         return {"run": graph.replay, "per_call": len(sets), "block_cycles": 0,
-                "method": f"{mode}: cuda-graph-replay+{len(sets)}-rotating-input-sets",
+                "method": f"{mode}: cuda-graph-replay+{len(sets)}-rotating-{what.replace(' ', '-')}",
                 "graph_sets": sets}
 
 
