@@ -100,6 +100,41 @@ std::string FormatLeaderboard(const std::vector<LeaderboardRow>& rows) {
   return out.str();
 }
 
+std::string HtmlLeaderboard(const std::vector<LeaderboardRow>& rows, const std::string& selector) {
+  std::ostringstream h;
+  h << "<!doctype html>\n<html><head><meta charset=\"utf-8\"><title>arena leaderboard</title>\n"
+    << "<style>body{font:14px sans-serif;margin:2em}table{border-collapse:collapse}"
+    << "td,th{border:1px solid #ccc;padding:3px 8px;text-align:right}"
+    << "td:nth-child(2),td:nth-child(3),th:nth-child(2),th:nth-child(3){text-align:left}</style>"
+    << "</head><body>\n<h1>Leaderboard</h1>\n<p>tasks: "
+    << Escape(selector.empty() ? "all" : selector) << "; " << rows.size() << " run(s)</p>\n"
+    << "<table><tr><th>#</th><th>agent</th><th>run</th><th>tasks</th><th>correct</th>"
+    << "<th>unchecked</th><th>geomean</th><th>mean</th><th>fast_1.0</th><th>fast_1.5</th>"
+    << "<th>fast_2.0</th><th>tuning</th><th>held-out</th><th>P(ok | baseline ok)</th>"
+    << "<th>score</th><th>agent time</th><th>device</th></tr>\n";
+  int rank = 0;
+  auto fast = [](const RunSummary& s, const char* p) {
+    return Share(s.fast_p.count(p) ? s.fast_p.at(p) : std::nullopt);
+  };
+  for (const auto& r : rows) {
+    const RunSummary& s = r.summary;
+    h << "<tr><td>" << ++rank << "</td><td>" << Escape(r.run.agent) << "</td><td>"
+      << Escape(r.run.run_id) << "</td><td>" << s.tasks << "</td><td>" << s.correct << "</td><td>"
+      << r.unchecked << "</td><td>" << FormatSpeedup(s.geomean_speedup) << "</td><td>"
+      << FormatSpeedup(s.mean_speedup) << "</td><td>" << fast(s, "1.0") << "</td><td>"
+      << fast(s, "1.5") << "</td><td>" << fast(s, "2.0") << "</td><td>"
+      << FormatSpeedup(s.tuning_geomean) << "</td><td>" << FormatSpeedup(s.heldout_geomean)
+      << "</td><td>" << Share(s.conditional_correctness) << "</td><td>"
+      << (s.mean_score ? Fixed(*s.mean_score, 1) : "-") << "</td><td>"
+      << Fixed(r.agent_wall_s, 0) << " s</td><td>" << Escape(r.device) << "</td></tr>\n";
+  }
+  h << "</table>\n<p>geomean/mean: speedup over the tasks correct and timed; fast_p: share of all "
+    << "tasks correct with a mean speedup above p; tuning/held-out: geometric mean over those "
+    << "configurations; P(ok | baseline ok): candidate correct on held-out configurations where "
+    << "the baseline is.</p>\n</body></html>\n";
+  return h.str();
+}
+
 Json LeaderboardJson(const std::vector<LeaderboardRow>& rows) {
   Json out = Json::array();
   for (const auto& r : rows) {

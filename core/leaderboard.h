@@ -34,6 +34,8 @@ std::vector<LeaderboardRow> BuildLeaderboard(
     const std::vector<std::pair<RunInfo, std::vector<TaskResult>>>& runs,
     const std::string& selector);
 std::string FormatLeaderboard(const std::vector<LeaderboardRow>& rows);
+// The same as a self-contained HTML page.
+std::string HtmlLeaderboard(const std::vector<LeaderboardRow>& rows, const std::string& selector);
 Json LeaderboardJson(const std::vector<LeaderboardRow>& rows);
 
 struct TaskComparison {

@@ -64,6 +64,9 @@ TEST(Leaderboard, RanksRunsByGeomeanOverTheSelectedTasks) {
   EXPECT_NE(text.find("4.000x"), std::string::npos) << text;
   EXPECT_LT(text.find("autotune"), text.find("noop")) << text;
   EXPECT_EQ(LeaderboardJson(rows).size(), 2u);
+  const std::string html = HtmlLeaderboard(rows, "f");
+  EXPECT_LT(html.find("autotune"), html.find("noop"));
+  EXPECT_NE(html.find("<td>4.000x</td>"), std::string::npos) << html;
   EXPECT_EQ(BuildLeaderboard(runs, "").size(), 3u);
 }
 

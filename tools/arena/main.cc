@@ -263,6 +263,7 @@ int Main(int argc, char** argv) {
   board_cmd->add_option("--runs-dir", runs_dir, "where runs and arena.db live");
   board_cmd->add_option("--tasks", selector, "only these tasks (default all)");
   board_cmd->add_flag("--json", as_json, "JSON");
+  board_cmd->add_option("--html", html_path, "also write the leaderboard as an HTML page to this file");
 
   auto* compare_cmd = app.add_subcommand("compare", "compare two runs task by task (A/B)");
   std::string run_a, run_b;
@@ -480,11 +481,16 @@ int Main(int argc, char** argv) {
       if (!r.ok()) return Fail(r.status());
       all.push_back(std::move(*r));
     }
-    auto rows = BuildLeaderboard(all, selector == "all" ? "" : selector);
+    const std::string tasks = selector == "all" ? "" : selector;
+    auto rows = BuildLeaderboard(all, tasks);
     if (as_json) {
       std::cout << LeaderboardJson(rows).dump(2) << "\n";
     } else {
       std::cout << FormatLeaderboard(rows);
+    }
+    if (!html_path.empty()) {
+      Status w = WriteFileAtomic(html_path, HtmlLeaderboard(rows, tasks));
+      if (!w.ok()) return Fail(w);
     }
     return kExitOk;
   }
