@@ -189,25 +189,41 @@ class Worker {
     return t;
   }
 
-  std::vector<ArenaParam> Params(const Json& params) {
-    param_names_.clear();
-    std::vector<ArenaParam> out;
-    for (auto it = params.begin(); it != params.end(); ++it) {
-      if (it->is_number() || it->is_boolean()) param_names_.push_back(it.key());
+  // A configuration's parameters, as numbers for shape expressions and as
+  // the ArenaParam list arena_run receives; `args` points into `names`, so it
+  // is moved, never copied.
+  struct ConfigParams {
+    ParameterValues numeric;
+    std::vector<std::string> names;
+    std::vector<ArenaParam> args;
+
+    explicit ConfigParams(const Json& params) : numeric(Numeric(params)) {
+      for (auto it = params.begin(); it != params.end(); ++it) {
+        if (it->is_number() || it->is_boolean()) names.push_back(it.key());
+      }
+      for (const auto& n : names) {
+        const Json& v = params[n];
+        args.push_back({n.c_str(), v.is_boolean() ? (v.get<bool>() ? 1.0 : 0.0) : v.get<double>()});
+      }
     }
-    for (const auto& n : param_names_) {
-      const Json& v = params[n];
-      out.push_back({n.c_str(), v.is_boolean() ? (v.get<bool>() ? 1.0 : 0.0) : v.get<double>()});
-    }
-    return out;
+    ConfigParams(const ConfigParams&) = delete;
+    ConfigParams& operator=(const ConfigParams&) = delete;
+  };
+
+  // The seed of trial `trial` of a check seeded with `seed`.
+  static uint64_t TrialSeed(uint64_t seed, int trial) { return seed * 31 + static_cast<uint64_t>(trial); }
+
+  // Output i's tolerances: the task's for its dtype, else the dtype's default.
+  std::pair<double, double> Tolerance(size_t i) const {
+    const double fallback = DefaultTolerance(outputs_[i].dtype);
+    const Json t = task_.value("tolerances", Json::object()).value(DtypeName(outputs_[i].dtype), Json::object());
+    return {t.value("atol", fallback), t.value("rtol", fallback)};
   }
 
   // Launches `subject` once and waits for every stream of the device.
   Json Launch(const std::string& subject, const Bound& in, Bound& out,
               const std::vector<ArenaParam>& params, bool* fatal) {
-    int rc = run_[subject](in.views.data(), static_cast<int>(in.views.size()), out.views.data(),
-                           static_cast<int>(out.views.size()), params.data(),
-                           static_cast<int>(params.size()), stream_);
+    int rc = CallRun(subject, in, out, params);
     cudaError_t e = cudaDeviceSynchronize();
     if (e == cudaSuccess) e = cudaGetLastError();
     if (e != cudaSuccess) {
@@ -332,9 +348,7 @@ class Worker {
   // Trials of the next configuration, prepared on a background thread.
   struct Prefetch {
     std::string key;
-    std::vector<std::string> names;  // owns the strings `params` points into
-    std::vector<ArenaParam> params;
-    ParameterValues values;
+    ConfigParams params;
     std::map<uint64_t, Trial> trials;
     std::thread thread;
   };
@@ -343,21 +357,12 @@ class Worker {
     const std::string key = next.value("name", "") + "/" + Json(seed).dump();
     if (prefetch_ && prefetch_->key == key) return;
     StopPrefetch();
-    auto pf = std::make_unique<Prefetch>();
-    pf->key = key;
-    const Json& params = next["params"];
-    pf->values = Numeric(params);
-    for (auto it = params.begin(); it != params.end(); ++it) {
-      if (it->is_number() || it->is_boolean()) pf->names.push_back(it.key());
-    }
-    for (const auto& n : pf->names) {
-      const Json& v = params[n];
-      pf->params.push_back({n.c_str(), v.is_boolean() ? (v.get<bool>() ? 1.0 : 0.0) : v.get<double>()});
-    }
+    auto pf = std::unique_ptr<Prefetch>(new Prefetch{key, ConfigParams(next["params"]), {}, {}});
     std::vector<uint64_t> seeds;
-    for (int trial = 0; trial < trials; ++trial) seeds.push_back(seed * 31 + static_cast<uint64_t>(trial));
+    for (int trial = 0; trial < trials; ++trial) seeds.push_back(TrialSeed(seed, trial));
     Prefetch* raw = pf.get();
-    pf->thread = std::thread([this, raw, seeds] { raw->trials = MakeTrials(raw->values, raw->params, seeds); });
+    pf->thread = std::thread(
+        [this, raw, seeds] { raw->trials = MakeTrials(raw->params.numeric, raw->params.args, seeds); });
     prefetch_ = std::move(pf);
   }
 
@@ -369,10 +374,9 @@ class Worker {
   Json Check(const Json& req) {
     const std::string subject = req["subject"];
     if (!run_.count(subject)) return Reply("failed", subject + " was not compiled");
-    const Json& params_json = req["config"]["params"];
-    ParameterValues p = Numeric(params_json);
-    std::vector<ArenaParam> params = Params(params_json);
-    const Json tolerances = task_.value("tolerances", Json::object());
+    const ConfigParams config_params(req["config"]["params"]);
+    const ParameterValues& p = config_params.numeric;
+    const std::vector<ArenaParam>& params = config_params.args;
     const std::string key = req["config"].value("name", "") + "/" + req["seed"].dump();
     Json fingerprints = Json::array();
     double max_abs = 0, max_rel = 0;
@@ -385,7 +389,7 @@ class Worker {
       for (int trial = 0; trial < trials; ++trial) {
         auto t = LoadTrial(req["data"][static_cast<size_t>(trial)]);
         if (!t.ok()) return Reply("error", "trial data: " + t.status().message());
-        trials_[req["seed"].get<uint64_t>() * 31 + static_cast<uint64_t>(trial)] = std::move(*t);
+        trials_[TrialSeed(req["seed"].get<uint64_t>(), trial)] = std::move(*t);
       }
     } else if (reference_ == nullptr) {
       return Reply("error", "no reference: the request carries no trial data");
@@ -406,7 +410,7 @@ class Worker {
       }
       std::vector<uint64_t> missing;
       for (int trial = 0; trial < trials; ++trial) {
-        uint64_t seed = req["seed"].get<uint64_t>() * 31 + static_cast<uint64_t>(trial);
+        uint64_t seed = TrialSeed(req["seed"].get<uint64_t>(), trial);
         if (!trials_.count(seed)) missing.push_back(seed);
       }
       for (auto& [trial_seed, t] : MakeTrials(p, params, missing)) trials_.emplace(trial_seed, std::move(t));
@@ -415,7 +419,7 @@ class Worker {
       if (req.contains("prefetch")) StartPrefetch(req["prefetch"], req["seed"].get<uint64_t>(), trials);
     }
     for (int trial = 0; trial < trials; ++trial) {
-      uint64_t seed = req["seed"].get<uint64_t>() * 31 + static_cast<uint64_t>(trial);
+      uint64_t seed = TrialSeed(req["seed"].get<uint64_t>(), trial);
       auto prepared = PrepareTrial(p, params, key, seed);
       if (!prepared.ok()) {
         return Reply(prepared.status().code() == StatusCode::kInternal ? "error" : "failed",
@@ -446,10 +450,8 @@ class Worker {
       Json trial_prints = Json::array();
       for (size_t i = 0; i < outputs_.size(); ++i) {
         HostTensor got = Download(out->views[i], t.out_shapes[i]);
-        double tol = DefaultTolerance(outputs_[i].dtype);
-        Json tj = tolerances.value(DtypeName(outputs_[i].dtype), Json::object());
-        Comparison c = Compare(outputs_[i].name, got, t.reference[i], tj.value("atol", tol),
-                               tj.value("rtol", tol));
+        const auto [atol, rtol] = Tolerance(i);
+        Comparison c = Compare(outputs_[i].name, got, t.reference[i], atol, rtol);
         max_abs = std::max(max_abs, c.max_abs_err);
         max_rel = std::max(max_rel, c.max_rel_err);
         if (!c.ok) {
@@ -606,14 +608,11 @@ class Worker {
         *why = std::string(s) + ": graph replay: " + cudaGetErrorString(err);
         return false;
       }
-      const Json tolerances = task_.value("tolerances", Json::object());
       for (size_t i = 0; i < outputs_.size(); ++i) {
         HostTensor replayed = Download(outs[0].views[i], poisoned[i].shape);
         HostTensor direct = Download(eager->views[i], poisoned[i].shape);
-        double tol = DefaultTolerance(outputs_[i].dtype);
-        Json t = tolerances.value(DtypeName(outputs_[i].dtype), Json::object());
-        Comparison c = Compare(outputs_[i].name, replayed, Widen(direct), t.value("atol", tol),
-                               t.value("rtol", tol));
+        const auto [atol, rtol] = Tolerance(i);
+        Comparison c = Compare(outputs_[i].name, replayed, Widen(direct), atol, rtol);
         if (!c.ok) {
           cleanup();
           *why = std::string(s) + ": graph replay differs from an eager call (work outside the stream?): " +
@@ -648,9 +647,9 @@ class Worker {
     for (const auto& s : order) {
       if (!run_.count(s)) return Reply("failed", s + " was not compiled");
     }
-    const Json& params_json = req["config"]["params"];
-    ParameterValues p = Numeric(params_json);
-    std::vector<ArenaParam> params = Params(params_json);
+    const ConfigParams config_params(req["config"]["params"]);
+    const ParameterValues& p = config_params.numeric;
+    const std::vector<ArenaParam>& params = config_params.args;
     const Json timing = task_["timing"];
     const int reps = req.value("repetitions", timing.value("repetitions", 100));
     std::vector<HostTensor> host_in;
@@ -790,7 +789,6 @@ class Worker {
   ReferenceFn reference_ = nullptr;
   cudaStream_t stream_ = nullptr;
   std::unique_ptr<DeviceBuffer> flush_;
-  std::vector<std::string> param_names_;
   cudaEvent_t start_ = nullptr, end_ = nullptr;
   std::string trial_key_;
   std::map<uint64_t, Trial> trials_;
