@@ -13,18 +13,8 @@
 namespace arena {
 namespace {
 
-std::string Fixed(double v, int digits) {
-  char buf[48];
-  std::snprintf(buf, sizeof(buf), "%.*f", digits, v);
-  return buf;
-}
-
 std::string Share(const std::optional<double>& v) {
-  return v ? Fixed(100 * *v, 0) + "%" : "-";
-}
-
-std::string Pad(const std::string& s, size_t width) {
-  return s.size() >= width ? s + " " : s + std::string(width - s.size(), ' ');
+  return v ? FormatFixed(100 * *v, 0) + "%" : "-";
 }
 
 Json Optional(const std::optional<double>& v) { return v ? Json(*v) : Json(nullptr); }
@@ -59,8 +49,7 @@ std::vector<LeaderboardRow> BuildLeaderboard(
     row.run = info;
     row.summary = Summarize(kept);
     for (const auto& r : kept) {
-      const TaskScore s = ScoreTask(r);
-      if (s.compiled && s.configs_checked == 0 && !FailedAGate(r)) ++row.unchecked;
+      if (Unchecked(r)) ++row.unchecked;
       row.agent_wall_s += r.agent.value("wall_s", 0.0);
       row.feedback_calls += r.agent.value("feedback_calls", 0);
       if (row.device.empty()) row.device = r.device.name;
@@ -77,20 +66,20 @@ std::vector<LeaderboardRow> BuildLeaderboard(
 
 std::string FormatLeaderboard(const std::vector<LeaderboardRow>& rows) {
   std::ostringstream out;
-  out << Pad("#", 4) << Pad("agent", 16) << Pad("run", 34) << Pad("tasks", 7) << Pad("correct", 9)
-      << Pad("geomean", 9) << Pad("mean", 9) << Pad("fast_1.0", 9) << Pad("fast_1.5", 9)
-      << Pad("held-out", 10) << Pad("score", 8) << "device\n";
+  out << PadRight("#", 4) << PadRight("agent", 16) << PadRight("run", 34) << PadRight("tasks", 7) << PadRight("correct", 9)
+      << PadRight("geomean", 9) << PadRight("mean", 9) << PadRight("fast_1.0", 9) << PadRight("fast_1.5", 9)
+      << PadRight("held-out", 10) << PadRight("score", 8) << "device\n";
   int rank = 0;
   for (const auto& r : rows) {
     const RunSummary& s = r.summary;
     std::string held = s.conditional_correctness ? Share(s.conditional_correctness) : "-";
     std::string correct = std::to_string(s.correct) + "/" + std::to_string(s.tasks);
-    out << Pad(std::to_string(++rank), 4) << Pad(r.run.agent, 16) << Pad(r.run.run_id, 34)
-        << Pad(std::to_string(s.tasks), 7) << Pad(correct, 9)
-        << Pad(FormatSpeedup(s.geomean_speedup), 9) << Pad(FormatSpeedup(s.mean_speedup), 9)
-        << Pad(Share(s.fast_p.count("1.0") ? s.fast_p.at("1.0") : std::nullopt), 9)
-        << Pad(Share(s.fast_p.count("1.5") ? s.fast_p.at("1.5") : std::nullopt), 9) << Pad(held, 10)
-        << Pad(s.mean_score ? Fixed(*s.mean_score, 1) : "-", 8) << r.device
+    out << PadRight(std::to_string(++rank), 4) << PadRight(r.run.agent, 16) << PadRight(r.run.run_id, 34)
+        << PadRight(std::to_string(s.tasks), 7) << PadRight(correct, 9)
+        << PadRight(FormatSpeedup(s.geomean_speedup), 9) << PadRight(FormatSpeedup(s.mean_speedup), 9)
+        << PadRight(Share(s.fast_p.count("1.0") ? s.fast_p.at("1.0") : std::nullopt), 9)
+        << PadRight(Share(s.fast_p.count("1.5") ? s.fast_p.at("1.5") : std::nullopt), 9) << PadRight(held, 10)
+        << PadRight(FormatFixed(s.mean_score, 1), 8) << r.device
         << (r.unchecked ? " (" + std::to_string(r.unchecked) + " unchecked)" : "") << "\n";
   }
   if (rows.empty()) out << "(no runs with matching tasks)\n";
@@ -125,8 +114,8 @@ std::string HtmlLeaderboard(const std::vector<LeaderboardRow>& rows, const std::
       << fast(s, "1.5") << "</td><td>" << fast(s, "2.0") << "</td><td>"
       << FormatSpeedup(s.tuning_geomean) << "</td><td>" << FormatSpeedup(s.heldout_geomean)
       << "</td><td>" << Share(s.conditional_correctness) << "</td><td>"
-      << (s.mean_score ? Fixed(*s.mean_score, 1) : "-") << "</td><td>"
-      << Fixed(r.agent_wall_s, 0) << " s</td><td>" << Escape(r.device) << "</td></tr>\n";
+      << FormatFixed(s.mean_score, 1) << "</td><td>"
+      << FormatFixed(r.agent_wall_s, 0) << " s</td><td>" << Escape(r.device) << "</td></tr>\n";
   }
   h << "</table>\n<p>geomean/mean: speedup over the tasks correct and timed; fast_p: share of all "
     << "tasks correct with a mean speedup above p; tuning/held-out: geometric mean over those "
@@ -166,9 +155,7 @@ RunComparison CompareRuns(const std::vector<TaskResult>& a, const std::vector<Ta
     t.task_id = ra.task_id;
     t.a = ScoreTask(ra);
     t.b = ScoreTask(*it->second);
-    const bool a_checked = t.a.configs_checked > 0 || FailedAGate(ra);
-    const bool b_checked = t.b.configs_checked > 0 || FailedAGate(*it->second);
-    if (!a_checked || !b_checked) {
+    if (Unchecked(ra) || Unchecked(*it->second)) {
       t.verdict = "unchecked";
     } else if (t.a.correct && !t.b.correct) {
       t.verdict = "B broke it";
@@ -206,17 +193,17 @@ RunComparison CompareRuns(const std::vector<TaskResult>& a, const std::vector<Ta
 std::string FormatComparison(const RunInfo& a, const RunInfo& b, const RunComparison& c) {
   std::ostringstream out;
   out << "A: " << a.run_id << " (" << a.agent << ")\nB: " << b.run_id << " (" << b.agent << ")\n\n";
-  out << Pad("task", 46) << Pad("A correct", 10) << Pad("A geomean", 10) << Pad("B correct", 10)
-      << Pad("B geomean", 10) << Pad("B/A", 8) << "verdict\n";
+  out << PadRight("task", 46) << PadRight("A correct", 10) << PadRight("A geomean", 10) << PadRight("B correct", 10)
+      << PadRight("B geomean", 10) << PadRight("B/A", 8) << "verdict\n";
   for (const auto& t : c.tasks) {
-    out << Pad(t.task_id, 46) << Pad(t.a.correct ? "yes" : "no", 10)
-        << Pad(FormatSpeedup(t.a.speedup_geomean), 10) << Pad(t.b.correct ? "yes" : "no", 10)
-        << Pad(FormatSpeedup(t.b.speedup_geomean), 10)
-        << Pad(t.ratio ? Fixed(*t.ratio, 3) : "-", 8) << t.verdict << "\n";
+    out << PadRight(t.task_id, 46) << PadRight(t.a.correct ? "yes" : "no", 10)
+        << PadRight(FormatSpeedup(t.a.speedup_geomean), 10) << PadRight(t.b.correct ? "yes" : "no", 10)
+        << PadRight(FormatSpeedup(t.b.speedup_geomean), 10)
+        << PadRight(FormatFixed(t.ratio, 3), 8) << t.verdict << "\n";
   }
   out << "\n" << c.tasks.size() << " task(s) in both runs: B faster " << c.b_faster << ", A faster "
       << c.a_faster << ", ties " << c.ties << " (within 2%); B fixed " << c.fixed << ", B broke "
-      << c.broken << "; geometric mean of B/A " << (c.geomean_ratio ? Fixed(*c.geomean_ratio, 3) : "-");
+      << c.broken << "; geometric mean of B/A " << FormatFixed(c.geomean_ratio, 3);
   if (c.only_a || c.only_b) {
     out << "; only in A: " << c.only_a << ", only in B: " << c.only_b;
   }
@@ -271,8 +258,8 @@ void Roofline(std::ostream& h, const std::vector<TaskResult>& results, const Cei
   const double y_hi = c.peak_flops * 2, y_lo = y_hi / 1e7;
   auto px = [&](double x) { return kLeft + kW * std::log10(x / x_lo) / std::log10(x_hi / x_lo); };
   auto py = [&](double y) { return kH - kH * std::log10(y / y_lo) / std::log10(y_hi / y_lo); };
-  h << "<h2>Roofline (" << Escape(c.device) << ": copy " << Fixed(c.copy_bytes_per_s / 1e12, 2)
-    << " TB/s, peak " << Fixed(c.peak_flops / 1e12, 0) << " TFLOP/s)</h2>\n"
+  h << "<h2>Roofline (" << Escape(c.device) << ": copy " << FormatFixed(c.copy_bytes_per_s / 1e12, 2)
+    << " TB/s, peak " << FormatFixed(c.peak_flops / 1e12, 0) << " TFLOP/s)</h2>\n"
     << "<p>Each timed configuration with a cost model: grey the baseline, green the candidate; "
     << "a segment joins them. Configurations without floating-point work are listed below by "
     << "their share of the copy bandwidth.</p>\n<svg width=\"" << kLeft + kW + 50 << "\" height=\""
@@ -302,8 +289,8 @@ void Roofline(std::ostream& h, const std::vector<TaskResult>& results, const Cei
       if (tb <= 0 || tc <= 0) continue;
       if (cfg.flops <= 0) {
         copies.push_back(r.task_id + " " + cfg.name + ": baseline " +
-                         Fixed(100 * cfg.bytes / tb / c.copy_bytes_per_s, 1) + "%, candidate " +
-                         Fixed(100 * cfg.bytes / tc / c.copy_bytes_per_s, 1) + "%");
+                         FormatFixed(100 * cfg.bytes / tb / c.copy_bytes_per_s, 1) + "%, candidate " +
+                         FormatFixed(100 * cfg.bytes / tc / c.copy_bytes_per_s, 1) + "%");
         continue;
       }
       const double x = std::clamp(cfg.flops / cfg.bytes, x_lo, x_hi);
@@ -369,7 +356,7 @@ std::string HtmlReport(const RunInfo& info, const std::vector<TaskResult>& resul
     if (k % 2 == 0) {
       const double edge = std::exp2(k / 2.0 - 4);
       h << "<text x=\"" << x << "\" y=\"210\" font-size=\"11\">"
-        << (edge < 1 ? "1/" + Fixed(1 / edge, 0) : Fixed(edge, 0)) << "x</text>\n";
+        << (edge < 1 ? "1/" + FormatFixed(1 / edge, 0) : FormatFixed(edge, 0)) << "x</text>\n";
     }
   }
   h << "<line x1=\"340\" y1=\"0\" x2=\"340\" y2=\"190\" stroke=\"#000\" stroke-dasharray=\"4\"/>\n"
@@ -383,7 +370,7 @@ std::string HtmlReport(const RunInfo& info, const std::vector<TaskResult>& resul
     << "<th>score</th></tr>\n";
   for (const auto& r : results) {
     const TaskScore t = ScoreTask(r);
-    const bool unchecked = t.compiled && t.configs_checked == 0 && !FailedAGate(r);
+    const bool unchecked = Unchecked(r);
     h << "<tr><td>" << Escape(r.task_id) << "</td><td class=\"" << (t.compiled ? "ok" : "bad")
       << "\">" << (t.compiled ? "ok" : "FAIL") << "</td><td class=\""
       << (t.correct ? "ok" : unchecked ? "" : "bad") << "\">"
@@ -391,7 +378,7 @@ std::string HtmlReport(const RunInfo& info, const std::vector<TaskResult>& resul
       << FormatSpeedup(t.speedup_mean) << "</td><td>" << FormatSpeedup(t.speedup_geomean)
       << "</td><td>" << FormatSpeedup(t.tuning_geomean) << "</td><td>"
       << FormatSpeedup(t.heldout_geomean) << "</td><td>" << QuadrantName(t.quadrant) << "</td><td>"
-      << (t.score ? Fixed(*t.score, 1) : "-") << "</td></tr>\n";
+      << FormatFixed(t.score, 1) << "</td></tr>\n";
   }
   h << "</table>\n</body></html>\n";
   return h.str();

@@ -5,6 +5,18 @@
 
 namespace arena {
 
+std::string PadRight(const std::string& s, size_t width) {
+  if (s.size() >= width) return s + " ";
+  return s + std::string(width - s.size(), ' ');
+}
+
+std::string FormatFixed(const std::optional<double>& v, int digits) {
+  if (!v) return "-";
+  char buf[32];
+  std::snprintf(buf, sizeof(buf), "%.*f", digits, *v);
+  return buf;
+}
+
 std::string FormatSpeedup(const std::optional<double>& v) {
   if (!v) return "-";
   char buf[32];
@@ -13,18 +25,6 @@ std::string FormatSpeedup(const std::optional<double>& v) {
 }
 
 namespace {
-
-std::string Pad(const std::string& s, size_t width) {
-  if (s.size() >= width) return s + " ";
-  return s + std::string(width - s.size(), ' ');
-}
-
-std::string Fixed(const std::optional<double>& v, int digits) {
-  if (!v) return "-";
-  char buf[32];
-  std::snprintf(buf, sizeof(buf), "%.*f", digits, *v);
-  return buf;
-}
 
 // Why a task has no speedup, in a few words.
 std::string NoSpeedupReason(const TaskResult& r, const TaskScore& s) {
@@ -69,9 +69,9 @@ std::string FormatTextReport(const RunInfo& info, const std::vector<TaskResult>&
       << info.status << ")\n";
   if (!results.empty()) out << "device " << results.front().device.Describe() << "\n";
   out << "\n"
-      << Pad("task", 46) << Pad("compile", 8) << Pad("correct", 9) << Pad("mean", 9)
-      << Pad("geomean", 9) << Pad("tuning", 9) << Pad("heldout", 9) << Pad("quadrant", 23)
-      << Pad("score", 7) << "agent\n";
+      << PadRight("task", 46) << PadRight("compile", 8) << PadRight("correct", 9) << PadRight("mean", 9)
+      << PadRight("geomean", 9) << PadRight("tuning", 9) << PadRight("heldout", 9) << PadRight("quadrant", 23)
+      << PadRight("score", 7) << "agent\n";
   for (const auto& r : results) {
     TaskScore s = ScoreTask(r);
     int passed = 0;
@@ -79,14 +79,14 @@ std::string FormatTextReport(const RunInfo& info, const std::vector<TaskResult>&
     std::string correct = std::to_string(passed) + "/" + std::to_string(s.configs_checked);
     if (s.compiled && s.configs_checked == 0) correct = "unchecked";
     else if (!s.correct) correct = "NO " + correct;
-    out << Pad(r.task_id, 46) << Pad(s.compiled ? "ok" : "FAIL", 8) << Pad(correct, 9);
+    out << PadRight(r.task_id, 46) << PadRight(s.compiled ? "ok" : "FAIL", 8) << PadRight(correct, 9);
     if (s.speedup_mean) {
-      out << Pad(FormatSpeedup(s.speedup_mean), 9) << Pad(FormatSpeedup(s.speedup_geomean), 9)
-          << Pad(FormatSpeedup(s.tuning_geomean), 9) << Pad(FormatSpeedup(s.heldout_geomean), 9);
+      out << PadRight(FormatSpeedup(s.speedup_mean), 9) << PadRight(FormatSpeedup(s.speedup_geomean), 9)
+          << PadRight(FormatSpeedup(s.tuning_geomean), 9) << PadRight(FormatSpeedup(s.heldout_geomean), 9);
     } else {
-      out << Pad("(" + NoSpeedupReason(r, s) + ")", 36);
+      out << PadRight("(" + NoSpeedupReason(r, s) + ")", 36);
     }
-    out << Pad(QuadrantName(s.quadrant), 23) << Pad(Fixed(s.score, 1), 7) << AgentCell(r.agent)
+    out << PadRight(QuadrantName(s.quadrant), 23) << PadRight(FormatFixed(s.score, 1), 7) << AgentCell(r.agent)
         << "\n";
   }
   RunSummary sum = Summarize(results);
@@ -103,17 +103,17 @@ std::string FormatTextReport(const RunInfo& info, const std::vector<TaskResult>&
       << FormatSpeedup(sum.tuning_geomean) << " vs held-out " << FormatSpeedup(sum.heldout_geomean)
       << " (geomean)\n";
   out << "fast_p:";
-  for (const auto& [p, v] : sum.fast_p) out << " p=" << p << " " << Fixed(v, 3);
+  for (const auto& [p, v] : sum.fast_p) out << " p=" << p << " " << FormatFixed(v, 3);
   if (sum.timed == 0) out << " (nothing timed)";
   out << "\n";
   out << "held-out: conditional correctness P(candidate ok | baseline ok) = "
-      << Fixed(sum.conditional_correctness, 3) << " (" << sum.heldout_both_correct << "/"
+      << FormatFixed(sum.conditional_correctness, 3) << " (" << sum.heldout_both_correct << "/"
       << sum.heldout_baseline_correct << ")";
   out << "; quadrants:";
   for (const auto& [q, n] : sum.quadrants) {
     if (n) out << " " << q << "=" << n;
   }
-  out << "\nmean score (AgentKernelArena-compatible): " << Fixed(sum.mean_score, 1) << "\n";
+  out << "\nmean score (AgentKernelArena-compatible): " << FormatFixed(sum.mean_score, 1) << "\n";
   double agent_s = 0;
   int feedback = 0, agent_failures = 0;
   for (const auto& r : results) {
@@ -153,9 +153,9 @@ std::string ReportCsv(const RunInfo& info, const std::vector<TaskResult>& result
           << StageStatusName(c.baseline_check.status) << ","
           << StageStatusName(c.candidate_check.status) << ","
           << StageStatusName(c.timing.stage.status) << "," << CsvEscape(c.timing.method) << ","
-          << (timed ? Fixed(c.timing.baseline.median(), 3) : "") << ","
-          << (timed ? Fixed(c.timing.candidate.median(), 3) : "") << ","
-          << (c.speedup() ? Fixed(c.speedup(), 4) : "") << "," << c.bytes << "," << c.flops
+          << (timed ? FormatFixed(c.timing.baseline.median(), 3) : "") << ","
+          << (timed ? FormatFixed(c.timing.candidate.median(), 3) : "") << ","
+          << (c.speedup() ? FormatFixed(c.speedup(), 4) : "") << "," << c.bytes << "," << c.flops
           << "," << (s.correct ? 1 : 0) << "," << (r.agent.value("ok", true) ? 1 : 0) << ","
           << r.agent.value("wall_s", 0.0) << "," << r.agent.value("feedback_calls", 0) << "\n";
     }

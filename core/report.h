@@ -17,6 +17,10 @@ std::string FormatTextReport(const RunInfo& info, const std::vector<TaskResult>&
 Json ReportJson(const RunInfo& info, const std::vector<TaskResult>& results);
 std::string ReportCsv(const RunInfo& info, const std::vector<TaskResult>& results);
 
+// `s` padded with spaces to `width` (at least one space after it).
+std::string PadRight(const std::string& s, size_t width);
+// `v` with `digits` decimals, or "-" when absent.
+std::string FormatFixed(const std::optional<double>& v, int digits);
 // "1.23x", or "-" when absent.
 std::string FormatSpeedup(const std::optional<double>& v);
 

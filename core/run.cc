@@ -289,7 +289,7 @@ Result<RunOutcome> ExecuteRun(const RunRequest& request) {
           verdict = "correct";
         } else if (!s.compiled) {
           verdict = "NO COMPILE";
-        } else if (s.configs_checked == 0 && !FailedAGate(*r)) {
+        } else if (Unchecked(*r)) {
           verdict = "unchecked (nothing could be checked here)";
         }
         req.progress("[" + std::to_string(n) + "/" + std::to_string(todo.size()) + "] " +

@@ -179,6 +179,14 @@ bool FailedAGate(const TaskResult& r) {
   return false;
 }
 
+bool Unchecked(const TaskResult& r) {
+  if (!r.candidate_compile.passed() || FailedAGate(r)) return false;
+  for (const auto& c : r.configs) {
+    if (c.candidate_check.status != StageStatus::kSkipped) return false;
+  }
+  return true;
+}
+
 Json RunSummary::ToJson() const {
   Json fp = Json::object();
   for (const auto& [p, v] : fast_p) fp[p] = Opt(v);

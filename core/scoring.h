@@ -88,6 +88,10 @@ TaskScore ScoreTask(const TaskResult& result);
 // this machine has not failed: it is unchecked.
 bool FailedAGate(const TaskResult& result);
 
+// True if the candidate compiled and failed nothing, but no check of it
+// could run on this machine (no GPU): neither correct nor wrong.
+bool Unchecked(const TaskResult& result);
+
 struct RunSummary {
   int tasks = 0;
   int compiled = 0;
