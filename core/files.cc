@@ -1,13 +1,16 @@
 #include "core/files.h"
 
 #include <fcntl.h>
+#include <signal.h>
 #include <string.h>
 #include <unistd.h>
 
 #include <filesystem>
 #include <fstream>
 #include <random>
+#include <regex>
 #include <sstream>
+#include <vector>
 
 namespace arena {
 namespace fs = std::filesystem;
@@ -40,6 +43,25 @@ Status WriteFileAtomic(const std::string& path, const std::string& contents) {
     return Internal(path + ": rename failed: " + strerror(errno));
   }
   return OkStatus();
+}
+
+int RemoveStaleTemporaries(const std::string& dir) {
+  // WriteFileAtomic's temporaries: "<path>.tmp.<pid>.<random>".
+  static const std::regex kTemporary(R"(.+\.tmp\.(\d+)\.\d+)");
+  int removed = 0;
+  std::error_code ec;
+  std::vector<fs::path> stale;
+  for (auto it = fs::recursive_directory_iterator(dir, ec); !ec && it != fs::end(it); it.increment(ec)) {
+    std::smatch m;
+    const std::string name = it->path().filename().string();
+    if (!it->is_regular_file() || !std::regex_match(name, m, kTemporary)) continue;
+    const long pid = std::stol(m[1]);
+    // A live writer (this process's other threads included) is left alone.
+    if (pid == getpid() || ::kill(static_cast<pid_t>(pid), 0) == 0 || errno != ESRCH) continue;
+    stale.push_back(it->path());
+  }
+  for (const auto& p : stale) removed += fs::remove(p, ec) ? 1 : 0;
+  return removed;
 }
 
 Result<std::string> ReadFile(const std::string& path) {

@@ -13,6 +13,10 @@
 namespace arena {
 
 Status WriteFileAtomic(const std::string& path, const std::string& contents);
+// Removes, below `dir`, the temporary files of WriteFileAtomic calls whose
+// process is gone (killed mid-write); returns how many. A resumed run calls
+// it so that an interruption leaves nothing behind.
+int RemoveStaleTemporaries(const std::string& dir);
 Result<std::string> ReadFile(const std::string& path);
 // Copies a directory tree (regular files and folders; links are refused).
 Status CopyTree(const std::string& from, const std::string& to);

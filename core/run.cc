@@ -215,6 +215,8 @@ Result<RunOutcome> ExecuteRun(const RunRequest& request) {
     req.selector = info.selector;
     req.agent_config = info.agent_config;
     ARENA_ASSIGN_OR_RETURN(finished, store->FinishedTasks(info.run_id));
+    // Writes cut short by the interruption left their temporaries.
+    RemoveStaleTemporaries((fs::path(req.runs_dir) / info.run_id).string());
   }
   if (!AgentRegistry::Global().Contains(req.agent)) {
     return InvalidArgument("unknown agent '" + req.agent + "'");

@@ -1,0 +1,32 @@
+#include "core/files.h"
+
+#include <unistd.h>
+
+#include <filesystem>
+
+#include <gtest/gtest.h>
+
+namespace arena {
+namespace {
+namespace fs = std::filesystem;
+
+TEST(Files, StaleTemporariesOfDeadWritersAreRemovedAndLiveOnesKept) {
+  const std::string dir = testing::TempDir() + "/stale";
+  ASSERT_TRUE(ResetDir(dir).ok());
+  // A pid above the kernel's maximum (4194304) belongs to no process.
+  const std::string dead = dir + "/sub/result.json.tmp.99999999.12345";
+  const std::string live = dir + "/result.json.tmp." + std::to_string(getpid()) + ".7";
+  ASSERT_TRUE(WriteFileAtomic(dead, "half").ok());
+  ASSERT_TRUE(WriteFileAtomic(live, "being written").ok());
+  ASSERT_TRUE(WriteFileAtomic(dir + "/result.json", "whole").ok());
+  ASSERT_TRUE(WriteFileAtomic(dir + "/notes.tmp.txt", "not a temporary").ok());
+  EXPECT_EQ(RemoveStaleTemporaries(dir), 1);
+  EXPECT_FALSE(fs::exists(dead));
+  EXPECT_TRUE(fs::exists(live));
+  EXPECT_EQ(*ReadFile(dir + "/result.json"), "whole");
+  EXPECT_TRUE(fs::exists(dir + "/notes.tmp.txt"));
+  EXPECT_EQ(RemoveStaleTemporaries(dir + "/missing"), 0);
+}
+
+}  // namespace
+}  // namespace arena
