@@ -57,6 +57,16 @@ class TaskError(Exception):
     """A problem with the task or candidate, reported as a failed stage."""
 
 
+def _evaluate(expr, params):
+    """Evaluates a shape or parameter expression (the core's grammar)."""
+    if isinstance(expr, (int, float)):
+        return expr
+    names = {k: v for k, v in params.items() if isinstance(v, (int, float))}
+    names.update(min=min, max=max, sqrt=math.sqrt, log2=math.log2,
+                 ceil_div=lambda a, b: -(-a // b))
+    return eval(str(expr), {"__builtins__": {}}, names)  # the task's own text
+
+
 def _load_module(path, unique_name):
     spec = importlib.util.spec_from_file_location(unique_name, path)
     if spec is None:

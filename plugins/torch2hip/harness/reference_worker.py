@@ -29,19 +29,11 @@ import time
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..",
                                 "common", "python"))
 from arena_harness import (  # noqa: E402  (first: it sends prints to stderr)
-    _DEFAULT_TOLERANCES, _DTYPES, TaskError, _calibrate_sleep, _compare, _event_once,
-    _fingerprint, _load_module, _median, _reply, _trial_seed)
+    _DEFAULT_TOLERANCES, _DTYPES, TaskError, _calibrate_sleep, _compare, _evaluate,
+    _event_once, _fingerprint, _load_module, _median, _reply, _trial_seed)
 import arena_harness  # noqa: E402
 
 import torch  # noqa: E402
-
-def _evaluate(expr, params):
-    if isinstance(expr, (int, float)):
-        return expr
-    names = {k: v for k, v in params.items() if isinstance(v, (int, float))}
-    names.update(min=min, max=max, ceil_div=lambda a, b: -(-a // b))
-    return eval(str(expr), {"__builtins__": {}}, names)  # the task's own text
-
 
 def _as_tuple(result):
     if isinstance(result, torch.Tensor):

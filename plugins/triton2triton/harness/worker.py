@@ -29,21 +29,11 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
                                 "common", "python"))
 from arena_harness import (  # noqa: E402  (first: it sends prints to stderr)
     _DEFAULT_TOLERANCES, _DTYPES, TaskError, _bitwise_equal, _calibrate_sleep, _compare,
-    _device_synced_once, _event_median, _event_once, _fingerprint, _load_module, _median,
-    _reply, _trial_seed)
+    _device_synced_once, _evaluate, _event_median, _event_once, _fingerprint, _load_module,
+    _median, _reply, _trial_seed)
 import arena_harness  # noqa: E402
 
 import torch  # noqa: E402
-
-def _evaluate(expr, params):
-    """Evaluates a shape or parameter expression (the core's grammar)."""
-    if isinstance(expr, (int, float)):
-        return expr
-    names = {k: v for k, v in params.items() if isinstance(v, (int, float))}
-    names.update(min=min, max=max, sqrt=math.sqrt, log2=math.log2,
-                 ceil_div=lambda a, b: -(-a // b))
-    return eval(str(expr), {"__builtins__": {}}, names)  # the task's own text
-
 
 def _resolve(ref, directory, prefix):
     """'file.py:function' inside `directory` -> the function."""
