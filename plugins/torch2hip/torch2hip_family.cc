@@ -34,12 +34,6 @@ constexpr char kReferenceWorker[] = "plugins/torch2hip/harness/reference_worker.
 constexpr int kTimingRounds = 4;
 constexpr uint64_t kTimingSeed = 12345;  // both sides time trial 0 of it
 
-double Median(std::vector<double> v) {
-  if (v.empty()) return 0;
-  std::sort(v.begin(), v.end());
-  return 0.5 * (v[(v.size() - 1) / 2] + v[v.size() / 2]);
-}
-
 class TorchHipSession : public EvaluationSession {
  public:
   explicit TorchHipSession(const EvaluationContext& ctx)
@@ -173,7 +167,8 @@ class TorchHipSession : public EvaluationSession {
       compile_spent_s_ +=
           std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
       if (o.passed()) {
-        t.stage.metrics["torch_compile_us"] = Median(c.value("samples_us", std::vector<double>{}));
+        const TimingSamples compiled_us{c.value("samples_us", std::vector<double>{})};
+        t.stage.metrics["torch_compile_us"] = compiled_us.median();
         t.stage.metrics["torch_compile_method"] = o.metrics.value("method", "");
         t.stage.metrics["torch_compile_setup_s"] = o.metrics.value("setup_s", 0.0);
       } else {
