@@ -58,6 +58,17 @@ std::string TreeContents(const fs::path& dir) {
   return all;
 }
 
+// The digest of a folder of headers that does not change while the arena
+// runs (the HIP layer, arena_hip.h): read once per process.
+std::string HeaderDigest(const std::string& dir) {
+  static std::mutex mu;
+  static std::map<std::string, std::string> known;
+  std::lock_guard<std::mutex> lock(mu);
+  auto it = known.find(dir);
+  if (it != known.end()) return it->second;
+  return known[dir] = Sha256Hex(TreeContents(dir));
+}
+
 // A compiler's identity: its path and what --version says (once per process).
 std::string CompilerIdentity(const HipBuildOptions& options, const std::string& compiler) {
   static std::mutex mu;
@@ -151,7 +162,7 @@ StageOutcome BuildHip(const HipBuildOptions& options, const std::string& source,
     if (!hipcc.empty()) what += CompilerIdentity(options, hipcc) + '\0';
     for (const auto& f : nv_flags) what += f + '\0';
     what += fs::path(source).filename().string() + '\0' + TreeContents(fs::path(source).parent_path());
-    what += TreeContents(layer) + TreeContents(include);
+    what += HeaderDigest(layer) + HeaderDigest(include);
     key = Sha256Hex(what);
   }
   const fs::path cached = cache.empty() ? fs::path() : fs::path(cache) / (key + ".so");
