@@ -161,7 +161,7 @@ Result<FeedbackReport> RequestFeedback(const std::string& socket_path, double ti
   asio::async_read(sock, buf, [&](const boost::system::error_code&, size_t) { done = true; });
   io.run_for(std::chrono::duration_cast<std::chrono::nanoseconds>(
       std::chrono::duration<double>(timeout_s)));
-  if (!done) return DeadlineExceeded("no feedback within " + std::to_string(timeout_s) + " s");
+  if (!done) return DeadlineExceeded("no feedback within " + SecondsText(timeout_s));
   reply.assign(asio::buffers_begin(buf.data()), asio::buffers_end(buf.data()));
   FeedbackReport report;
   size_t nl = reply.find('\n');

@@ -10,6 +10,8 @@
 #include <sys/wait.h>
 
 #include <array>
+#include <cmath>
+#include <cstdio>
 #include <atomic>
 #include <chrono>
 #include <deque>
@@ -26,6 +28,13 @@ namespace arena {
 namespace bp = boost::process;
 namespace asio = boost::asio;
 using Clock = std::chrono::steady_clock;
+
+std::string SecondsText(double seconds) {
+  char buf[48];
+  const bool whole = std::fabs(seconds - std::round(seconds)) < 1e-9;
+  std::snprintf(buf, sizeof(buf), whole ? "%.0f s" : "%.1f s", seconds);
+  return buf;
+}
 
 std::string SignalName(int signal) {
   const char* abbrev = sigabbrev_np(signal);
@@ -384,12 +393,12 @@ Result<std::string> WorkerProcess::Request(const std::string& line, double timeo
   if (!done) {
     w.out_pipe.cancel();
     w.MarkDead();
-    w.exit_description = "timed out after " + std::to_string(timeout_s) + " s";
+    w.exit_description = "timed out after " + SecondsText(timeout_s);
     // Run the cancelled handler so nothing refers to this frame later.
     w.ios.restart();
     w.ios.poll();
-    return DeadlineExceeded("worker gave no reply within " + std::to_string(timeout_s) +
-                            " s; killed");
+    return DeadlineExceeded("worker gave no reply within " + SecondsText(timeout_s) +
+                            "; killed");
   }
   if (rec) {
     w.MarkDead();

@@ -98,6 +98,9 @@ bool NetworkIsolationAvailable();
 // Name of a signal number ("SIGSEGV").
 std::string SignalName(int signal);
 
+// A duration for messages: "15 s", "1.5 s" (whole seconds, else one decimal).
+std::string SecondsText(double seconds);
+
 }  // namespace arena
 
 #endif  // ARENA_CORE_PROCESS_H_

@@ -21,6 +21,13 @@ ProcessOptions Sh(const std::string& script, double timeout_s = 10) {
 
 bool PidAlive(int pid) { return kill(pid, 0) == 0; }
 
+TEST(SecondsText, WholeSecondsAndOneDecimal) {
+  EXPECT_EQ(SecondsText(15.0), "15 s");
+  EXPECT_EQ(SecondsText(1.5), "1.5 s");
+  EXPECT_EQ(SecondsText(0.25), "0.2 s");
+  EXPECT_EQ(SecondsText(1200.0), "1200 s");
+}
+
 TEST(RunProcess, CapturesOutputAndExitCode) {
   auto r = RunProcess(Sh("echo out; echo err >&2; exit 3"));
   ASSERT_TRUE(r.ok());

@@ -315,16 +315,6 @@ std::string RandomSuffix() {
   return buf;
 }
 
-std::string FormatSeconds(double s) {
-  char buf[32];
-  if (std::fabs(s - std::round(s)) < 1e-9) {
-    std::snprintf(buf, sizeof(buf), "%.0f", s);
-  } else {
-    std::snprintf(buf, sizeof(buf), "%.1f", s);
-  }
-  return buf;
-}
-
 std::string Join(const std::vector<std::string>& parts, const std::string& sep) {
   std::string out;
   for (size_t i = 0; i < parts.size(); ++i) out += (i ? sep : "") + parts[i];
@@ -626,7 +616,7 @@ Result<AgentOutcome> CliAgent::Run(const AgentRequest& request) {
                    (spec_.prompt_channel == PromptChannel::kStdin
                         ? "  (prompt on stdin, " + std::to_string(prompt.size()) + " chars)"
                         : ""));
-  header.push_back("time limit " + FormatSeconds(time_limit_s) + " s");
+  header.push_back("time limit " + SecondsText(time_limit_s));
 
   std::string transcript;
   for (const std::string& h : header) transcript += "[arena] " + h + "\n";
@@ -673,7 +663,7 @@ Result<AgentOutcome> CliAgent::Run(const AgentRequest& request) {
     outcome.detail = spec_.display_name + " is not logged in: " + *message;
   } else if (r.timed_out) {
     outcome.ok = false;
-    outcome.detail = "timed out after " + FormatSeconds(time_limit_s) + " s";
+    outcome.detail = "timed out after " + SecondsText(time_limit_s);
   } else if (r.signal != 0) {
     outcome.ok = false;
     outcome.detail = spec_.executable + " " + r.Describe();

@@ -4,7 +4,7 @@
 # each failure against its candidate and go on. From inside the bundle
 # (tools/gpu/make_bundle.sh):
 #
-#   tools/gpu/broken_hip.sh OUT_DIR [STAGE_TIMEOUT_S]
+#   tools/gpu/broken_hip.sh OUT_DIR [STAGE_TIMEOUT_S] [TASKS]
 #
 # tools/gpu/broken_hip/<task id>/kernel.hip: does not compile (silu_mul),
 # wrong result (gelu_bias), segfault on the host (rmsnorm), a kernel that
@@ -22,6 +22,7 @@ cp tasks/hip2hip/transpose/transpose_2d/kernel.hip "$sub/hip2hip/transpose/trans
 echo "submissions: $sub" >"$sub/agent.yaml"
 tasks="hip2hip/elementwise/silu_mul,hip2hip/elementwise/gelu_bias,hip2hip/norms/rmsnorm"
 tasks+=",hip2hip/norms/layernorm,hip2hip/reductions/row_sum,hip2hip/transpose/transpose_2d"
+tasks="${3:-$tasks}"  # a subset, e.g. hip2hip/norms/layernorm for the hang alone
 start=$(date +%s)
 tools/arena/arena --root . run --agent replay --agent-config "$sub/agent.yaml" --tasks "$tasks" \
   --runs-dir "$here/runs-broken" --stage-timeout "$stage_timeout" ${GPUS:+--gpus "$GPUS"} >"$out/broken_run.txt" \

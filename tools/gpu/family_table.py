@@ -20,6 +20,7 @@ def main():
     ceil = json.load(open(sys.argv[2]))
     bw, fl = ceil["copy_bytes_per_s"], ceil["bf16_matmul_flops"]
     rows, ratios, walls, compiles = [], [], [], []
+    split = {"compile": 0.0, "checks": 0.0, "timing": 0.0}  # seconds over the family
     family = report["tasks"][0]["family"] if report["tasks"] else "?"
     nvcc = []  # hip families: the platform compiler's time per subject
     compiled_rows = []  # torch2hip: eager, torch.compile and the candidate
@@ -27,6 +28,10 @@ def main():
     for task in report["tasks"]:
         walls.append(task["wall_s"])
         compiles.append(task["baseline_compile"]["seconds"])
+        split["compile"] += task["baseline_compile"]["seconds"] + task["candidate_compile"]["seconds"]
+        for c in task["configs"]:
+            split["checks"] += c["baseline_check"]["seconds"] + c["candidate_check"]["seconds"]
+            split["timing"] += c["timing"]["stage"]["seconds"]
         for subject in ("baseline_compile", "candidate_compile"):
             m = task[subject].get("metrics") or {}
             if "nvidia_compile_s" in m:
@@ -55,7 +60,8 @@ def main():
     print(f"# {family} on {ceil['device']}\n")
     print(f"Ceilings measured in the same session: copy {bw / 1e12:.2f} TB/s, "
           f"bf16 matmul {fl / 1e12:.0f} TFLOP/s.\n")
-    print("| task | config | kind | baseline us | of copy BW | of bf16 peak | A/A | method |")
+    ratio_head = "A/A" if (report.get("run") or {}).get("agent", "noop") == "noop" else "speedup"
+    print(f"| task | config | kind | baseline us | of copy BW | of bf16 peak | {ratio_head} | method |")
     print("|---|---|---|---:|---:|---:|---:|---|")
     for r in rows:
         if r[3] is None:
@@ -77,18 +83,26 @@ def main():
         print(f"  - {w}")
     if ratios:
         q = statistics.quantiles(ratios, n=20)
-        label = "speedup (baseline / candidate)" if compiled_rows or family == "torch2hip" else "A versus A"
-    print(f"- {label} over {len(ratios)} timed configurations: "
+        noop = (report.get("run") or {}).get("agent", "noop") == "noop"
+        label = ("A versus A" if noop and family != "torch2hip"
+                 else "speedup (baseline / candidate)")
+        print(f"- {label} over {len(ratios)} timed configurations: "
               f"{within}/{len(ratios)} = {100 * within / len(ratios):.1f}% within 1.00 +- 0.02; "
               f"median {statistics.median(ratios):.4f}, 5th pct {q[0]:.4f}, 95th pct {q[-1]:.4f}, "
               f"min {min(ratios):.4f}, max {max(ratios):.4f}")
     print(f"- wall time per task evaluation: median {median(walls):.1f} s, "
           f"whole family {sum(walls):.0f} s over {len(walls)} tasks")
+    total = sum(walls)
+    if total > 0:
+        print("- where the wall time went (whole family): " + ", ".join(
+            f"{k} {v:.0f} s ({100 * v / total:.0f}%)" for k, v in split.items()) +
+            f", other (agent, workers, scheduling) {max(total - sum(split.values()), 0):.0f} s")
     if nvcc:
         print(f"- nvcc compile time per subject (kernel.hip to a shared library, "
               f"{len(nvcc)} compiles): median {median(nvcc):.2f} s, max {max(nvcc):.2f} s")
-        print(f"- compile stage per task (nvcc, plus the CPU reference once): median "
-              f"{median(compiles):.2f} s")
+        if family != "torch2hip":
+            print(f"- compile stage per task (nvcc, plus the CPU reference once): median "
+                  f"{median(compiles):.2f} s")
     else:
         print(f"- Triton compile time per task (baseline, every configuration's "
               f"specialization, first launches included): median {median(compiles):.1f} s, "

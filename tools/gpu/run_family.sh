@@ -5,7 +5,7 @@
 # over the family's tasks, and the tables. Resumes a run left unfinished by
 # an earlier call when runs/arena.db* is carried along.
 #
-#   [GPUS=0,1] tools/gpu/run_family.sh FAMILY OUT_DIR [TIME_LIMIT_S] [AGENT]
+#   [GPUS=0,1] [RUN_ARGS=...] tools/gpu/run_family.sh SELECTOR OUT_DIR [TIME_LIMIT_S] [AGENT]
 #
 # GPUS picks the GPUs (default all), so that two families can run side by
 # side from two copies of the bundle.
@@ -31,6 +31,8 @@ if [ -n "$run_id" ]; then
   args=(run --resume "$run_id")
 else
   args=(run --agent "$agent" --tasks "$family")
+  # RUN_ARGS: more options of a new run, e.g. "--agent-budget 60".
+  [ -n "${RUN_ARGS:-}" ] && read -r -a extra <<<"$RUN_ARGS" && args+=("${extra[@]}")
 fi
 [ -n "${GPUS:-}" ] && args+=(--gpus "$GPUS")
 start=$(date +%s)
