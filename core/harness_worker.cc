@@ -49,9 +49,10 @@ StageOutcome HarnessWorker::Send(const Json& request, double timeout_s, const st
   auto reply = worker_->Request(request.dump(), timeout_s);
   if (!reply.ok()) {
     // The code under test crashed or hung the worker: its failure.
-    StageOutcome o = StageOutcome::Failed(who + " crashed or hung the worker: " +
-                                              reply.status().message() + " (" +
-                                              worker_->ExitDescription() + ")",
+    std::string what = reply.status().message();
+    const std::string exit = worker_->ExitDescription();
+    if (!exit.empty() && what.find(exit) == std::string::npos) what += " (" + exit + ")";
+    StageOutcome o = StageOutcome::Failed(who + " crashed or hung the worker: " + what,
                                           worker_->StderrTail());
     if (reply.status().code() == StatusCode::kDeadlineExceeded) o.metrics["timed_out"] = true;
     worker_.reset();

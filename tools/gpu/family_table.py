@@ -21,6 +21,7 @@ def main():
     bw, fl = ceil["copy_bytes_per_s"], ceil["bf16_matmul_flops"]
     rows, ratios, walls, compiles = [], [], [], []
     split = {"compile": 0.0, "checks": 0.0, "timing": 0.0}  # seconds over the family
+    phases = {}  # the HIP worker's check phases, seconds over the family
     family = report["tasks"][0]["family"] if report["tasks"] else "?"
     nvcc = []  # hip families: the platform compiler's time per subject
     compiled_rows = []  # torch2hip: eager, torch.compile and the candidate
@@ -31,6 +32,9 @@ def main():
         split["compile"] += task["baseline_compile"]["seconds"] + task["candidate_compile"]["seconds"]
         for c in task["configs"]:
             split["checks"] += c["baseline_check"]["seconds"] + c["candidate_check"]["seconds"]
+            for subject in ("baseline_check", "candidate_check"):
+                for k, v in ((c[subject].get("metrics") or {}).get("phases") or {}).items():
+                    phases[k] = phases.get(k, 0.0) + v
             split["timing"] += c["timing"]["stage"]["seconds"]
         for subject in ("baseline_compile", "candidate_compile"):
             m = task[subject].get("metrics") or {}
@@ -97,6 +101,9 @@ def main():
         print("- where the wall time went (whole family): " + ", ".join(
             f"{k} {v:.0f} s ({100 * v / total:.0f}%)" for k, v in split.items()) +
             f", other (agent, workers, scheduling) {max(total - sum(split.values()), 0):.0f} s")
+    if phases:
+        print("- the HIP worker's checks by phase: " + ", ".join(
+            f"{k.removesuffix('_s')} {v:.0f} s" for k, v in sorted(phases.items())))
     if nvcc:
         print(f"- nvcc compile time per subject (kernel.hip to a shared library, "
               f"{len(nvcc)} compiles): median {median(nvcc):.2f} s, max {max(nvcc):.2f} s")

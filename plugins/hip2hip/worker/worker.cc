@@ -371,7 +371,25 @@ class Worker {
     prefetch_.reset();
   }
 
+  // Wall seconds spent in each phase of a check, reported with it so that a
+  // run shows where its checking time goes.
+  struct PhaseClock {
+    std::map<std::string, double> seconds;
+    std::chrono::steady_clock::time_point mark = std::chrono::steady_clock::now();
+    void Lap(const std::string& phase) {
+      const auto now = std::chrono::steady_clock::now();
+      seconds[phase] += std::chrono::duration<double>(now - mark).count();
+      mark = now;
+    }
+    Json ToJson() const {
+      Json j = Json::object();
+      for (const auto& [phase, s] : seconds) j[phase] = s;
+      return j;
+    }
+  };
+
   Json Check(const Json& req) {
+    PhaseClock phases;
     const std::string subject = req["subject"];
     if (!run_.count(subject)) return Reply("failed", subject + " was not compiled");
     const ConfigParams config_params(req["config"]["params"]);
@@ -418,6 +436,7 @@ class Worker {
       // the GPU (its checks and timing): the CPU reference is the slow part.
       if (req.contains("prefetch")) StartPrefetch(req["prefetch"], req["seed"].get<uint64_t>(), trials);
     }
+    phases.Lap("prepare_s");  // inputs drawn or read, CPU references computed
     for (int trial = 0; trial < trials; ++trial) {
       uint64_t seed = TrialSeed(req["seed"].get<uint64_t>(), trial);
       auto prepared = PrepareTrial(p, params, key, seed);
@@ -426,6 +445,7 @@ class Worker {
                      prepared.status().message());
       }
       const Trial& t = **prepared;
+      phases.Lap("prepare_s");
       auto in = Upload(t.inputs);
       if (!in.ok()) return Reply("failed", in.status().message());
       std::vector<HostTensor> poisoned;
@@ -435,8 +455,10 @@ class Worker {
       auto out = Upload(poisoned);
       if (!out.ok()) return Reply("failed", out.status().message());
       poisoned.clear();
+      phases.Lap("transfer_s");
       bool fatal = false;
       Json failure = Launch(subject, *in, *out, params, &fatal);
+      phases.Lap("run_s");
       if (!failure.is_null()) {
         if (fatal) fatal_ = true;
         return failure;
@@ -449,7 +471,9 @@ class Worker {
       }
       Json trial_prints = Json::array();
       for (size_t i = 0; i < outputs_.size(); ++i) {
+        phases.Lap("compare_s");  // inputs downloaded and checked, earlier outputs compared
         HostTensor got = Download(out->views[i], t.out_shapes[i]);
+        phases.Lap("transfer_s");
         const auto [atol, rtol] = Tolerance(i);
         Comparison c = Compare(outputs_[i].name, got, t.reference[i], atol, rtol);
         max_abs = std::max(max_abs, c.max_abs_err);
@@ -462,9 +486,10 @@ class Worker {
       }
       fingerprints.push_back(trial_prints);
     }
+    phases.Lap("compare_s");
     return Reply("passed", std::to_string(trials) + " trial(s) within tolerance",
                  {{"max_abs_err", max_abs}, {"max_rel_err", max_rel}, {"fingerprints", fingerprints},
-                  {"trials", trials}});
+                  {"trials", trials}, {"phases", phases.ToJson()}});
   }
 
   // A host function that holds the stream for `us` microseconds: every
