@@ -60,8 +60,14 @@ Result<TaskResult> EvaluateCandidate(const TaskSpec& task, const TaskFamily& fam
   const fs::path work_dir = fs::absolute(options.work_dir).lexically_normal();
   const std::string baseline_dir = (work_dir / "baseline").string();
   const std::string cand_dir = (work_dir / "candidate").string();
+  // A session kept open by an earlier evaluation of this task and folder
+  // has its baseline staged and compiled already.
+  SessionReuse* reuse = options.reuse;
+  const std::string reuse_key = task.id + '\0' + work_dir.string();
+  if (reuse != nullptr && reuse->key_ != reuse_key) reuse->Close();
+  const bool reusing = reuse != nullptr && reuse->session_ != nullptr;
   std::string missing;
-  ARENA_RETURN_IF_ERROR(Stage(task, baseline_dir, "", &missing));
+  if (!reusing) ARENA_RETURN_IF_ERROR(Stage(task, baseline_dir, "", &missing));
   ARENA_RETURN_IF_ERROR(Stage(task, cand_dir, candidate_dir, &missing));
 
   // The harness files as shipped, to detect tampering afterwards.
@@ -79,7 +85,15 @@ Result<TaskResult> EvaluateCandidate(const TaskSpec& task, const TaskFamily& fam
   ctx.project_root =
       fs::absolute(options.project_root.empty() ? "." : options.project_root).lexically_normal().string();
   ctx.stage_timeout_s = options.stage_timeout_s;
-  ARENA_ASSIGN_OR_RETURN(std::unique_ptr<EvaluationSession> session, family.Open(ctx));
+  std::unique_ptr<EvaluationSession> owned;  // a session of this evaluation alone
+  if (!reusing) {
+    ARENA_ASSIGN_OR_RETURN(owned, family.Open(ctx));
+    if (reuse != nullptr) {
+      reuse->session_ = std::move(owned);
+      reuse->key_ = reuse_key;
+    }
+  }
+  EvaluationSession* session = reuse != nullptr ? reuse->session_.get() : owned.get();
 
   auto timed = [](auto&& fn) {
     auto t = std::chrono::steady_clock::now();
@@ -88,8 +102,17 @@ Result<TaskResult> EvaluateCandidate(const TaskSpec& task, const TaskFamily& fam
     return o;
   };
 
-  note("compile baseline");
-  result.baseline_compile = timed([&] { return session->Compile(Subject::kBaseline); });
+  if (reusing) {
+    // Compiled by the session's first evaluation; it cost nothing now.
+    result.baseline_compile = reuse->baseline_compile_;
+    result.baseline_compile.seconds = 0;
+    result.baseline_compile.metrics["compiled_by_an_earlier_evaluation"] = true;
+  } else {
+    note("compile baseline");
+    result.baseline_compile = timed([&] { return session->Compile(Subject::kBaseline); });
+    if (reuse != nullptr) reuse->baseline_compile_ = result.baseline_compile;
+  }
+  if (reuse != nullptr) ++reuse->evaluations_;
   if (!missing.empty()) {
     result.candidate_compile =
         StageOutcome::Failed("the candidate lacks editable file(s): " + missing);
@@ -157,7 +180,7 @@ Result<TaskResult> EvaluateCandidate(const TaskSpec& task, const TaskFamily& fam
     }
     result.configs.push_back(std::move(cr));
   }
-  session.reset();  // ends worker processes before the integrity check
+  owned.reset();  // ends worker processes before the integrity check
 
   // Harness files must be exactly as shipped in the candidate's folder.
   std::string tampered;

@@ -18,6 +18,7 @@
 #define ARENA_CORE_PIPELINE_H_
 
 #include <functional>
+#include <memory>
 #include <set>
 #include <string>
 
@@ -25,6 +26,8 @@
 #include "core/scoring.h"
 
 namespace arena {
+
+class SessionReuse;
 
 struct PipelineOptions {
   uint64_t seed = 0;  // 0: drawn at random for this evaluation (and recorded)
@@ -37,11 +40,53 @@ struct PipelineOptions {
   std::set<ConfigKind> kinds;
   // Called as stages progress ("check tuning_n4096 candidate"), for progress lines.
   std::function<void(const std::string&)> on_stage;
+  // Keeps the family's session (its workers, the compiled baseline) open
+  // across evaluations of successive candidates; null: a fresh session,
+  // ended before the integrity check. Only for an agent's feedback: a
+  // recorded result always gets a fresh session.
+  SessionReuse* reuse = nullptr;
 };
 
 Result<TaskResult> EvaluateCandidate(const TaskSpec& task, const TaskFamily& family,
                                      const std::string& candidate_dir,
                                      const PipelineOptions& options);
+
+// One task's evaluation session kept open between an agent's feedback
+// calls: the workers stay up (a Python worker pays seconds to import torch)
+// and the baseline is staged and compiled once; every call stages and
+// compiles the candidate afresh and draws its own seed. Evaluations that
+// share it must be of the same task in the same work_dir (another task or
+// folder opens a new session).
+//
+//   SessionReuse reuse;
+//   PipelineOptions o;
+//   o.reuse = &reuse;
+//   EvaluateCandidate(task, family, files, o);  // opens, compiles both
+//   EvaluateCandidate(task, family, files, o);  // compiles the candidate
+//   reuse.Close();                              // before removing work_dir
+class SessionReuse {
+ public:
+  SessionReuse() = default;
+  SessionReuse(const SessionReuse&) = delete;
+  SessionReuse& operator=(const SessionReuse&) = delete;
+  ~SessionReuse() { Close(); }
+
+  // Ends the session and its worker processes now.
+  void Close() {
+    session_.reset();
+    key_.clear();
+    baseline_compile_ = StageOutcome();
+  }
+  int evaluations() const { return evaluations_; }
+
+ private:
+  friend Result<TaskResult> EvaluateCandidate(const TaskSpec&, const TaskFamily&,
+                                              const std::string&, const PipelineOptions&);
+  std::string key_;  // task id and work_dir of the open session
+  std::unique_ptr<EvaluationSession> session_;
+  StageOutcome baseline_compile_;
+  int evaluations_ = 0;
+};
 
 // A fresh random seed (never 0).
 uint64_t DrawSeed();

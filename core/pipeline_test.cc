@@ -14,6 +14,48 @@ namespace fs = std::filesystem;
 
 constexpr char kRoot[] = "tests/testdata/tasks";
 
+// Forwards to another family's session, counting what a reused session
+// must not do again.
+struct SessionCounts {
+  int opened = 0;
+  int closed = 0;
+  int baseline_compiles = 0;
+};
+
+class CountingSession : public EvaluationSession {
+ public:
+  CountingSession(std::unique_ptr<EvaluationSession> inner, SessionCounts* counts)
+      : inner_(std::move(inner)), counts_(counts) {}
+  ~CountingSession() override { ++counts_->closed; }
+  StageOutcome Compile(Subject subject) override {
+    if (subject == Subject::kBaseline) ++counts_->baseline_compiles;
+    return inner_->Compile(subject);
+  }
+  StageOutcome Check(Subject subject, const Configuration& config, uint64_t seed) override {
+    return inner_->Check(subject, config, seed);
+  }
+  TimingOutcome Time(const Configuration& config) override { return inner_->Time(config); }
+
+ private:
+  std::unique_ptr<EvaluationSession> inner_;
+  SessionCounts* counts_;
+};
+
+class CountingFamily : public TaskFamily {
+ public:
+  CountingFamily(const TaskFamily& inner, SessionCounts* counts) : inner_(inner), counts_(counts) {}
+  Status ValidateTask(const TaskSpec& task) const override { return inner_.ValidateTask(task); }
+  Result<std::unique_ptr<EvaluationSession>> Open(const EvaluationContext& ctx) const override {
+    ++counts_->opened;
+    ARENA_ASSIGN_OR_RETURN(std::unique_ptr<EvaluationSession> s, inner_.Open(ctx));
+    return std::unique_ptr<EvaluationSession>(new CountingSession(std::move(s), counts_));
+  }
+
+ private:
+  const TaskFamily& inner_;
+  SessionCounts* counts_;
+};
+
 class PipelineTest : public ::testing::Test {
  protected:
   void SetUp() override {
@@ -157,6 +199,62 @@ TEST_F(PipelineTest, StagesAreReportedInOrder) {
   EXPECT_EQ(seen[1], "compile candidate");
   EXPECT_EQ(seen[2], "check small baseline");
   EXPECT_EQ(seen[3], "check small candidate");
+}
+
+TEST_F(PipelineTest, AReusedSessionCompilesTheBaselineOnceAndEveryCandidateAfresh) {
+  SessionCounts counts;
+  CountingFamily family(*family_, &counts);
+  SessionReuse reuse;
+  const std::string cand = scratch_ + "/cand";
+  ASSERT_TRUE(MakeDirs(cand).ok());
+  PipelineOptions o;
+  o.work_dir = scratch_ + "/work";
+  o.reuse = &reuse;
+
+  std::ofstream(cand + "/kernel.fake") << "time_us: 50\n";
+  auto first = EvaluateCandidate(task_, family, cand, o);
+  ASSERT_TRUE(first.ok()) << first.status().ToString();
+  std::ofstream(cand + "/kernel.fake") << "time_us: 25\n";
+  auto second = EvaluateCandidate(task_, family, cand, o);
+  ASSERT_TRUE(second.ok()) << second.status().ToString();
+
+  EXPECT_EQ(counts.opened, 1);
+  EXPECT_EQ(counts.baseline_compiles, 1);
+  EXPECT_EQ(counts.closed, 0) << "the session stays open between evaluations";
+  EXPECT_EQ(reuse.evaluations(), 2);
+  EXPECT_TRUE(second->baseline_compile.passed());
+  EXPECT_EQ(second->baseline_compile.seconds, 0);
+  EXPECT_TRUE(second->baseline_compile.metrics.value("compiled_by_an_earlier_evaluation", false));
+  EXPECT_NE(first->seed, second->seed) << "every evaluation draws its own seed";
+  // The second candidate, not the first, was compiled and timed.
+  const ConfigResult& tuning = second->configs[1];
+  ASSERT_TRUE(tuning.speedup().has_value());
+  EXPECT_NEAR(*tuning.speedup(), 4.0, 1e-9);
+  EXPECT_NEAR(*first->configs[1].speedup(), 2.0, 1e-9);
+  EXPECT_TRUE(second->integrity.passed());
+
+  // Another folder is another session; Close ends the open one.
+  o.work_dir = scratch_ + "/work2";
+  ASSERT_TRUE(EvaluateCandidate(task_, family, cand, o).ok());
+  EXPECT_EQ(counts.opened, 2);
+  EXPECT_EQ(counts.closed, 1);
+  reuse.Close();
+  EXPECT_EQ(counts.closed, 2);
+}
+
+TEST_F(PipelineTest, WithoutReuseEveryEvaluationHasItsOwnSession) {
+  SessionCounts counts;
+  CountingFamily family(*family_, &counts);
+  const std::string cand = scratch_ + "/cand";
+  ASSERT_TRUE(MakeDirs(cand).ok());
+  std::ofstream(cand + "/kernel.fake") << "time_us: 50\n";
+  PipelineOptions o;
+  o.work_dir = scratch_ + "/work";
+  ASSERT_TRUE(EvaluateCandidate(task_, family, cand, o).ok());
+  ASSERT_TRUE(EvaluateCandidate(task_, family, cand, o).ok());
+  EXPECT_EQ(counts.opened, 2);
+  EXPECT_EQ(counts.closed, 2) << "ended before each integrity check";
+  EXPECT_EQ(counts.baseline_compiles, 2);
 }
 
 }  // namespace

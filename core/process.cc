@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include <sys/resource.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 
 #include <array>
@@ -183,6 +184,23 @@ bool UnshareNetwork() {
   return write_file("/proc/self/gid_map", map, static_cast<size_t>(n)) && ok;
 }
 
+// Marks every descriptor above stderr close-on-exec in the child, so that a
+// long-lived worker cannot hold on to the parent's sockets and pipes (a
+// feedback connection open while a worker starts would otherwise never see
+// its end). Async-signal-safe.
+void CloseInheritedDescriptors() {
+#ifdef SYS_close_range
+  if (syscall(SYS_close_range, 3u, ~0u, 4u /* CLOSE_RANGE_CLOEXEC */) == 0) return;
+#endif
+  struct rlimit lim;
+  rlim_t n = getrlimit(RLIMIT_NOFILE, &lim) == 0 ? lim.rlim_cur : 1024;
+  if (n == RLIM_INFINITY || n > 65536) n = 65536;
+  for (int fd = 3; fd < static_cast<int>(n); ++fd) {
+    int flags = fcntl(fd, F_GETFD);
+    if (flags >= 0 && !(flags & FD_CLOEXEC)) fcntl(fd, F_SETFD, flags | FD_CLOEXEC);
+  }
+}
+
 struct ChildLimits {
   long long bytes;
   int nproc;               // RLIMIT_NPROC; 0: none
@@ -190,6 +208,7 @@ struct ChildLimits {
   bool isolate_network = false;
   template <typename Executor>
   void operator()(Executor&) const {
+    CloseInheritedDescriptors();
     if (isolate_network) UnshareNetwork();
     if (bytes > 0) {
       struct rlimit lim;

@@ -1,6 +1,8 @@
 #include "core/process.h"
 
+#include <fcntl.h>
 #include <signal.h>
+#include <unistd.h>
 
 #include <chrono>
 #include <filesystem>
@@ -129,6 +131,23 @@ TEST(RunProcess, NetworkIsolation) {
 constexpr char kWorker[] =
     "while read line; do case \"$line\" in hang) sleep 1000;; crash) kill -SEGV $$;; "
     "*) echo \"ok:$line\";; esac; done";
+
+TEST(RunProcess, ChildrenDoNotInheritOpenDescriptors) {
+  // A descriptor open in the parent without close-on-exec (a socket
+  // accepted by another thread, say) must not reach the child.
+  int fd = ::open("/dev/null", O_RDONLY);
+  ASSERT_GE(fd, 3);
+  const std::string probe = "test -e /proc/$$/fd/" + std::to_string(fd) +
+                            " && echo inherited || echo closed";
+  auto r = RunProcess(Sh(probe));
+  ASSERT_TRUE(r.ok());
+  EXPECT_EQ(r->out, "closed\n");
+  const std::string worker = "read l; " + probe;
+  auto w = WorkerProcess::Start(Sh(worker));
+  ASSERT_TRUE(w.ok());
+  EXPECT_EQ(*(*w)->Request("x", 5), "closed");
+  ::close(fd);
+}
 
 TEST(WorkerProcess, RequestsAndReplies) {
   auto w = WorkerProcess::Start(Sh(kWorker));

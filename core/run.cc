@@ -125,7 +125,12 @@ Result<TaskResult> RunOneTask(const RunRequest& req, const std::string& run_dir,
   // Feedback: the agent's current files on the visible configurations.
   std::atomic<int> feedback_calls{0};
   const std::string feedback_dir = (fs::path(task_dir) / "feedback").string();
+  // The family's workers and compiled baseline stay up between the agent's
+  // feedback calls, which come one at a time.
+  SessionReuse feedback_session;
+  std::mutex feedback_mutex;
   areq.feedback = [&]() -> Result<FeedbackReport> {
+    std::lock_guard<std::mutex> lock(feedback_mutex);
     ++feedback_calls;
     const std::string files = feedback_dir + "/candidate";
     ARENA_RETURN_IF_ERROR(TakeEditableFiles(task, workspace, files));
@@ -135,6 +140,7 @@ Result<TaskResult> RunOneTask(const RunRequest& req, const std::string& run_dir,
     po.project_root = req.project_root;
     po.stage_timeout_s = req.stage_timeout_s;
     po.kinds = {ConfigKind::kSmall, ConfigKind::kTuning};
+    po.reuse = &feedback_session;
     ARENA_ASSIGN_OR_RETURN(TaskResult fr, EvaluateCandidate(task, family, files, po));
     return MakeFeedbackReport(fr);
   };
@@ -156,6 +162,7 @@ Result<TaskResult> RunOneTask(const RunRequest& req, const std::string& run_dir,
   auto started = std::chrono::steady_clock::now();
   Result<AgentOutcome> outcome = agent.Run(areq);
   server.reset();
+  feedback_session.Close();  // its workers end before their folder goes
   RemoveTree(socket_dir).ok();
   RemoveTree(feedback_dir).ok();
   AgentOutcome ao;

@@ -34,6 +34,9 @@ class HipSession : public EvaluationSession {
     const std::string dir = subject == Subject::kBaseline ? ctx_.baseline_dir : ctx_.candidate_dir;
     const std::string src = (fs::path(dir) / HipSource(*ctx_.task)).string();
     libs_.erase(name);
+    // A worker that loaded this subject's previous library ends first (a
+    // session kept open across feedback calls rebuilds the candidate).
+    worker_.Stop();
     HipBuildOptions build{ctx_.project_root, ctx_.work_dir, ctx_.device, ctx_.stage_timeout_s};
     std::string lib;
     StageOutcome o = BuildHip(build, src, name, &lib);
@@ -48,8 +51,7 @@ class HipSession : public EvaluationSession {
       if (!r.success()) return StageOutcome::Failed("harness: the reference does not compile", r.err);
       reference_ = ref;
     }
-    libs_[name] = lib;
-    worker_.Stop();  // a new library: the next check starts a fresh worker
+    libs_[name] = lib;  // the next check starts a worker that loads it
     return o;
   }
 

@@ -58,10 +58,9 @@ class TorchHipSession : public EvaluationSession {
     }
     const std::string src = (fs::path(ctx_.candidate_dir) / HipSource(*ctx_.task)).string();
     candidate_lib_.clear();
-    HipBuildOptions build{ctx_.project_root, ctx_.work_dir, ctx_.device, ctx_.stage_timeout_s};
-    StageOutcome o = BuildHip(build, src, "candidate", &candidate_lib_);
     hip_.Stop();  // a new library: the next check starts a fresh worker
-    return o;
+    HipBuildOptions build{ctx_.project_root, ctx_.work_dir, ctx_.device, ctx_.stage_timeout_s};
+    return BuildHip(build, src, "candidate", &candidate_lib_);
   }
 
   StageOutcome Check(Subject subject, const Configuration& config, uint64_t seed) override {
