@@ -7,6 +7,7 @@
 // makes this process exit; the plugin records the failure and starts a
 // fresh worker.
 #include <dlfcn.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -296,6 +297,25 @@ class Worker {
       return Internal("the reference reported an error");
     }
     return t;
+  }
+
+  // What identifies the contents of tensor files: their specs, inodes,
+  // sizes and change times ("" if one cannot be read: read them again).
+  static std::string FilesKey(const Json& specs) {
+    std::string key;
+    for (const auto& spec : specs) {
+      struct stat st;
+      if (::stat(spec.value("path", "").c_str(), &st) != 0) return "";
+      key += spec.dump() + '\0';
+      for (long long v : {static_cast<long long>(st.st_ino), static_cast<long long>(st.st_size),
+                          static_cast<long long>(st.st_mtim.tv_sec),
+                          static_cast<long long>(st.st_mtim.tv_nsec),
+                          static_cast<long long>(st.st_ctim.tv_sec),
+                          static_cast<long long>(st.st_ctim.tv_nsec)}) {
+        key += std::to_string(v) + ',';
+      }
+    }
+    return key;
   }
 
   static Result<HostTensor> ReadTensor(const Json& spec) {
@@ -678,17 +698,26 @@ class Worker {
     const Json timing = task_["timing"];
     const int reps = req.value("repetitions", timing.value("repetitions", 100));
     std::vector<HostTensor> host_in;
+    const std::vector<HostTensor>* timing_in = &host_in;
     if (req.contains("inputs")) {
-      for (const auto& spec : req["inputs"]) {
-        auto t = ReadTensor(spec);
-        if (!t.ok()) return Reply("error", "timing inputs: " + t.status().message());
-        host_in.push_back(std::move(*t));
+      // Files written by another process; a caller that times in rounds
+      // sends the same files each round: they are read once.
+      const std::string key = FilesKey(req["inputs"]);
+      if (key.empty() || key != timing_files_key_) {
+        timing_files_key_.clear();
+        timing_files_.clear();
+        for (const auto& spec : req["inputs"]) {
+          auto t = ReadTensor(spec);
+          if (!t.ok()) return Reply("error", "timing inputs: " + t.status().message());
+          timing_files_.push_back(std::move(*t));
+        }
+        timing_files_key_ = key;
       }
+      timing_in = &timing_files_;
     }
     // Without given inputs: those of the configuration's first check trial,
     // still in memory (drawn from this evaluation's seed), else drawn now.
     const std::string config_name = req["config"].value("name", "");
-    const std::vector<HostTensor>* timing_in = &host_in;
     if (!req.contains("inputs")) {
       if (!trials_.empty() && trial_key_.rfind(config_name + "/", 0) == 0) {
         timing_in = &trials_.begin()->second.inputs;
@@ -817,6 +846,8 @@ class Worker {
   cudaEvent_t start_ = nullptr, end_ = nullptr;
   std::string trial_key_;
   std::map<uint64_t, Trial> trials_;
+  std::string timing_files_key_;  // FilesKey of timing_files_
+  std::vector<HostTensor> timing_files_;  // timing inputs read from files
   std::unique_ptr<Prefetch> prefetch_;
   bool fatal_ = false;
 };
