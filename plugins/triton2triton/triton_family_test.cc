@@ -37,12 +37,14 @@ class TritonCandidates : public ::testing::Test {
     ASSERT_TRUE(ResetDir(scratch_).ok());
   }
 
-  TaskResult Evaluate(const std::string& kernel_py, double timeout_s = 60) {
+  TaskResult Evaluate(const std::string& kernel_py, double timeout_s = 60,
+                      SessionReuse* reuse = nullptr) {
     ASSERT_OK_WRITE(scratch_ + "/cand/kernel.py", kernel_py);
     PipelineOptions o;
     o.work_dir = scratch_ + "/work";
     o.project_root = ".";
     o.stage_timeout_s = timeout_s;
+    o.reuse = reuse;
     auto r = EvaluateCandidate(task_, *family_, scratch_ + "/cand", o);
     EXPECT_TRUE(r.ok()) << r.status().ToString();
     return *r;
@@ -79,6 +81,42 @@ TEST_F(TritonCandidates, UnwrittenOutputIsCaughtByThePoison) {
   EXPECT_EQ(Small(r).candidate_check.status, StageStatus::kFailed);
   EXPECT_NE(Small(r).candidate_check.detail.find("NaN"), std::string::npos)
       << Small(r).candidate_check.detail;
+}
+
+// gelu (tanh form) of x into y, optionally off by `offset`.
+std::string GeluKernel(const std::string& offset) {
+  return "import torch\n"
+         "def run(x, y, n, **_):\n"
+         "    y.copy_((0.5 * x.float() * (1 + torch.tanh(0.7978845608 * (x.float() + 0.044715 * "
+         "x.float() ** 3))) + " + offset + ").half())\n";
+}
+
+TEST_F(TritonCandidates, WrongValuesAreCaughtAgainstTheSharedReference) {
+  // The baseline's check computes the reference; the candidate's check of
+  // the same trials reuses it and must still see every wrong element.
+  TaskResult r = Evaluate(GeluKernel("0.25"));
+  EXPECT_TRUE(Small(r).baseline_check.passed()) << Small(r).baseline_check.detail;
+  EXPECT_EQ(Small(r).candidate_check.status, StageStatus::kFailed);
+  EXPECT_NE(Small(r).candidate_check.detail.find("outside"), std::string::npos)
+      << Small(r).candidate_check.detail;
+  EXPECT_TRUE(Small(Evaluate(GeluKernel("0.0"))).candidate_check.passed());
+}
+
+TEST_F(TritonCandidates, AReusedSessionEvaluatesEachNewCandidate) {
+  // An agent's feedback calls share one worker: each call's candidate, not
+  // a module left from an earlier call, is the one checked.
+  SessionReuse reuse;
+  TaskResult good = Evaluate(GeluKernel("0.0"), 60, &reuse);
+  EXPECT_TRUE(Small(good).candidate_check.passed()) << Small(good).candidate_check.detail;
+  TaskResult wrong = Evaluate(GeluKernel("0.25"), 60, &reuse);
+  EXPECT_EQ(Small(wrong).candidate_check.status, StageStatus::kFailed);
+  EXPECT_TRUE(wrong.baseline_compile.metrics.value("compiled_by_an_earlier_evaluation", false));
+  TaskResult syntax = Evaluate("def run(x, y, n:\n", 60, &reuse);
+  EXPECT_EQ(syntax.candidate_compile.status, StageStatus::kFailed);
+  TaskResult again = Evaluate(GeluKernel("0.0"), 60, &reuse);
+  EXPECT_TRUE(Small(again).candidate_check.passed()) << Small(again).candidate_check.detail;
+  EXPECT_TRUE(Small(again).baseline_check.passed());
+  EXPECT_EQ(reuse.evaluations(), 4);
 }
 
 TEST_F(TritonCandidates, ModifiedInputIsCaught) {
