@@ -55,13 +55,14 @@ class TorchHipTask : public ::testing::Test {
     return LoadTask(scratch_ + "/tasks", scratch_ + "/tasks/torch2hip/fused/linear_bias_relu/task.yaml");
   }
 
-  Result<TaskResult> Evaluate(const std::string& kernel_hip) {
+  Result<TaskResult> Evaluate(const std::string& kernel_hip, SessionReuse* reuse = nullptr) {
     ARENA_ASSIGN_OR_RETURN(TaskSpec task, Load());
     ARENA_RETURN_IF_ERROR(WriteFileAtomic(scratch_ + "/cand/kernel.hip", kernel_hip));
     PipelineOptions o;
     o.work_dir = scratch_ + "/work";
     o.project_root = ".";
     o.stage_timeout_s = 120;
+    o.reuse = reuse;
     return EvaluateCandidate(task, *family_, scratch_ + "/cand", o);
   }
 
@@ -125,6 +126,27 @@ TEST_F(TorchHipTask, CompilerErrorsReachTheCandidateVerbatim) {
   ASSERT_TRUE(r.ok()) << r.status().ToString();
   EXPECT_EQ(r->candidate_compile.status, StageStatus::kFailed);
   EXPECT_NE(r->candidate_compile.log.find("undefined_name"), std::string::npos) << r->candidate_compile.log;
+}
+
+TEST_F(TorchHipTask, AReusedSessionBuildsEachNewCandidate) {
+  // An agent's feedback calls share the reference worker; each call's
+  // kernel.hip is built afresh and its errors are its own.
+  SessionReuse reuse;
+  auto good = Evaluate(Read("kernel.hip"), &reuse);
+  ASSERT_TRUE(good.ok()) << good.status().ToString();
+  EXPECT_TRUE(good->candidate_compile.passed()) << good->candidate_compile.log;
+  auto broken = Evaluate("#include <hip/hip_runtime.h>\nextern \"C\" int arena_run() { return nope; }\n",
+                         &reuse);
+  ASSERT_TRUE(broken.ok()) << broken.status().ToString();
+  EXPECT_EQ(broken->candidate_compile.status, StageStatus::kFailed);
+  EXPECT_NE(broken->candidate_compile.log.find("nope"), std::string::npos);
+  EXPECT_TRUE(broken->baseline_compile.metrics.value("compiled_by_an_earlier_evaluation", false));
+  auto again = Evaluate(Read("kernel.hip"), &reuse);
+  ASSERT_TRUE(again.ok()) << again.status().ToString();
+  EXPECT_TRUE(again->candidate_compile.passed()) << again->candidate_compile.log;
+  // The PyTorch reference, still up, checks eager on fresh trials.
+  EXPECT_TRUE(Small(*again).baseline_check.passed()) << Small(*again).baseline_check.detail;
+  EXPECT_NE(again->seed, good->seed);
 }
 
 TEST_F(TorchHipTask, AReferenceDisagreeingWithTheInterfaceFailsTheBaseline) {
