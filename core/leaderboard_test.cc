@@ -63,11 +63,25 @@ TEST(Leaderboard, RanksRunsByGeomeanOverTheSelectedTasks) {
   EXPECT_NE(text.find("autotune"), std::string::npos);
   EXPECT_NE(text.find("4.000x"), std::string::npos) << text;
   EXPECT_LT(text.find("autotune"), text.find("noop")) << text;
+  EXPECT_NE(text.find("tuning   held-out"), std::string::npos) << text;
   EXPECT_EQ(LeaderboardJson(rows).size(), 2u);
   const std::string html = HtmlLeaderboard(rows, "f");
   EXPECT_LT(html.find("autotune"), html.find("noop"));
   EXPECT_NE(html.find("<td>4.000x</td>"), std::string::npos) << html;
   EXPECT_EQ(BuildLeaderboard(runs, "").size(), 3u);
+}
+
+TEST(Leaderboard, ShowsTuningAgainstHeldOutSpeedups) {
+  TaskResult r = Task("f/a/x", 1.0);
+  r.configs = {Timed("t1", ConfigKind::kTuning, 100, 25), Timed("h1", ConfigKind::kHeldout, 100, 50)};
+  auto rows = BuildLeaderboard({{MakeRun("r1", "autotune"), {r}}}, "");
+  ASSERT_EQ(rows.size(), 1u);
+  EXPECT_NEAR(*rows[0].summary.tuning_geomean, 4.0, 1e-9);
+  EXPECT_NEAR(*rows[0].summary.heldout_geomean, 2.0, 1e-9);
+  const std::string text = FormatLeaderboard(rows);
+  const size_t row = text.find("autotune");
+  ASSERT_NE(row, std::string::npos);
+  EXPECT_LT(text.find("4.000x", row), text.find("2.000x", row + 30)) << text;
 }
 
 TEST(Compare, VerdictsPerTaskAndTheGeometricMeanRatio) {
