@@ -2,8 +2,9 @@
 # One task family on a GPU machine, from inside the bundle
 # (tools/gpu/make_bundle.sh): device, ceilings, a run of AGENT (default noop:
 # each baseline checked on every configuration and timed against itself)
-# over the family's tasks, and the tables. Resumes a run left unfinished by
-# an earlier call when runs/arena.db* is carried along.
+# over the family's tasks, and the tables. Resumes a run of the same agent
+# and selector left unfinished by an earlier call when runs/arena.db* is
+# carried along.
 #
 #   [GPUS=0,1] [RUN_ARGS=...] tools/gpu/run_family.sh SELECTOR OUT_DIR [TIME_LIMIT_S] [AGENT]
 #
@@ -25,8 +26,16 @@ ceil_env=(env)
 [ -n "${GPUS:-}" ] && ceil_env+=(CUDA_VISIBLE_DEVICES="${GPUS%%,*}")
 [ -f runs/ceilings.json ] || "${ceil_env[@]}" python3 tools/gpu/ceilings.py runs/ceilings.json |
   tee -a "$out/log.txt"
-run_id=$(sqlite3 runs/arena.db "SELECT run_id FROM runs WHERE status='running' LIMIT 1" 2>/dev/null ||
-  python3 -c "import sqlite3;r=sqlite3.connect('runs/arena.db').execute(\"select run_id from runs where status='running'\").fetchone();print(r[0] if r else '')" 2>/dev/null)
+# An unfinished run of the same agent over the same selector is resumed.
+run_id=$(python3 - "$agent" "$family" <<'PY' 2>/dev/null
+import os, sqlite3, sys
+if os.path.exists("runs/arena.db"):
+    row = sqlite3.connect("runs/arena.db").execute(
+        "SELECT run_id FROM runs WHERE status='running' AND agent=? AND selector=? "
+        "ORDER BY created_at DESC LIMIT 1", (sys.argv[1], sys.argv[2])).fetchone()
+    print(row[0] if row else "")
+PY
+)
 if [ -n "$run_id" ]; then
   args=(run --resume "$run_id")
 else
