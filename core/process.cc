@@ -11,10 +11,10 @@
 #include <sys/wait.h>
 
 #include <array>
-#include <cmath>
-#include <cstdio>
 #include <atomic>
 #include <chrono>
+#include <cmath>
+#include <cstdio>
 #include <deque>
 #include <fstream>
 #include <functional>
