@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# family_table.py over the committed H200 reports gives the figures that
+# docs/results' READMEs quote: the tables are reproducible from the reports.
+set -euo pipefail
+results=docs/results
+tmp="${TEST_TMPDIR:-$(mktemp -d)}"
+fail=0
+expect() {  # expect FOLDER TEXT...: each TEXT is in the folder's table
+  local folder="$1"
+  shift
+  gunzip -c "$results/$folder/report.json.gz" >"$tmp/report.json"
+  python3 tools/gpu/family_table.py "$tmp/report.json" "$results/$folder/ceilings.json" >"$tmp/table.md"
+  for text in "$@"; do
+    if ! grep -qF -- "$text" "$tmp/table.md"; then
+      echo "FAIL: $folder: no '$text' in the table:" >&2
+      tail -8 "$tmp/table.md" >&2
+      fail=1
+    fi
+  done
+}
+expect triton2triton-h200-2026-11-30 \
+  "configurations checked wrong (baseline or noop candidate): 0" \
+  "A versus A over 433 timed configurations: 427/433 = 98.6% within 1.00 +- 0.02" \
+  "median 12.0 s, whole family 752 s over 40 tasks" \
+  "| A/A | method |"
+expect hip2hip-h200-2026-11-30 \
+  "configurations checked wrong (baseline or noop candidate): 0" \
+  "A versus A over 261 timed configurations: 254/261 = 97.3% within 1.00 +- 0.02" \
+  "median 22.0 s, whole family 504 s over 24 tasks" \
+  "(kernel.hip to a shared library, 18 compiles): median 1.13 s"
+expect torch2hip-h200-2026-11-30 \
+  "configurations checked wrong (baseline or noop candidate): 0" \
+  "speedup (baseline / candidate) over 230 timed configurations" \
+  "whole family 1220 s over 23 tasks" \
+  "| eager us | torch.compile us | candidate us |"
+expect autotune-h200-2026-11-30 \
+  "speedup (baseline / candidate) over 42 timed configurations" \
+  "| speedup | method |"
+[ "$fail" = 0 ] && echo "family_table: every quoted figure reproduced"
+exit "$fail"
