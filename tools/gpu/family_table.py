@@ -29,23 +29,21 @@ def main():
     for task in report["tasks"]:
         walls.append(task["wall_s"])
         compiles.append(task["baseline_compile"]["seconds"])
-        split["compile"] += task["baseline_compile"]["seconds"] + task["candidate_compile"]["seconds"]
-        for c in task["configs"]:
-            split["checks"] += c["baseline_check"]["seconds"] + c["candidate_check"]["seconds"]
-            for subject in ("baseline_check", "candidate_check"):
-                for k, v in ((c[subject].get("metrics") or {}).get("phases") or {}).items():
-                    phases[k] = phases.get(k, 0.0) + v
-            split["timing"] += c["timing"]["stage"]["seconds"]
         for subject in ("baseline_compile", "candidate_compile"):
+            split["compile"] += task[subject]["seconds"]
             m = task[subject].get("metrics") or {}
             if "nvidia_compile_s" in m:
                 nvcc.append(m["nvidia_compile_s"])
         for c in task["configs"]:
             for subject in ("baseline_check", "candidate_check"):
+                split["checks"] += c[subject]["seconds"]
+                for k, v in ((c[subject].get("metrics") or {}).get("phases") or {}).items():
+                    phases[k] = phases.get(k, 0.0) + v
                 if c[subject]["status"] != "passed":
                     wrong.append(f"{task['task_id']} {c['name']} {subject}: "
                                  f"{c[subject]['status']} {c[subject]['detail'][:100]}")
             t = c["timing"]
+            split["timing"] += t["stage"]["seconds"]
             if t["stage"]["status"] != "passed":
                 rows.append((task["task_id"], c["name"], c["kind"], None, None, None, None,
                              t["stage"]["detail"][:60]))

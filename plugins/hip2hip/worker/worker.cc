@@ -714,18 +714,15 @@ class Worker {
         timing_files_key_ = key;
       }
       timing_in = &timing_files_;
-    }
-    // Without given inputs: those of the configuration's first check trial,
-    // still in memory (drawn from this evaluation's seed), else drawn now.
-    const std::string config_name = req["config"].value("name", "");
-    if (!req.contains("inputs")) {
-      if (!trials_.empty() && trial_key_.rfind(config_name + "/", 0) == 0) {
-        timing_in = &trials_.begin()->second.inputs;
-      } else {
-        auto drawn = DrawInputs(p, 12345);
-        if (!drawn.ok()) return Reply("failed", drawn.status().message());
-        host_in = std::move(*drawn);
-      }
+    } else if (!trials_.empty() &&
+               trial_key_.rfind(req["config"].value("name", "") + "/", 0) == 0) {
+      // Without given inputs: those of the configuration's first check
+      // trial, still in memory (drawn from this evaluation's seed).
+      timing_in = &trials_.begin()->second.inputs;
+    } else {
+      auto drawn = DrawInputs(p, 12345);
+      if (!drawn.ok()) return Reply("failed", drawn.status().message());
+      host_in = std::move(*drawn);
     }
     auto in = Upload(*timing_in);
     if (!in.ok()) return Reply("failed", in.status().message());
