@@ -18,7 +18,7 @@ std::string NowIso8601() {
 Json RunInfo::ToJson() const {
   return {{"run_id", run_id},   {"agent", agent},   {"selector", selector},
           {"created_at", created_at}, {"status", status}, {"devices", devices},
-          {"agent_config", agent_config}, {"task_ids", task_ids}};
+          {"agent_config", agent_config}, {"options", options}, {"task_ids", task_ids}};
 }
 
 RunInfo RunInfo::FromJson(const Json& j) {
@@ -30,6 +30,7 @@ RunInfo RunInfo::FromJson(const Json& j) {
   r.status = j.value("status", "running");
   r.devices = j.value("devices", Json::array());
   r.agent_config = j.value("agent_config", Json::object());
+  r.options = j.value("options", Json::object());
   r.task_ids = j.value("task_ids", std::vector<std::string>{});
   return r;
 }

@@ -31,6 +31,9 @@ struct RunInfo {
   std::string status = "running";  // "running" or "finished"
   Json devices = Json::array();
   Json agent_config = Json::object();
+  // The options a resume must keep: seed, agent_time_budget_s,
+  // stage_timeout_s. Empty for runs stored before they were recorded.
+  Json options = Json::object();
   std::vector<std::string> task_ids;  // the run's tasks, in order
   Json ToJson() const;
   static RunInfo FromJson(const Json& j);

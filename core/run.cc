@@ -209,6 +209,19 @@ Result<TaskResult> RunOneTask(const RunRequest& req, const std::string& run_dir,
 
 }  // namespace
 
+Json RunOptions(const RunRequest& req) {
+  return {{"seed", req.seed},
+          {"agent_time_budget_s", req.agent_time_budget_s},
+          {"stage_timeout_s", req.stage_timeout_s}};
+}
+
+void ApplyStoredOptions(const RunInfo& info, RunRequest* req) {
+  const Json& o = info.options;
+  req->seed = o.value("seed", req->seed);
+  req->agent_time_budget_s = o.value("agent_time_budget_s", req->agent_time_budget_s);
+  req->stage_timeout_s = o.value("stage_timeout_s", req->stage_timeout_s);
+}
+
 Result<RunOutcome> ExecuteRun(const RunRequest& request) {
   ARENA_RETURN_IF_ERROR(MakeDirs(request.runs_dir));
   ARENA_ASSIGN_OR_RETURN(std::unique_ptr<ResultsStore> store,
@@ -221,6 +234,8 @@ Result<RunOutcome> ExecuteRun(const RunRequest& request) {
     req.agent = info.agent;
     req.selector = info.selector;
     req.agent_config = info.agent_config;
+    ApplyStoredOptions(info, &req);
+    info.options = RunOptions(req);
     ARENA_ASSIGN_OR_RETURN(finished, store->FinishedTasks(info.run_id));
     // Writes cut short by the interruption left their temporaries.
     RemoveStaleTemporaries((fs::path(req.runs_dir) / info.run_id).string());
@@ -235,6 +250,7 @@ Result<RunOutcome> ExecuteRun(const RunRequest& request) {
     info.selector = req.selector;
     info.created_at = NowIso8601();
     info.agent_config = req.agent_config;
+    info.options = RunOptions(req);
     for (const auto& d : req.devices) info.devices.push_back(d.ToJson());
     for (const auto& t : tasks) info.task_ids.push_back(t.id);
     ARENA_RETURN_IF_ERROR(store->CreateRun(info));

@@ -51,6 +51,14 @@ struct RunOutcome {
 
 Result<RunOutcome> ExecuteRun(const RunRequest& request);
 
+// The options of `req` that a run keeps for its whole life, as stored in
+// RunInfo::options.
+Json RunOptions(const RunRequest& req);
+// A resume continues under the options the run was started with: those
+// stored in `info` replace the request's (a run stored before options were
+// recorded keeps the request's).
+void ApplyStoredOptions(const RunInfo& info, RunRequest* req);
+
 // Loads and validates the tasks matching `selector` under `tasks_root`
 // (schema and family section); the first error stops the load.
 Result<std::vector<TaskSpec>> LoadTasks(const std::string& tasks_root, const std::string& selector);

@@ -7,6 +7,7 @@
 
 #include "core/files.h"
 #include "core/report.h"
+#include "core/results_store.h"
 
 namespace arena {
 namespace {
@@ -58,6 +59,39 @@ TEST(Run, ResumeSkipsFinishedTasks) {
   EXPECT_EQ(second->evaluated_now, 0);
   EXPECT_EQ(second->skipped_finished, 3);
   EXPECT_EQ(ReportJson(RunInfo(), second->results), ReportJson(RunInfo(), first->results));
+}
+
+TEST(Run, AResumeKeepsTheOptionsTheRunStartedWith) {
+  const std::string runs = testing::TempDir() + "/run_options";
+  ASSERT_TRUE(ResetDir(runs).ok());
+  RunRequest first = Request(runs);
+  first.agent_time_budget_s = 20;
+  first.stage_timeout_s = 45;
+  auto out = ExecuteRun(first);
+  ASSERT_TRUE(out.ok()) << out.status().ToString();
+  auto store = ResultsStore::Open((fs::path(runs) / "arena.db").string());
+  auto info = (*store)->GetRun(out->run_id);
+  ASSERT_TRUE(info.ok());
+  EXPECT_EQ(info->options, RunOptions(first));
+
+  // The command that resumes gives other values (or none): the stored win.
+  RunRequest again = Request(runs);
+  again.seed = 0;
+  again.agent_time_budget_s = 600;
+  again.stage_timeout_s = 300;
+  ApplyStoredOptions(*info, &again);
+  EXPECT_EQ(again.seed, 7u);
+  EXPECT_EQ(again.agent_time_budget_s, 20);
+  EXPECT_EQ(again.stage_timeout_s, 45);
+
+  // A run stored before options were recorded keeps the request's.
+  RunInfo older = *info;
+  older.options = Json::object();
+  RunRequest old_resume = Request(runs);
+  old_resume.agent_time_budget_s = 25;
+  ApplyStoredOptions(older, &old_resume);
+  EXPECT_EQ(old_resume.agent_time_budget_s, 25);
+  EXPECT_EQ(old_resume.stage_timeout_s, 600);
 }
 
 TEST(Run, UnknownAgentIsBadInput) {

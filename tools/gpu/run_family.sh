@@ -40,9 +40,10 @@ if [ -n "$run_id" ]; then
   args=(run --resume "$run_id")
 else
   args=(run --agent "$agent" --tasks "$family")
-  # RUN_ARGS: more options of a new run, e.g. "--agent-budget 60".
-  [ -n "${RUN_ARGS:-}" ] && read -r -a extra <<<"$RUN_ARGS" && args+=("${extra[@]}")
 fi
+# RUN_ARGS: more options, e.g. "--agent-budget 60". A resumed run keeps the
+# options it was started with; these count only for a run stored without.
+[ -n "${RUN_ARGS:-}" ] && read -r -a extra <<<"$RUN_ARGS" && args+=("${extra[@]}")
 [ -n "${GPUS:-}" ] && args+=(--gpus "$GPUS")
 start=$(date +%s)
 timeout "$limit" tools/arena/arena --root . "${args[@]}" >"$out/run.txt" 2>"$out/progress.txt"
