@@ -30,8 +30,8 @@ expect hip2hip-h200-2026-11-30 \
   "(kernel.hip to a shared library, 18 compiles): median 1.13 s"
 expect torch2hip-h200-2026-11-30 \
   "configurations checked wrong (baseline or noop candidate): 0" \
-  "speedup (baseline / candidate) over 230 timed configurations" \
-  "whole family 1220 s over 23 tasks" \
+  "speedup (baseline / candidate) over 250 timed configurations" \
+  "whole family 1372 s over 25 tasks" \
   "| eager us | torch.compile us | candidate us |"
 expect autotune-h200-2026-11-30 \
   "speedup (baseline / candidate) over 42 timed configurations" \
