@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdio>
 #include <map>
+#include <set>
 #include <sstream>
 
 #include "core/files.h"
@@ -33,12 +34,21 @@ std::string Escape(const std::string& s) {
   return out;
 }
 
+// "24", or "21/40" for a row that misses some of the board's tasks.
+std::string TasksCell(const LeaderboardRow& r) {
+  std::string cell = std::to_string(r.summary.tasks);
+  if (!r.complete) cell += "/" + std::to_string(r.tasks_of_board);
+  return cell;
+}
+
 }  // namespace
 
 std::vector<LeaderboardRow> BuildLeaderboard(
     const std::vector<std::pair<RunInfo, std::vector<TaskResult>>>& runs,
     const std::string& selector) {
   std::vector<LeaderboardRow> rows;
+  std::set<std::string> board;  // every task some run evaluated
+  std::vector<std::set<std::string>> row_tasks;
   for (const auto& [info, results] : runs) {
     std::vector<TaskResult> kept;
     for (const auto& r : results) {
@@ -48,7 +58,10 @@ std::vector<LeaderboardRow> BuildLeaderboard(
     LeaderboardRow row;
     row.run = info;
     row.summary = Summarize(kept);
+    row_tasks.emplace_back();
     for (const auto& r : kept) {
+      board.insert(r.task_id);
+      row_tasks.back().insert(r.task_id);
       if (Unchecked(r)) ++row.unchecked;
       row.agent_wall_s += r.agent.value("wall_s", 0.0);
       row.feedback_calls += r.agent.value("feedback_calls", 0);
@@ -56,7 +69,12 @@ std::vector<LeaderboardRow> BuildLeaderboard(
     }
     rows.push_back(std::move(row));
   }
+  for (size_t i = 0; i < rows.size(); ++i) {
+    rows[i].tasks_of_board = static_cast<int>(board.size());
+    rows[i].complete = row_tasks[i].size() == board.size();
+  }
   std::stable_sort(rows.begin(), rows.end(), [](const LeaderboardRow& x, const LeaderboardRow& y) {
+    if (x.complete != y.complete) return x.complete;
     const double gx = x.summary.geomean_speedup.value_or(0), gy = y.summary.geomean_speedup.value_or(0);
     if (gx != gy) return gx > gy;
     return x.summary.correct > y.summary.correct;
@@ -76,7 +94,7 @@ std::string FormatLeaderboard(const std::vector<LeaderboardRow>& rows) {
     std::string held = s.conditional_correctness ? Share(s.conditional_correctness) : "-";
     std::string correct = std::to_string(s.correct) + "/" + std::to_string(s.tasks);
     out << PadRight(std::to_string(++rank), 4) << PadRight(r.run.agent, 16) << PadRight(r.run.run_id, 34)
-        << PadRight(std::to_string(s.tasks), 7) << PadRight(correct, 9)
+        << PadRight(TasksCell(r), 7) << PadRight(correct, 9)
         << PadRight(FormatSpeedup(s.geomean_speedup), 9) << PadRight(FormatSpeedup(s.tuning_geomean), 9)
         << PadRight(FormatSpeedup(s.heldout_geomean), 9) << PadRight(FormatSpeedup(s.mean_speedup), 9)
         << PadRight(Share(s.fast_p.count("1.0") ? s.fast_p.at("1.0") : std::nullopt), 9)
@@ -85,6 +103,11 @@ std::string FormatLeaderboard(const std::vector<LeaderboardRow>& rows) {
         << (r.unchecked ? " (" + std::to_string(r.unchecked) + " unchecked)" : "") << "\n";
   }
   if (rows.empty()) out << "(no runs with matching tasks)\n";
+  if (std::any_of(rows.begin(), rows.end(), [](const LeaderboardRow& r) { return !r.complete; })) {
+    out << "k/n tasks: a partial row, k of the board's n tasks (an unfinished run or a narrower "
+           "selector); its figures cover its k tasks only and it is ranked after the complete "
+           "rows. --tasks ranks every run over a common set.\n";
+  }
   out << "geomean/mean: speedup over the tasks correct and timed; tuning/held-out: geometric "
          "mean speedup over the configurations the agent could see and those it never saw; "
          "fast_p: share of all tasks correct with a mean speedup above p; P(ok): P(candidate "
@@ -111,7 +134,7 @@ std::string HtmlLeaderboard(const std::vector<LeaderboardRow>& rows, const std::
   for (const auto& r : rows) {
     const RunSummary& s = r.summary;
     h << "<tr><td>" << ++rank << "</td><td>" << Escape(r.run.agent) << "</td><td>"
-      << Escape(r.run.run_id) << "</td><td>" << s.tasks << "</td><td>" << s.correct << "</td><td>"
+      << Escape(r.run.run_id) << "</td><td>" << TasksCell(r) << "</td><td>" << s.correct << "</td><td>"
       << r.unchecked << "</td><td>" << FormatSpeedup(s.geomean_speedup) << "</td><td>"
       << FormatSpeedup(s.mean_speedup) << "</td><td>" << fast(s, "1.0") << "</td><td>"
       << fast(s, "1.5") << "</td><td>" << fast(s, "2.0") << "</td><td>"
@@ -135,7 +158,9 @@ Json LeaderboardJson(const std::vector<LeaderboardRow>& rows) {
                    {"unchecked", r.unchecked},
                    {"agent_wall_s", r.agent_wall_s},
                    {"feedback_calls", r.feedback_calls},
-                   {"device", r.device}});
+                   {"device", r.device},
+                   {"tasks_of_board", r.tasks_of_board},
+                   {"complete", r.complete}});
   }
   return out;
 }

@@ -25,11 +25,16 @@ struct LeaderboardRow {
   double agent_wall_s = 0;   // summed over tasks
   int feedback_calls = 0;
   std::string device;        // where it was evaluated
+  int tasks_of_board = 0;    // tasks evaluated by any run on the board
+  // Evaluated every task of the board. A partial row (an unfinished run, a
+  // narrower selector) is ranked after the complete ones: its figures cover
+  // fewer tasks and cannot be ranked against theirs.
+  bool complete = true;
 };
 
 // One row per run, over the run's tasks that match `selector` ("" or "all":
-// every task); runs with no such task are left out. Best first: geometric
-// mean speedup, then tasks correct.
+// every task); runs with no such task are left out. Best first: complete
+// rows before partial ones, then geometric mean speedup, then tasks correct.
 std::vector<LeaderboardRow> BuildLeaderboard(
     const std::vector<std::pair<RunInfo, std::vector<TaskResult>>>& runs,
     const std::string& selector);

@@ -71,6 +71,35 @@ TEST(Leaderboard, RanksRunsByGeomeanOverTheSelectedTasks) {
   EXPECT_EQ(BuildLeaderboard(runs, "").size(), 3u);
 }
 
+TEST(Leaderboard, APartialRunIsRankedAfterTheCompleteOnesAndSaysSo) {
+  RunInfo unfinished = MakeRun("r3", "autotune");
+  unfinished.status = "running";
+  std::vector<std::pair<RunInfo, std::vector<TaskResult>>> runs = {
+      {MakeRun("r1", "noop"), {Task("f/a/x", 1.0), Task("f/a/y", 1.0), Task("f/a/z", 1.0)}},
+      {MakeRun("r2", "other"), {Task("f/a/x", 1.5), Task("f/a/y", 1.5), Task("f/a/z", 1.5)}},
+      {unfinished, {Task("f/a/x", 9.0)}},
+  };
+  auto rows = BuildLeaderboard(runs, "");
+  ASSERT_EQ(rows.size(), 3u);
+  EXPECT_EQ(rows[0].run.run_id, "r2");
+  EXPECT_EQ(rows[1].run.run_id, "r1");
+  EXPECT_EQ(rows[2].run.run_id, "r3") << "fastest, but over one task of three";
+  EXPECT_FALSE(rows[2].complete);
+  EXPECT_TRUE(rows[0].complete);
+  EXPECT_EQ(rows[2].tasks_of_board, 3);
+  const std::string text = FormatLeaderboard(rows);
+  EXPECT_NE(text.find("1/3"), std::string::npos) << text;
+  EXPECT_NE(text.find("partial row"), std::string::npos) << text;
+  EXPECT_EQ(LeaderboardJson(rows)[2]["complete"], false);
+  EXPECT_NE(HtmlLeaderboard(rows, "").find("<td>1/3</td>"), std::string::npos);
+
+  // Over the one task they share, every row is complete and speed ranks.
+  rows = BuildLeaderboard(runs, "f/a/x");
+  EXPECT_EQ(rows[0].run.run_id, "r3");
+  EXPECT_TRUE(rows[0].complete);
+  EXPECT_EQ(FormatLeaderboard(rows).find("partial row"), std::string::npos);
+}
+
 TEST(Leaderboard, ShowsTuningAgainstHeldOutSpeedups) {
   TaskResult r = Task("f/a/x", 1.0);
   r.configs = {Timed("t1", ConfigKind::kTuning, 100, 25), Timed("h1", ConfigKind::kHeldout, 100, 50)};

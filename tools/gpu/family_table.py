@@ -24,6 +24,7 @@ def main():
     phases = {}  # the HIP worker's check phases, seconds over the family
     family = report["tasks"][0]["family"] if report["tasks"] else "?"
     nvcc = []  # hip families: the platform compiler's time per subject
+    cache_hits = 0  # hip families: subjects served by the build cache
     compiled_rows = []  # torch2hip: eager, torch.compile and the candidate
     wrong = []
     for task in report["tasks"]:
@@ -34,6 +35,8 @@ def main():
             m = task[subject].get("metrics") or {}
             if "nvidia_compile_s" in m:
                 nvcc.append(m["nvidia_compile_s"])
+            elif m.get("cache") == "hit":
+                cache_hits += 1
         for c in task["configs"]:
             for subject in ("baseline_check", "candidate_check"):
                 split["checks"] += c[subject]["seconds"]
@@ -105,9 +108,13 @@ def main():
     if nvcc:
         print(f"- nvcc compile time per subject (kernel.hip to a shared library, "
               f"{len(nvcc)} compiles): median {median(nvcc):.2f} s, max {max(nvcc):.2f} s")
+    if cache_hits:
+        print(f"- subjects served by the build cache (same source, headers and compilers; "
+              f"no nvcc run): {cache_hits}")
+    if nvcc or cache_hits:
         if family != "torch2hip":
-            print(f"- compile stage per task (nvcc, plus the CPU reference once): median "
-                  f"{median(compiles):.2f} s")
+            print(f"- compile stage per task (nvcc or the build cache, plus the CPU reference "
+                  f"once): median {median(compiles):.2f} s")
     else:
         print(f"- Triton compile time per task (baseline, every configuration's "
               f"specialization, first launches included): median {median(compiles):.1f} s, "
