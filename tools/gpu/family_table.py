@@ -62,10 +62,11 @@ def main():
                 compiled_rows.append((task["task_id"], c["name"], c["kind"], tb, compiled, tc))
             rows.append((task["task_id"], c["name"], c["kind"], tb, bw_frac, fl_frac, ratio,
                          t["method"].split("+")[0]))
+    noop = (report.get("run") or {}).get("agent", "noop") == "noop"
     print(f"# {family} on {ceil['device']}\n")
-    print(f"Ceilings measured in the same session: copy {bw / 1e12:.2f} TB/s, "
-          f"bf16 matmul {fl / 1e12:.0f} TFLOP/s.\n")
-    ratio_head = "A/A" if (report.get("run") or {}).get("agent", "noop") == "noop" else "speedup"
+    print(f"Ceilings measured on this device by tools/gpu/ceilings.py: copy "
+          f"{bw / 1e12:.2f} TB/s, bf16 matmul {fl / 1e12:.0f} TFLOP/s.\n")
+    ratio_head = "A/A" if noop else "speedup"
     print(f"| task | config | kind | baseline us | of copy BW | of bf16 peak | {ratio_head} | method |")
     print("|---|---|---|---:|---:|---:|---:|---|")
     for r in rows:
@@ -83,12 +84,12 @@ def main():
                   f"{eager / cand:.3f} | {comp / cand:.3f} |")
     within = sum(1 for x in ratios if abs(x - 1) <= 0.02)
     print()
-    print(f"- configurations checked wrong (baseline or noop candidate): {len(wrong)}")
+    subjects = "baseline or noop candidate" if noop else "baseline or candidate"
+    print(f"- configurations checked wrong ({subjects}): {len(wrong)}")
     for w in wrong:
         print(f"  - {w}")
     if ratios:
         q = statistics.quantiles(ratios, n=20)
-        noop = (report.get("run") or {}).get("agent", "noop") == "noop"
         label = ("A versus A" if noop and family != "torch2hip"
                  else "speedup (baseline / candidate)")
         print(f"- {label} over {len(ratios)} timed configurations: "

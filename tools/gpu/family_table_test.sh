@@ -36,5 +36,16 @@ expect torch2hip-h200-2026-11-30 \
 expect autotune-h200-2026-11-30 \
   "speedup (baseline / candidate) over 42 timed configurations" \
   "| speedup | method |"
+expect autotune-hip2hip-h200-2026-11-30 \
+  "configurations checked wrong (baseline or candidate): 0" \
+  "speedup (baseline / candidate) over 261 timed configurations" \
+  "median 21.4 s, whole family 498 s over 24 tasks" \
+  "the HIP worker's checks by phase: compare 152 s, prepare 73 s, run 2 s, transfer 110 s" \
+  "(same source, headers and compilers; no nvcc run): 48" \
+  "nvcc or the build cache, plus the CPU reference once): median 0.17 s"
+expect autotune-triton2triton-h200-2026-11-30 \
+  "configurations checked wrong (baseline or candidate): 0" \
+  "speedup (baseline / candidate) over 227 timed configurations" \
+  "median 12.9 s, whole family 514 s over 21 tasks"
 [ "$fail" = 0 ] && echo "family_table: every quoted figure reproduced"
 exit "$fail"
