@@ -60,6 +60,22 @@ std::string CsvEscape(const std::string& s) {
   return out + "\"";
 }
 
+// "agent budget 20 s per task, stage timeout 300 s, seed 7" (the run's
+// stored options; 0 means the agent's own default and a fresh seed).
+std::string DescribeOptions(const Json& o) {
+  auto seconds = [](double s) {
+    char buf[32];
+    std::snprintf(buf, sizeof(buf), "%g s", s);
+    return std::string(buf);
+  };
+  const double budget = o.value("agent_time_budget_s", 0.0);
+  const uint64_t seed = o.value("seed", uint64_t{0});
+  return std::string("agent budget ") +
+         (budget > 0 ? seconds(budget) + " per task" : "the agent's default") +
+         ", stage timeout " + seconds(o.value("stage_timeout_s", 0.0)) + ", seed " +
+         (seed ? std::to_string(seed) : "fresh per evaluation");
+}
+
 }  // namespace
 
 std::string FormatTextReport(const RunInfo& info, const std::vector<TaskResult>& results) {
@@ -68,6 +84,7 @@ std::string FormatTextReport(const RunInfo& info, const std::vector<TaskResult>&
       << "  (" << results.size() << " of " << info.task_ids.size() << " evaluated, "
       << info.status << ")\n";
   if (!results.empty()) out << "device " << results.front().device.Describe() << "\n";
+  if (!info.options.empty()) out << "options " << DescribeOptions(info.options) << "\n";
   out << "\n"
       << PadRight("task", 46) << PadRight("compile", 8) << PadRight("correct", 9) << PadRight("mean", 9)
       << PadRight("geomean", 9) << PadRight("tuning", 9) << PadRight("heldout", 9) << PadRight("quadrant", 23)

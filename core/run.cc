@@ -202,6 +202,7 @@ Result<TaskResult> RunOneTask(const RunRequest& req, const std::string& run_dir,
   }
   result.agent = ao.ToJson();
   result.agent.erase("transcript");  // kept in agent.log
+  result.agent["budget_s"] = req.agent_time_budget_s;  // 0: the agent's own default
   ARENA_RETURN_IF_ERROR(WriteFileAtomic((fs::path(task_dir) / "result.json").string(),
                                         result.ToJson().dump(2) + "\n"));
   return result;

@@ -73,6 +73,11 @@ TEST(Run, AResumeKeepsTheOptionsTheRunStartedWith) {
   auto info = (*store)->GetRun(out->run_id);
   ASSERT_TRUE(info.ok());
   EXPECT_EQ(info->options, RunOptions(first));
+  EXPECT_EQ(out->results[0].agent.value("budget_s", 0.0), 20);
+  EXPECT_NE(FormatTextReport(*info, out->results)
+                .find("options agent budget 20 s per task, stage timeout 45 s, seed 7\n"),
+            std::string::npos)
+      << FormatTextReport(*info, out->results);
 
   // The command that resumes gives other values (or none): the stored win.
   RunRequest again = Request(runs);

@@ -485,13 +485,15 @@ class Worker {
       }
       for (size_t i = 0; i < inputs_.size(); ++i) {
         HostTensor now = Download(in->views[i], t.inputs[i].shape);
+        phases.Lap("transfer_s");
         if (now.bytes != t.inputs[i].bytes) {
           return Reply("failed", "input '" + inputs_[i].name + "' was modified");
         }
+        phases.Lap("compare_s");
       }
       Json trial_prints = Json::array();
       for (size_t i = 0; i < outputs_.size(); ++i) {
-        phases.Lap("compare_s");  // inputs downloaded and checked, earlier outputs compared
+        phases.Lap("compare_s");  // the earlier outputs compared and fingerprinted
         HostTensor got = Download(out->views[i], t.out_shapes[i]);
         phases.Lap("transfer_s");
         const auto [atol, rtol] = Tolerance(i);
