@@ -4,6 +4,10 @@
 # the tasks, and the GPU scripts. Run the GPU scripts from inside .bundle/.
 #
 #   tools/gpu/make_bundle.sh && (cd .bundle && tools/gpu/run_family.sh triton2triton OUT)
+#
+# RUNS_DB=docs/results/FOLDER/arena.db.gz puts a committed results database
+# (and the ceilings.json beside it) into .bundle/runs/, so that the GPU
+# scripts resume its unfinished run or compare against its runs.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 cd "$root"
@@ -19,4 +23,14 @@ cp -r plugins tasks agents "$bundle/"
 cp -f bazel-bin/plugins/hip2hip/hip2hip_worker "$bundle/plugins/hip2hip/hip2hip_worker"
 find "$bundle/plugins" "$bundle/tasks" "$bundle/agents" \( -name '__pycache__' -o -name 'BUILD.bazel' \
   -o -name '*.cc' -o -name 'testdata' -o -name 'openai_chat' \) -prune -exec rm -rf {} +
+if [ -n "${RUNS_DB:-}" ]; then
+  mkdir -p "$bundle/runs"
+  rm -f "$bundle/runs/arena.db-wal" "$bundle/runs/arena.db-shm"
+  case "$RUNS_DB" in
+    *.gz) gunzip -c "$RUNS_DB" >"$bundle/runs/arena.db" ;;
+    *) cp -f "$RUNS_DB" "$bundle/runs/arena.db" ;;
+  esac
+  ceilings="$(dirname "$RUNS_DB")/ceilings.json"
+  [ -f "$ceilings" ] && cp -f "$ceilings" "$bundle/runs/ceilings.json"
+fi
 du -sh "$bundle" | awk '{print "bundle: " $1}'
