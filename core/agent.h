@@ -32,8 +32,19 @@ struct FeedbackReport {
   std::string text;               // what a person or a model reads
 };
 
+// What an agent may narrow a feedback call to: some of the visible
+// configurations (by name; empty: all of them) and checks without timing
+// (a quick correctness loop). Held-out configurations are never reachable.
+struct FeedbackOptions {
+  std::vector<std::string> configs;
+  bool check_only = false;
+  Json ToJson() const;
+  // Field errors name the field ("configs[1]: a string").
+  static Result<FeedbackOptions> FromJson(const Json& j);
+};
+
 // Evaluates the editable files currently in the workspace.
-using FeedbackFn = std::function<Result<FeedbackReport>()>;
+using FeedbackFn = std::function<Result<FeedbackReport>(const FeedbackOptions&)>;
 
 struct AgentRequest {
   const TaskSpec* task = nullptr;

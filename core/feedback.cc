@@ -115,7 +115,19 @@ Result<std::unique_ptr<FeedbackServer>> FeedbackServer::Start(const std::string&
       asio::read_until(peer, request, '\n', aec);
       if (aec) continue;
       ++self->calls_;
-      Result<FeedbackReport> report = s.fn();
+      // "evaluate\n", or "evaluate {options as JSON}\n".
+      std::string line(asio::buffers_begin(request.data()), asio::buffers_end(request.data()));
+      line = line.substr(0, line.find('\n'));
+      Result<FeedbackReport> report = InvalidArgument("unknown request");
+      if (line == "evaluate") {
+        report = s.fn(FeedbackOptions());
+      } else if (line.rfind("evaluate ", 0) == 0) {
+        Json j = Json::parse(line.substr(9), nullptr, /*allow_exceptions=*/false);
+        Result<FeedbackOptions> options =
+            j.is_discarded() ? Result<FeedbackOptions>(InvalidArgument("options: not JSON"))
+                             : FeedbackOptions::FromJson(j);
+        report = options.ok() ? s.fn(*options) : Result<FeedbackReport>(options.status());
+      }
       std::string reply;
       if (report.ok()) {
         const char* status = !report->compiled  ? "no-compile"
@@ -123,6 +135,8 @@ Result<std::unique_ptr<FeedbackServer>> FeedbackServer::Start(const std::string&
                              : !report->checked ? "unchecked"
                                                 : "wrong";
         reply = std::string(status) + "\n" + report->text;
+      } else if (report.status().code() == StatusCode::kInvalidArgument) {
+        reply = "bad-request\n" + report.status().message() + "\n";
       } else {
         reply = "error\nthe arena could not evaluate your files: " + report.status().message() + "\n";
       }
@@ -146,14 +160,15 @@ FeedbackServer::~FeedbackServer() {
   ::unlink(impl_->path.c_str());
 }
 
-Result<FeedbackReport> RequestFeedback(const std::string& socket_path, double timeout_s) {
+Result<FeedbackReport> RequestFeedback(const std::string& socket_path, double timeout_s,
+                                       const FeedbackOptions& options) {
   asio::io_context io;
   LocalSocket::socket sock(io);
   boost::system::error_code ec;
   sock.connect(LocalSocket::endpoint(socket_path), ec);
   if (ec) return Unavailable("cannot reach the arena's feedback service at " + socket_path + ": " +
                              ec.message());
-  asio::write(sock, asio::buffer(std::string("evaluate\n")), ec);
+  asio::write(sock, asio::buffer("evaluate " + options.ToJson().dump() + "\n"), ec);
   if (ec) return Unavailable("feedback request failed: " + ec.message());
   std::string reply;
   asio::streambuf buf;
@@ -166,6 +181,11 @@ Result<FeedbackReport> RequestFeedback(const std::string& socket_path, double ti
   FeedbackReport report;
   size_t nl = reply.find('\n');
   std::string status = reply.substr(0, nl);
+  if (status == "bad-request") {
+    std::string why = nl == std::string::npos ? "" : reply.substr(nl + 1);
+    while (!why.empty() && why.back() == '\n') why.pop_back();
+    return InvalidArgument(why);
+  }
   report.correct = status == "correct";
   report.checked = status != "unchecked";
   report.compiled = status != "error" && status != "no-compile";
@@ -177,13 +197,14 @@ std::string FeedbackScript(const std::string& host_arena, const std::string& hos
   return std::string(
              "#!/bin/sh\n"
              "# Compiles, checks and times your files on the tuning configurations.\n"
+             "#   ./feedback [--configs NAME[,NAME...]] [--check-only]\n"
              "# Exit status 0: correct everywhere it could be checked.\n"
              "if [ -S /opt/arena/feedback.sock ]; then\n"
              "  exec ") +
          kSandboxArena +
-         " feedback --socket /opt/arena/feedback.sock\n"
+         " feedback --socket /opt/arena/feedback.sock \"$@\"\n"
          "fi\n"
-         "exec '" + host_arena + "' feedback --socket '" + host_socket + "'\n";
+         "exec '" + host_arena + "' feedback --socket '" + host_socket + "' \"$@\"\n";
 }
 
 }  // namespace arena

@@ -44,7 +44,8 @@ class FeedbackServer {
 
 // The client side: asks the server at `socket_path` for a report. The reply
 // is the report's text; `correct` tells the exit status of `arena feedback`.
-Result<FeedbackReport> RequestFeedback(const std::string& socket_path, double timeout_s);
+Result<FeedbackReport> RequestFeedback(const std::string& socket_path, double timeout_s,
+                                       const FeedbackOptions& options = {});
 
 // The ./feedback script written into a workspace.
 std::string FeedbackScript(const std::string& host_arena, const std::string& host_socket);

@@ -54,7 +54,8 @@ TEST(FeedbackServer, AnswersOverItsSocketAndCountsCalls) {
   const std::string dir = "/tmp/arena-feedback-test-" + std::to_string(getpid());
   ASSERT_TRUE(ResetDir(dir).ok());
   int evaluated = 0;
-  auto server = FeedbackServer::Start(dir + "/sock", [&]() -> Result<FeedbackReport> {
+  auto server = FeedbackServer::Start(dir + "/sock", [&](const FeedbackOptions&)
+                                                         -> Result<FeedbackReport> {
     ++evaluated;
     FeedbackReport r;
     r.compiled = r.correct = true;
@@ -77,7 +78,8 @@ TEST(FeedbackServer, AnswersOverItsSocketAndCountsCalls) {
 TEST(FeedbackServer, ErrorsReachTheClient) {
   const std::string dir = "/tmp/arena-feedback-err-" + std::to_string(getpid());
   ASSERT_TRUE(ResetDir(dir).ok());
-  auto server = FeedbackServer::Start(dir + "/sock", []() -> Result<FeedbackReport> {
+  auto server = FeedbackServer::Start(dir + "/sock", [](const FeedbackOptions&)
+                                                         -> Result<FeedbackReport> {
     return Internal("disk full");
   });
   ASSERT_TRUE(server.ok());
@@ -91,7 +93,8 @@ TEST(FeedbackServer, CompileFailuresAndUncheckedReportsKeepTheirMeaning) {
   const std::string dir = "/tmp/arena-feedback-kinds-" + std::to_string(getpid());
   ASSERT_TRUE(ResetDir(dir).ok());
   int call = 0;
-  auto server = FeedbackServer::Start(dir + "/sock", [&]() -> Result<FeedbackReport> {
+  auto server = FeedbackServer::Start(dir + "/sock", [&](const FeedbackOptions&)
+                                                         -> Result<FeedbackReport> {
     FeedbackReport r;
     if (++call == 1) {
       r.compiled = false;  // does not compile
@@ -111,6 +114,53 @@ TEST(FeedbackServer, CompileFailuresAndUncheckedReportsKeepTheirMeaning) {
   EXPECT_TRUE(unchecked->compiled);
   EXPECT_FALSE(unchecked->checked);
   EXPECT_FALSE(unchecked->correct);
+}
+
+TEST(FeedbackServer, CarriesTheOptionsAndRefusesBadOnes) {
+  const std::string dir = "/tmp/arena-feedback-opts-" + std::to_string(getpid());
+  ASSERT_TRUE(ResetDir(dir).ok());
+  FeedbackOptions seen;
+  auto server = FeedbackServer::Start(dir + "/sock", [&](const FeedbackOptions& o)
+                                                         -> Result<FeedbackReport> {
+    seen = o;
+    if (!o.configs.empty() && o.configs[0] == "nope") return InvalidArgument("no such config");
+    FeedbackReport r;
+    r.compiled = r.correct = true;
+    return r;
+  });
+  ASSERT_TRUE(server.ok());
+  FeedbackOptions asked;
+  asked.configs = {"t1", "t2"};
+  asked.check_only = true;
+  auto r = RequestFeedback(dir + "/sock", 10, asked);
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  EXPECT_TRUE(r->correct);
+  EXPECT_EQ(seen.configs, asked.configs);
+  EXPECT_TRUE(seen.check_only);
+  // Without options: everything, timed.
+  ASSERT_TRUE(RequestFeedback(dir + "/sock", 10).ok());
+  EXPECT_TRUE(seen.configs.empty());
+  EXPECT_FALSE(seen.check_only);
+  // A request the evaluation refuses comes back as bad input, with the why.
+  asked.configs = {"nope"};
+  auto bad = RequestFeedback(dir + "/sock", 10, asked);
+  ASSERT_FALSE(bad.ok());
+  EXPECT_EQ(bad.status().code(), StatusCode::kInvalidArgument);
+  EXPECT_EQ(bad.status().message(), "no such config");
+}
+
+TEST(FeedbackOptions, FieldErrorsNameTheField) {
+  EXPECT_TRUE(FeedbackOptions::FromJson(Json::object()).ok());
+  auto o = FeedbackOptions::FromJson({{"configs", {"a", "b"}}, {"check_only", true}});
+  ASSERT_TRUE(o.ok());
+  EXPECT_EQ(o->configs, (std::vector<std::string>{"a", "b"}));
+  EXPECT_TRUE(o->check_only);
+  auto field = [](const Json& j) { return FeedbackOptions::FromJson(j).status().message(); };
+  EXPECT_NE(field({{"configs", {"a", 3}}}).find("configs[1]"), std::string::npos);
+  EXPECT_NE(field({{"configs", "a"}}).find("configs"), std::string::npos);
+  EXPECT_NE(field({{"check_only", "yes"}}).find("check_only"), std::string::npos);
+  EXPECT_NE(field({{"heldout", true}}).find("'heldout'"), std::string::npos);
+  EXPECT_FALSE(FeedbackOptions::FromJson(Json::array()).ok());
 }
 
 TEST(FeedbackServer, RefusesOverlongSocketPaths) {

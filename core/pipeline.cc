@@ -141,6 +141,7 @@ Result<TaskResult> EvaluateCandidate(const TaskSpec& task, const TaskFamily& fam
   };
   for (const Configuration* config : family.Configurations(task)) {
     if (!options.kinds.empty() && !options.kinds.count(config->kind)) continue;
+    if (!options.config_names.empty() && !options.config_names.count(config->name)) continue;
     ConfigResult cr;
     cr.name = config->name;
     cr.kind = config->kind;
@@ -163,6 +164,8 @@ Result<TaskResult> EvaluateCandidate(const TaskSpec& task, const TaskFamily& fam
       // The small configuration exists for checks on machines without the
       // device; it is too small to say anything about speed.
       cr.timing.stage = StageOutcome::Skipped("not timed: the small configuration only serves checks");
+    } else if (!options.timing) {
+      cr.timing.stage = StageOutcome::Skipped("not timed: checks only were asked for");
     } else if (cr.baseline_check.passed() && cr.candidate_check.passed()) {
       note("time " + config->name);
       auto t = std::chrono::steady_clock::now();

@@ -38,6 +38,10 @@ struct PipelineOptions {
   // Only configurations of these kinds are evaluated (empty: all). The
   // feedback an agent gets uses {small, tuning}: never held-out ones.
   std::set<ConfigKind> kinds;
+  // Only configurations of these names (empty: all of the kinds above).
+  std::set<std::string> config_names;
+  // false: checks only, every timing stage skipped saying so.
+  bool timing = true;
   // Called as stages progress ("check tuning_n4096 candidate"), for progress lines.
   std::function<void(const std::string&)> on_stage;
   // Keeps the family's session (its workers, the compiled baseline) open

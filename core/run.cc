@@ -4,6 +4,7 @@
 #include <filesystem>
 #include <mutex>
 #include <random>
+#include <set>
 #include <thread>
 
 #include <unistd.h>
@@ -100,6 +101,23 @@ Status TakeEditableFiles(const TaskSpec& task, const std::string& workspace,
   return OkStatus();
 }
 
+// Feedback may name only configurations the agent can see (small and
+// tuning); the message lists those, never a held-out name.
+Status CheckVisibleConfigs(const TaskSpec& task, const std::vector<std::string>& names) {
+  std::set<std::string> visible;
+  for (const auto& c : task.configs) {
+    if (c.kind != ConfigKind::kHeldout) visible.insert(c.name);
+  }
+  for (const auto& name : names) {
+    if (visible.count(name)) continue;
+    std::string list;
+    for (const auto& v : visible) list += (list.empty() ? "" : ", ") + v;
+    return InvalidArgument("--configs: no visible configuration named '" + name +
+                           "' (visible: " + list + ")");
+  }
+  return OkStatus();
+}
+
 // Evaluates one task end to end; returns the stored result.
 Result<TaskResult> RunOneTask(const RunRequest& req, const std::string& run_dir,
                               const TaskSpec& task, const DeviceInfo& device,
@@ -129,8 +147,9 @@ Result<TaskResult> RunOneTask(const RunRequest& req, const std::string& run_dir,
   // feedback calls, which come one at a time.
   SessionReuse feedback_session;
   std::mutex feedback_mutex;
-  areq.feedback = [&]() -> Result<FeedbackReport> {
+  areq.feedback = [&](const FeedbackOptions& options) -> Result<FeedbackReport> {
     std::lock_guard<std::mutex> lock(feedback_mutex);
+    ARENA_RETURN_IF_ERROR(CheckVisibleConfigs(task, options.configs));
     ++feedback_calls;
     const std::string files = feedback_dir + "/candidate";
     ARENA_RETURN_IF_ERROR(TakeEditableFiles(task, workspace, files));
@@ -140,6 +159,8 @@ Result<TaskResult> RunOneTask(const RunRequest& req, const std::string& run_dir,
     po.project_root = req.project_root;
     po.stage_timeout_s = req.stage_timeout_s;
     po.kinds = {ConfigKind::kSmall, ConfigKind::kTuning};
+    po.config_names = {options.configs.begin(), options.configs.end()};
+    po.timing = !options.check_only;
     po.reuse = &feedback_session;
     ARENA_ASSIGN_OR_RETURN(TaskResult fr, EvaluateCandidate(task, family, files, po));
     return MakeFeedbackReport(fr);

@@ -143,7 +143,16 @@ fb="$tmp/cli_runs/$cli_id/tasks/fake__suite__alpha/workspace/feedback.out"
 check "./feedback answered inside the sandbox" grep -q "t1: correct" "$fb"
 check "feedback never shows held-out configurations" test -z "$(grep -E 'h1|h2' "$fb")"
 check "the agent's edit was evaluated (2.000x)" grep -q "2.000x" "$tmp/cli_out.txt"
-check "the feedback call was counted" grep -q "fb=1" "$tmp/cli_out.txt"
+quick="${fb%/*}/feedback_quick.out"
+check "./feedback --configs t1 --check-only: t1 checked" grep -q "^t1: correct, not timed" "$quick"
+check "./feedback --configs t1: no other configuration" test -z "$(grep -E '^(t2|small):' "$quick")"
+check "./feedback --check-only exits 0 when correct" grep -q "feedback exit 0" "$quick"
+bad="${fb%/*}/feedback_bad.out"
+check "./feedback --configs with a held-out name: refused, exit 2" grep -q "feedback exit 2" "$bad"
+check "the refusal lists only visible configurations" \
+  grep -q "no visible configuration named 'h1' (visible: small, t1, t2)" "$bad"
+check "both evaluated feedback calls were counted (the refused one not)" \
+  grep -q "fb=2" "$tmp/cli_out.txt"
 
 echo "$failures failure(s)"
 [ "$failures" -eq 0 ]

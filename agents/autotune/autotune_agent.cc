@@ -121,7 +121,7 @@ class AutotuneAgent : public AgentAdapter {
     auto evaluate = [&](const std::vector<Knob>& ks) -> std::optional<double> {
       ++evals;
       if (!write(ks).ok()) return std::nullopt;
-      auto report = req.feedback();
+      auto report = req.feedback(FeedbackOptions());
       std::string line = "[" + std::to_string(evals) + "] " + describe(ks) + ": ";
       if (!report.ok()) {
         out.transcript += line + "feedback failed: " + report.status().message() + "\n";

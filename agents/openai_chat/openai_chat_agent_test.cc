@@ -346,7 +346,7 @@ TEST_F(OpenAiChatAgentTest, ExecutesToolCallsAndFeedsTheResultsBack) {
       Says("done"),
   });
   std::string kernel_seen_by_feedback;
-  FeedbackFn feedback = [&]() -> Result<FeedbackReport> {
+  FeedbackFn feedback = [&](const FeedbackOptions&) -> Result<FeedbackReport> {
     kernel_seen_by_feedback = Kernel();
     FeedbackReport report;
     report.compiled = report.correct = true;
@@ -409,6 +409,35 @@ TEST_F(OpenAiChatAgentTest, ExecutesToolCallsAndFeedsTheResultsBack) {
         << expected << " missing from the transcript:\n"
         << outcome->transcript;
   }
+}
+
+TEST_F(OpenAiChatAgentTest, FeedbackOptionsReachTheArenaAndBadOnesAreRefused) {
+  ScriptedServer server({
+      Calls({{"quick", "run_feedback", {{"configs", {"t1"}}, {"check_only", true}}}}),
+      Calls({{"bad", "run_feedback", {{"configs", "t1"}}}}),
+      Says("done"),
+  });
+  std::vector<FeedbackOptions> asked;
+  FeedbackFn feedback = [&](const FeedbackOptions& o) -> Result<FeedbackReport> {
+    asked.push_back(o);
+    FeedbackReport report;
+    report.compiled = report.correct = true;
+    report.text = "t1: correct, not timed";
+    return report;
+  };
+  auto outcome = RunAgent(ConfigFor(server), feedback);
+  ASSERT_TRUE(outcome.ok()) << outcome.status().ToString();
+  ASSERT_EQ(asked.size(), 1u) << "the malformed call must not reach the arena";
+  EXPECT_EQ(asked[0].configs, (std::vector<std::string>{"t1"}));
+  EXPECT_TRUE(asked[0].check_only);
+  EXPECT_EQ(outcome->feedback_calls, 1);
+  auto requests = server.requests();
+  ASSERT_EQ(requests.size(), 3u);
+  EXPECT_EQ(ToolText(requests[1], "quick"), "t1: correct, not timed");
+  EXPECT_NE(ToolText(requests[2], "bad").find("configs"), std::string::npos)
+      << ToolText(requests[2], "bad");
+  const Json& params = requests[0].body["tools"][3]["function"]["parameters"]["properties"];
+  EXPECT_TRUE(params.contains("configs") && params.contains("check_only")) << params.dump();
 }
 
 TEST_F(OpenAiChatAgentTest, FeedbackIsOfferedOnlyWhenTheRequestCarriesIt) {

@@ -119,11 +119,17 @@ Json WorkspaceTools::Schemas() const {
        {"content", {{"type", "string"}, {"description", "the complete new content"}}}},
       {"path", "content"}));
   if (feedback_) {
-    tools.push_back(FunctionTool("run_feedback",
-                                 "Compile the editable files as they are now, check them for "
-                                 "correctness and time them on the tuning configurations; "
-                                 "returns the report.",
-                                 Json::object(), {}));
+    tools.push_back(FunctionTool(
+        "run_feedback",
+        "Compile the editable files as they are now, check them for correctness and time them "
+        "on the tuning configurations; returns the report.",
+        {{"configs",
+          {{"type", "array"},
+           {"items", {{"type", "string"}}},
+           {"description", "only these configurations (names from configs.json); default all"}}},
+         {"check_only",
+          {{"type", "boolean"}, {"description", "compile and check without timing (faster)"}}}},
+        {}));
   }
   return tools;
 }
@@ -133,7 +139,7 @@ ToolResult WorkspaceTools::Call(const std::string& name, const Json& arguments) 
   if (name == "list_files") return ListFilesTool();
   if (name == "read_file") return ReadFileTool(arguments);
   if (name == "write_file") return WriteFileTool(arguments);
-  if (name == "run_feedback" && feedback_) return RunFeedbackTool();
+  if (name == "run_feedback" && feedback_) return RunFeedbackTool(arguments);
   return Refused("there is no tool named '" + name + "'");
 }
 
@@ -249,9 +255,11 @@ ToolResult WorkspaceTools::ListFilesTool() const {
   return ToolResult{true, text.empty() ? "(the workspace is empty)\n" : text};
 }
 
-ToolResult WorkspaceTools::RunFeedbackTool() {
+ToolResult WorkspaceTools::RunFeedbackTool(const Json& arguments) {
+  Result<FeedbackOptions> options = FeedbackOptions::FromJson(arguments);
+  if (!options.ok()) return Refused(options.status().message());
   ++feedback_calls_;
-  Result<FeedbackReport> report = feedback_();
+  Result<FeedbackReport> report = feedback_(*options);
   if (!report.ok()) return Refused("feedback failed: " + report.status().ToString());
   if (!report->text.empty()) return ToolResult{true, ReplaceInvalidUtf8(report->text)};
   // A report without text still says what happened.

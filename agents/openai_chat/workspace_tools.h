@@ -55,7 +55,7 @@ class WorkspaceTools {
   ToolResult ReadFileTool(const Json& arguments) const;
   ToolResult WriteFileTool(const Json& arguments) const;
   ToolResult ListFilesTool() const;
-  ToolResult RunFeedbackTool();
+  ToolResult RunFeedbackTool(const Json& arguments);
   bool IsEditable(const std::string& relative) const;
 
   std::filesystem::path workspace_;

@@ -276,8 +276,12 @@ int Main(int argc, char** argv) {
 
   auto* feedback_cmd = app.add_subcommand(
       "feedback", "report on an agent's current files (what ./feedback in a workspace runs)");
-  std::string socket_path;
+  std::string socket_path, feedback_configs;
+  bool check_only = false;
   feedback_cmd->add_option("--socket", socket_path, "the arena's feedback socket")->required();
+  feedback_cmd->add_option("--configs", feedback_configs,
+                           "only these tuning configurations (names from configs.json, comma-separated)");
+  feedback_cmd->add_flag("--check-only", check_only, "compile and check, no timing (faster)");
 
   try {
     app.parse(argc, argv);
@@ -292,7 +296,13 @@ int Main(int argc, char** argv) {
   if (app.got_subcommand("devices")) return CmdDevices();
 
   if (app.got_subcommand("feedback")) {
-    auto report = RequestFeedback(socket_path, 3600);
+    FeedbackOptions options;
+    options.check_only = check_only;
+    std::stringstream names(feedback_configs);
+    for (std::string name; std::getline(names, name, ',');) {
+      if (!name.empty()) options.configs.push_back(name);
+    }
+    auto report = RequestFeedback(socket_path, 3600, options);
     if (!report.ok()) return Fail(report.status());
     std::cout << report->text;
     // Unchecked (no GPU) is not a failure: the text says what was skipped.

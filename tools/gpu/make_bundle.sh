@@ -21,7 +21,7 @@ cp -f bazel-bin/tools/arena/arena "$bundle/tools/arena/arena"
 cp -rf tools/gpu/. "$bundle/tools/gpu/"
 cp -r plugins tasks agents "$bundle/"
 cp -f bazel-bin/plugins/hip2hip/hip2hip_worker "$bundle/plugins/hip2hip/hip2hip_worker"
-find "$bundle/plugins" "$bundle/tasks" "$bundle/agents" \( -name '__pycache__' -o -name 'BUILD.bazel' \
+find "$bundle/plugins" "$bundle/tasks" "$bundle/agents" "$bundle/tools" \( -name '__pycache__' -o -name 'BUILD.bazel' \
   -o -name '*.cc' -o -name 'testdata' -o -name 'openai_chat' \) -prune -exec rm -rf {} +
 if [ -n "${RUNS_DB:-}" ]; then
   mkdir -p "$bundle/runs"
