@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <cstdio>
+#include <set>
 
 #include <gtest/gtest.h>
 
@@ -120,4 +121,25 @@ TEST(Tensors, NonFiniteReferenceMustBeReproduced) {
 }
 
 }  // namespace
+TEST(Tensors, FingerprintsSeeEveryByte) {
+  // Word-wise over blocks: a change in any word, in the bytes past the last
+  // whole word, or in the length changes the fingerprint.
+  nlohmann::json init = {{"dist", "uniform"}, {"low", -1.0}, {"high", 1.0}};
+  auto a = DrawInput(ARENA_FLOAT16, {(1 << 20) + 3}, init, 4);  // 2 MiB + 6 bytes
+  ASSERT_TRUE(a.ok());
+  const std::string original = Fingerprint(*a);
+  std::set<std::string> seen = {original};
+  for (size_t at : {size_t{0}, size_t{8}, size_t{(1 << 20) + 5}, a->bytes.size() - 1}) {
+    HostTensor b = *a;
+    b.bytes[at] ^= 0x01;
+    seen.insert(Fingerprint(b));
+  }
+  HostTensor shorter = *a;
+  shorter.bytes.pop_back();
+  seen.insert(Fingerprint(shorter));
+  EXPECT_EQ(seen.size(), 6u) << "a changed byte or length went unseen";
+  EXPECT_EQ(Fingerprint(*a), original);
+  EXPECT_EQ(original.size(), 16u);
+}
+
 }  // namespace arena::hip2hip
