@@ -82,6 +82,56 @@ std::vector<LeaderboardRow> BuildLeaderboard(
   return rows;
 }
 
+std::vector<std::pair<RunInfo, std::vector<TaskResult>>> MergeRunsByAgent(
+    const std::vector<std::pair<RunInfo, std::vector<TaskResult>>>& runs,
+    const std::string& selector) {
+  auto matches = [&](const TaskResult& r) {
+    return selector.empty() || TaskMatches(r.task_id, selector);
+  };
+  // Oldest first, so that a later run's result replaces an earlier one's.
+  std::vector<const std::pair<RunInfo, std::vector<TaskResult>>*> order;
+  for (const auto& run : runs) {
+    if (std::any_of(run.second.begin(), run.second.end(), matches)) order.push_back(&run);
+  }
+  std::stable_sort(order.begin(), order.end(), [](const auto* a, const auto* b) {
+    return a->first.created_at < b->first.created_at;
+  });
+  std::vector<std::string> agents;  // in order of first appearance
+  std::map<std::string, std::vector<const std::pair<RunInfo, std::vector<TaskResult>>*>> by_agent;
+  for (const auto* run : order) {
+    if (!by_agent.count(run->first.agent)) agents.push_back(run->first.agent);
+    by_agent[run->first.agent].push_back(run);
+  }
+  std::vector<std::pair<RunInfo, std::vector<TaskResult>>> merged;
+  for (const auto& agent : agents) {
+    const auto& sources = by_agent[agent];
+    RunInfo info;
+    info.agent = agent;
+    info.status = "finished";
+    std::map<std::string, TaskResult> latest;
+    std::vector<std::string> task_order;
+    for (const auto* run : sources) {
+      info.selector += (info.selector.empty() ? "" : ",") + run->first.run_id;
+      info.created_at = run->first.created_at;
+      if (run->first.status != "finished") info.status = "running";
+      for (const auto& r : run->second) {
+        if (!matches(r)) continue;
+        if (!latest.count(r.task_id)) task_order.push_back(r.task_id);
+        latest[r.task_id] = r;
+      }
+    }
+    info.run_id = sources.size() == 1 ? sources[0]->first.run_id
+                                      : std::to_string(sources.size()) + " runs";
+    std::vector<TaskResult> results;
+    for (const auto& id : task_order) {
+      info.task_ids.push_back(id);
+      results.push_back(latest[id]);
+    }
+    merged.emplace_back(std::move(info), std::move(results));
+  }
+  return merged;
+}
+
 std::string FormatLeaderboard(const std::vector<LeaderboardRow>& rows) {
   std::ostringstream out;
   out << PadRight("#", 4) << PadRight("agent", 16) << PadRight("run", 34) << PadRight("tasks", 7) << PadRight("correct", 9)

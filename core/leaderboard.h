@@ -39,6 +39,16 @@ std::vector<LeaderboardRow> BuildLeaderboard(
     const std::vector<std::pair<RunInfo, std::vector<TaskResult>>>& runs,
     const std::string& selector);
 std::string FormatLeaderboard(const std::vector<LeaderboardRow>& rows);
+
+// One entry per agent: for each task, its result from the agent's latest run
+// (by creation time) that evaluated it, so that runs made family by family
+// add up to one row. The entry's run_id says how many runs it draws on
+// ("3 runs", or the run's own id if one); its selector lists them, oldest
+// first; its status is "running" if any of them is. Only tasks matching
+// `selector` ("": all) count, and runs with none are left out.
+std::vector<std::pair<RunInfo, std::vector<TaskResult>>> MergeRunsByAgent(
+    const std::vector<std::pair<RunInfo, std::vector<TaskResult>>>& runs,
+    const std::string& selector = "");
 // The same as a self-contained HTML page.
 std::string HtmlLeaderboard(const std::vector<LeaderboardRow>& rows, const std::string& selector);
 Json LeaderboardJson(const std::vector<LeaderboardRow>& rows);

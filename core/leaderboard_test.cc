@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <cstdio>
+#include <map>
 
 #include <gtest/gtest.h>
 
@@ -98,6 +99,51 @@ TEST(Leaderboard, APartialRunIsRankedAfterTheCompleteOnesAndSaysSo) {
   EXPECT_EQ(rows[0].run.run_id, "r3");
   EXPECT_TRUE(rows[0].complete);
   EXPECT_EQ(FormatLeaderboard(rows).find("partial row"), std::string::npos);
+}
+
+TEST(Leaderboard, ByAgentAddsUpRunsMadeFamilyByFamily) {
+  RunInfo hip = MakeRun("a-hip", "autotune"), tri = MakeRun("a-tri", "autotune"),
+          redo = MakeRun("a-redo", "autotune"), noop = MakeRun("n-all", "noop");
+  hip.created_at = "2026-11-30T10:00:00Z";
+  tri.created_at = "2026-11-30T11:00:00Z";
+  tri.status = "running";
+  redo.created_at = "2026-11-30T12:00:00Z";
+  noop.created_at = "2026-11-30T09:00:00Z";
+  std::vector<std::pair<RunInfo, std::vector<TaskResult>>> runs = {
+      {redo, {Task("h/a/x", 4.0)}},  // listed first, made last: its x wins
+      {noop, {Task("h/a/x", 1.0), Task("h/a/y", 1.0), Task("t/a/z", 1.0)}},
+      {hip, {Task("h/a/x", 2.0), Task("h/a/y", 2.0)}},
+      {tri, {Task("t/a/z", 2.0)}},
+  };
+  auto merged = MergeRunsByAgent(runs);
+  ASSERT_EQ(merged.size(), 2u);
+  const auto& [info, results] = merged[0].first.agent == "autotune" ? merged[0] : merged[1];
+  EXPECT_EQ(info.run_id, "3 runs");
+  EXPECT_EQ(info.selector, "a-hip,a-tri,a-redo");
+  EXPECT_EQ(info.status, "running") << "one of its runs is unfinished";
+  ASSERT_EQ(results.size(), 3u);
+  std::map<std::string, double> speedup;
+  for (const auto& r : results) speedup[r.task_id] = *ScoreTask(r).speedup_geomean;
+  EXPECT_NEAR(speedup["h/a/x"], 4.0, 1e-9) << "the latest run's result";
+  EXPECT_NEAR(speedup["h/a/y"], 2.0, 1e-9);
+  EXPECT_NEAR(speedup["t/a/z"], 2.0, 1e-9);
+
+  auto rows = BuildLeaderboard(merged, "");
+  ASSERT_EQ(rows.size(), 2u);
+  EXPECT_EQ(rows[0].run.agent, "autotune");
+  EXPECT_TRUE(rows[0].complete);
+  EXPECT_EQ(rows[0].summary.tasks, 3);
+  EXPECT_EQ(rows[1].run.run_id, "n-all") << "a single run keeps its id";
+
+  // Over the t family only: the HIP runs do not count.
+  auto only_t = MergeRunsByAgent(runs, "t");
+  ASSERT_EQ(only_t.size(), 2u);
+  for (const auto& [i, rs] : only_t) {
+    EXPECT_EQ(rs.size(), 1u);
+    if (i.agent == "autotune") {
+      EXPECT_EQ(i.run_id, "a-tri");
+    }
+  }
 }
 
 TEST(Leaderboard, ShowsTuningAgainstHeldOutSpeedups) {

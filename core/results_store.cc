@@ -6,6 +6,49 @@
 
 namespace arena {
 
+Result<MergeSummary> MergeStore(ResultsStore& from, ResultsStore& into) {
+  MergeSummary summary;
+  ARENA_ASSIGN_OR_RETURN(std::vector<RunInfo> runs, from.ListRuns());
+  for (const RunInfo& run : runs) {
+    Result<RunInfo> here = into.GetRun(run.run_id);
+    const bool is_new = !here.ok();
+    if (is_new) {
+      if (here.status().code() != StatusCode::kNotFound) return here.status();
+      RunInfo copy = run;
+      copy.status = "running";  // until every task is in
+      ARENA_RETURN_IF_ERROR(into.CreateRun(copy));
+      ++summary.runs_added;
+    } else if (here->agent != run.agent || here->selector != run.selector) {
+      return FailedPrecondition("run '" + run.run_id + "' differs between the databases (agent " +
+                                here->agent + " vs " + run.agent + ", tasks " + here->selector +
+                                " vs " + run.selector + ")");
+    }
+    ARENA_ASSIGN_OR_RETURN(std::set<std::string> have, into.FinishedTasks(run.run_id));
+    ARENA_ASSIGN_OR_RETURN(std::vector<TaskResult> results, from.LoadTasks(run.run_id));
+    int added = 0, kept = 0;
+    for (const TaskResult& r : results) {
+      if (have.count(r.task_id)) {
+        ++kept;
+        continue;
+      }
+      ARENA_RETURN_IF_ERROR(into.SaveTask(run.run_id, r));
+      have.insert(r.task_id);
+      ++added;
+    }
+    bool complete = true;
+    for (const auto& id : run.task_ids) complete = complete && have.count(id) > 0;
+    const bool finished = run.status == "finished" && complete;
+    if (finished) ARENA_RETURN_IF_ERROR(into.SetRunStatus(run.run_id, "finished"));
+    summary.tasks_added += added;
+    summary.tasks_kept += kept;
+    summary.lines.push_back("run " + run.run_id + ": " + (is_new ? "new, " : "") +
+                            std::to_string(added) + " task(s) added" +
+                            (kept ? ", " + std::to_string(kept) + " already here" : "") +
+                            (finished ? "" : " (unfinished)"));
+  }
+  return summary;
+}
+
 std::string NowIso8601() {
   std::time_t t = std::time(nullptr);
   std::tm tm;

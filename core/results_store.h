@@ -63,6 +63,23 @@ class ResultsStore {
   std::mutex mu_;
 };
 
+// What MergeStore did, one line per run of the source.
+struct MergeSummary {
+  int runs_added = 0;    // runs the destination did not have
+  int tasks_added = 0;   // task results copied
+  int tasks_kept = 0;    // task results both had: the destination's kept
+  std::vector<std::string> lines;  // "run X: new, 24 task(s)" ...
+};
+
+// Copies into `into` what `from` holds and `into` lacks: whole runs, and the
+// task results of runs both hold (a run resumed on another machine). A task
+// result both hold stays as it is in `into`. A run both hold must be the
+// same run (agent and selector); it is marked finished once `into` holds
+// every one of its tasks and `from` says it finished. Each task result is
+// written in its own transaction: an interrupted merge is completed by
+// running it again.
+Result<MergeSummary> MergeStore(ResultsStore& from, ResultsStore& into);
+
 // Current UTC time as "2026-11-30T07:30:00Z".
 std::string NowIso8601();
 

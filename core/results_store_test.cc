@@ -110,5 +110,64 @@ TEST_F(StoreTest, ReopenKeepsData) {
   EXPECT_FALSE((*again)->GetRun("nope").ok());
 }
 
+TEST_F(StoreTest, MergeCopiesWhatIsMissingAndFinishesRunsItCompletes) {
+  // This store: run-1 with task a (b still to come). Another machine's
+  // store: run-1 resumed to the end (a and b), and a run of its own.
+  ASSERT_TRUE(store_->SaveTask("run-1", Sample("f/s/a", 5)).ok());
+  const std::string other_path = path_ + ".other";
+  std::filesystem::remove(other_path);
+  auto other = ResultsStore::Open(other_path);
+  ASSERT_TRUE(other.ok());
+  RunInfo resumed = info_;
+  resumed.status = "finished";
+  ASSERT_TRUE((*other)->CreateRun(resumed).ok());
+  ASSERT_TRUE((*other)->SetRunStatus("run-1", "finished").ok());
+  ASSERT_TRUE((*other)->SaveTask("run-1", Sample("f/s/a", 2)).ok());
+  ASSERT_TRUE((*other)->SaveTask("run-1", Sample("f/s/b", 4)).ok());
+  RunInfo own = info_;
+  own.run_id = "run-2";
+  own.agent = "autotune";
+  own.task_ids = {"f/s/a"};
+  ASSERT_TRUE((*other)->CreateRun(own).ok());
+  ASSERT_TRUE((*other)->SaveTask("run-2", Sample("f/s/a", 1)).ok());
+
+  auto merged = MergeStore(**other, *store_);
+  ASSERT_TRUE(merged.ok()) << merged.status().ToString();
+  EXPECT_EQ(merged->runs_added, 1);
+  EXPECT_EQ(merged->tasks_added, 2);  // run-1's b, run-2's a
+  EXPECT_EQ(merged->tasks_kept, 1);   // run-1's a: this store's stays
+  ASSERT_EQ(merged->lines.size(), 2u);
+  EXPECT_EQ(merged->lines[0], "run run-1: 1 task(s) added, 1 already here");
+  EXPECT_EQ(merged->lines[1], "run run-2: new, 1 task(s) added (unfinished)");
+  EXPECT_EQ(store_->GetRun("run-1")->status, "finished") << "now complete here";
+  EXPECT_EQ(store_->GetRun("run-2")->status, "running") << "unfinished there too";
+  auto a = store_->LoadTasks("run-1");
+  ASSERT_TRUE(a.ok());
+  ASSERT_EQ(a->size(), 2u);
+  EXPECT_DOUBLE_EQ(a->at(0).configs[0].timing.candidate.us[0], 5) << "this store's result kept";
+  // Raw samples came along.
+  auto rows = store_->Query("SELECT count(*) FROM timings WHERE run_id = 'run-2'");
+  ASSERT_TRUE(rows.ok());
+  EXPECT_EQ((*rows)[0][0], "2");
+
+  // Merging again changes nothing.
+  auto again = MergeStore(**other, *store_);
+  ASSERT_TRUE(again.ok());
+  EXPECT_EQ(again->runs_added + again->tasks_added, 0);
+
+  // A different run under the same id is refused.
+  RunInfo clash = own;
+  clash.run_id = "run-1";
+  clash.agent = "other";
+  const std::string clash_path = path_ + ".clash";
+  std::filesystem::remove(clash_path);
+  auto third = ResultsStore::Open(clash_path);
+  ASSERT_TRUE(third.ok());
+  ASSERT_TRUE((*third)->CreateRun(clash).ok());
+  auto refused = MergeStore(**third, *store_);
+  ASSERT_FALSE(refused.ok());
+  EXPECT_NE(refused.status().message().find("differs"), std::string::npos);
+}
+
 }  // namespace
 }  // namespace arena

@@ -127,10 +127,19 @@ check "report of an unknown run exits 2" test $? -eq 2
 check "report --html writes a page" grep -q "Speedup per configuration" "$tmp/run.html"
 board=$("$arena" leaderboard --runs-dir "$tmp/runs" --tasks fake)
 check "leaderboard ranks the run" grep -q "^1 .*$run_id" <<<"$board"
-mkdir -p "$tmp/both" && sqlite3 "$tmp/runs/arena.db" ".backup '$tmp/both/arena.db'"
-sqlite3 "$tmp/both/arena.db" "ATTACH '$tmp/ref_runs/arena.db' AS r; INSERT INTO runs SELECT * FROM r.runs; INSERT INTO task_results SELECT * FROM r.task_results;" 2>"$tmp/attach.err"
+"$arena" merge "$tmp/runs/arena.db" "$tmp/ref_runs/arena.db" --runs-dir "$tmp/both" >"$tmp/merge.txt" 2>&1
+check "merge of two databases exits 0" test $? -eq 0
+check "merge reports each run" test "$(grep -c ': new, 3 task(s) added$' "$tmp/merge.txt")" -eq 2
+"$arena" merge "$tmp/ref_runs/arena.db" --runs-dir "$tmp/both" >"$tmp/merge2.txt" 2>&1
+check "merging again adds nothing" grep -q "0 new run(s), 0 task result(s) added, 3 already here" "$tmp/merge2.txt"
+"$arena" merge "$tmp/no-such.db" --runs-dir "$tmp/both" >"$tmp/merge3.txt" 2>&1
+check "merge of a missing database exits 2 naming it" \
+  test $? -eq 2 -a -n "$(grep "no-such.db: no such results database" "$tmp/merge3.txt")"
 cmp=$("$arena" compare "$ref_id" "$run_id" --runs-dir "$tmp/both" 2>&1)
 check "compare of two runs of the same candidates: all ties" grep -q "ties 3 (within 2%)" <<<"$cmp"
+byagent=$("$arena" leaderboard --runs-dir "$tmp/both" --tasks fake --by-agent)
+check "leaderboard --by-agent: the two replay runs make one row" \
+  test "$(grep -c '^[0-9] *replay *2 runs' <<<"$byagent")" -eq 1
 "$arena" compare "$ref_id" nosuchrun --runs-dir "$tmp/both" >/dev/null 2>&1
 check "compare with an unknown run exits 2" test $? -eq 2
 

@@ -263,6 +263,9 @@ int Main(int argc, char** argv) {
   board_cmd->add_option("--runs-dir", runs_dir, "where runs and arena.db live");
   board_cmd->add_option("--tasks", selector, "only these tasks (default all)");
   board_cmd->add_flag("--json", as_json, "JSON");
+  bool by_agent = false;
+  board_cmd->add_flag("--by-agent", by_agent,
+                      "one row per agent: each task from the agent's latest run that has it");
   board_cmd->add_option("--html", html_path, "also write the leaderboard as an HTML page to this file");
 
   auto* compare_cmd = app.add_subcommand("compare", "compare two runs task by task (A/B)");
@@ -271,6 +274,12 @@ int Main(int argc, char** argv) {
   compare_cmd->add_option("b", run_b, "run B ('latest' allowed)")->required();
   compare_cmd->add_option("--runs-dir", runs_dir, "where runs and arena.db live");
   compare_cmd->add_flag("--json", as_json, "JSON");
+
+  auto* merge_cmd = app.add_subcommand(
+      "merge", "copy the runs of other results databases (other machines) into this one");
+  std::vector<std::string> merge_sources;
+  merge_cmd->add_option("databases", merge_sources, "arena.db files to merge in")->required();
+  merge_cmd->add_option("--runs-dir", runs_dir, "where the destination arena.db lives");
 
   app.add_subcommand("devices", "list the GPUs this machine has");
 
@@ -294,6 +303,28 @@ int Main(int argc, char** argv) {
   if (runs_dir.empty()) runs_dir = DefaultRunsDir(root);
 
   if (app.got_subcommand("devices")) return CmdDevices();
+
+  if (app.got_subcommand("merge")) {
+    const fs::path dest = fs::path(runs_dir) / "arena.db";
+    std::error_code ec;
+    fs::create_directories(runs_dir, ec);
+    auto into = ResultsStore::Open(dest.string());
+    if (!into.ok()) return Fail(into.status());
+    for (const auto& source : merge_sources) {
+      if (!fs::is_regular_file(source)) return Fail(NotFound(source + ": no such results database"));
+      if (fs::equivalent(source, dest, ec)) {
+        return Fail(InvalidArgument(source + ": is the destination itself"));
+      }
+      auto from = ResultsStore::Open(source);
+      if (!from.ok()) return Fail(InvalidArgument(source + ": " + from.status().message()));
+      auto merged = MergeStore(**from, **into);
+      if (!merged.ok()) return Fail(InvalidArgument(source + ": " + merged.status().message()));
+      for (const auto& line : merged->lines) std::cout << source << ": " << line << "\n";
+      std::cout << source << ": " << merged->runs_added << " new run(s), " << merged->tasks_added
+                << " task result(s) added, " << merged->tasks_kept << " already here\n";
+    }
+    return kExitOk;
+  }
 
   if (app.got_subcommand("feedback")) {
     FeedbackOptions options;
@@ -492,7 +523,7 @@ int Main(int argc, char** argv) {
       all.push_back(std::move(*r));
     }
     const std::string tasks = selector == "all" ? "" : selector;
-    auto rows = BuildLeaderboard(all, tasks);
+    auto rows = BuildLeaderboard(by_agent ? MergeRunsByAgent(all, tasks) : all, tasks);
     if (as_json) {
       std::cout << LeaderboardJson(rows).dump(2) << "\n";
     } else {
