@@ -87,6 +87,9 @@ class EvaluationSession {
  public:
   virtual ~EvaluationSession() = default;
   virtual StageOutcome Compile(Subject subject) = 0;
+  // Each subject's check stands alone: an agent's feedback checks the
+  // candidate without the baseline on configurations where the baseline
+  // already passed in the same session.
   virtual StageOutcome Check(Subject subject, const Configuration& config, uint64_t seed) = 0;
   // Times baseline and candidate on `config`, interleaved in one session.
   virtual TimingOutcome Time(const Configuration& config) = 0;

@@ -148,9 +148,19 @@ Result<TaskResult> EvaluateCandidate(const TaskSpec& task, const TaskFamily& fam
     cr.bytes = config->bytes;
     cr.flops = config->flops;
     // The same seed for both subjects: both see the very same inputs.
-    if (base_ok) {
+    if (base_ok && reusing && reuse->baseline_passed_.count(config->name)) {
+      // The baseline does not change within a session: once correct on a
+      // configuration, it is not checked there again.
+      cr.baseline_check = StageOutcome::Passed(
+          "correct in an earlier evaluation of this session (seed " +
+          std::to_string(reuse->baseline_passed_.at(config->name)) + "); not checked again");
+      cr.baseline_check.metrics["checked_by_an_earlier_evaluation"] = true;
+    } else if (base_ok) {
       note("check " + config->name + " baseline");
       cr.baseline_check = check(Subject::kBaseline, *config);
+      if (reuse != nullptr && cr.baseline_check.passed()) {
+        reuse->baseline_passed_[config->name] = result.seed;
+      }
     } else {
       cr.baseline_check = StageOutcome::Skipped("baseline did not compile");
     }

@@ -18,6 +18,7 @@
 #define ARENA_CORE_PIPELINE_H_
 
 #include <functional>
+#include <map>
 #include <memory>
 #include <set>
 #include <string>
@@ -58,7 +59,9 @@ Result<TaskResult> EvaluateCandidate(const TaskSpec& task, const TaskFamily& fam
 // One task's evaluation session kept open between an agent's feedback
 // calls: the workers stay up (a Python worker pays seconds to import torch)
 // and the baseline is staged and compiled once; every call stages and
-// compiles the candidate afresh and draws its own seed. Evaluations that
+// compiles the candidate afresh and draws its own seed. The baseline is
+// checked on a configuration until it has passed there once; later calls
+// check only the candidate (on their own seed) and say so. Evaluations that
 // share it must be of the same task in the same work_dir (another task or
 // folder opens a new session).
 //
@@ -80,6 +83,7 @@ class SessionReuse {
     session_.reset();
     key_.clear();
     baseline_compile_ = StageOutcome();
+    baseline_passed_.clear();
   }
   int evaluations() const { return evaluations_; }
 
@@ -89,6 +93,7 @@ class SessionReuse {
   std::string key_;  // task id and work_dir of the open session
   std::unique_ptr<EvaluationSession> session_;
   StageOutcome baseline_compile_;
+  std::map<std::string, uint64_t> baseline_passed_;  // configuration -> the seed it passed on
   int evaluations_ = 0;
 };
 

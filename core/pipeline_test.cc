@@ -20,6 +20,8 @@ struct SessionCounts {
   int opened = 0;
   int closed = 0;
   int baseline_compiles = 0;
+  int baseline_checks = 0;
+  int candidate_checks = 0;
 };
 
 class CountingSession : public EvaluationSession {
@@ -32,6 +34,7 @@ class CountingSession : public EvaluationSession {
     return inner_->Compile(subject);
   }
   StageOutcome Check(Subject subject, const Configuration& config, uint64_t seed) override {
+    ++(subject == Subject::kBaseline ? counts_->baseline_checks : counts_->candidate_checks);
     return inner_->Check(subject, config, seed);
   }
   TimingOutcome Time(const Configuration& config) override { return inner_->Time(config); }
@@ -232,6 +235,17 @@ TEST_F(PipelineTest, AReusedSessionCompilesTheBaselineOnceAndEveryCandidateAfres
   EXPECT_NEAR(*tuning.speedup(), 4.0, 1e-9);
   EXPECT_NEAR(*first->configs[1].speedup(), 2.0, 1e-9);
   EXPECT_TRUE(second->integrity.passed());
+  // The baseline was checked on every configuration by the first evaluation
+  // only; the second checked the candidate alone, and says so.
+  const int configs = static_cast<int>(first->configs.size());
+  EXPECT_EQ(counts.baseline_checks, configs);
+  EXPECT_EQ(counts.candidate_checks, 2 * configs);
+  EXPECT_FALSE(first->configs[1].baseline_check.metrics.value("checked_by_an_earlier_evaluation", false));
+  EXPECT_TRUE(tuning.baseline_check.passed());
+  EXPECT_TRUE(tuning.baseline_check.metrics.value("checked_by_an_earlier_evaluation", false));
+  EXPECT_NE(tuning.baseline_check.detail.find("seed " + std::to_string(first->seed)),
+            std::string::npos)
+      << tuning.baseline_check.detail;
 
   // Another folder is another session; Close ends the open one.
   o.work_dir = scratch_ + "/work2";
@@ -255,6 +269,7 @@ TEST_F(PipelineTest, WithoutReuseEveryEvaluationHasItsOwnSession) {
   EXPECT_EQ(counts.opened, 2);
   EXPECT_EQ(counts.closed, 2) << "ended before each integrity check";
   EXPECT_EQ(counts.baseline_compiles, 2);
+  EXPECT_EQ(counts.baseline_checks, counts.candidate_checks) << "a recorded result checks both";
 }
 
 }  // namespace
