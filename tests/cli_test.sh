@@ -135,6 +135,10 @@ check "merging again adds nothing" grep -q "0 new run(s), 0 task result(s) added
 "$arena" merge "$tmp/no-such.db" --runs-dir "$tmp/both" >"$tmp/merge3.txt" 2>&1
 check "merge of a missing database exits 2 naming it" \
   test $? -eq 2 -a -n "$(grep "no-such.db: no such results database" "$tmp/merge3.txt")"
+echo "not a database" >"$tmp/text.db"
+"$arena" merge "$tmp/text.db" --runs-dir "$tmp/both" >"$tmp/merge4.txt" 2>&1
+check "merge of a file that is not a database exits 2 naming it" \
+  test $? -eq 2 -a -n "$(grep "text.db: results database: file is not a database" "$tmp/merge4.txt")"
 cmp=$("$arena" compare "$ref_id" "$run_id" --runs-dir "$tmp/both" 2>&1)
 check "compare of two runs of the same candidates: all ties" grep -q "ties 3 (within 2%)" <<<"$cmp"
 byagent=$("$arena" leaderboard --runs-dir "$tmp/both" --tasks fake --by-agent)

@@ -316,7 +316,7 @@ int Main(int argc, char** argv) {
         return Fail(InvalidArgument(source + ": is the destination itself"));
       }
       auto from = ResultsStore::Open(source);
-      if (!from.ok()) return Fail(InvalidArgument(source + ": " + from.status().message()));
+      if (!from.ok()) return Fail(InvalidArgument(from.status().message()));  // names the file
       auto merged = MergeStore(**from, **into);
       if (!merged.ok()) return Fail(InvalidArgument(source + ": " + merged.status().message()));
       for (const auto& line : merged->lines) std::cout << source << ": " << line << "\n";
