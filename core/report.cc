@@ -35,15 +35,20 @@ std::string NoSpeedupReason(const TaskResult& r, const TaskScore& s) {
   return "not timed";
 }
 
-// "12.3s fb=4 tok=1234", or "FAILED: why" for an agent that failed.
+// "12.3s fb=4 tok=1234" ("12.3s/20s" where the run gave the agent a
+// budget), or "FAILED: why" for an agent that failed.
 std::string AgentCell(const Json& agent) {
   if (agent.empty()) return "-";
   std::string cell;
   if (!agent.value("ok", true)) cell += "FAILED: " + agent.value("detail", "").substr(0, 40) + " ";
   char buf[64];
-  std::snprintf(buf, sizeof(buf), "%.1fs fb=%d", agent.value("wall_s", 0.0),
-                agent.value("feedback_calls", 0));
+  std::snprintf(buf, sizeof(buf), "%.1fs", agent.value("wall_s", 0.0));
   cell += buf;
+  if (const double budget = agent.value("budget_s", 0.0); budget > 0) {
+    std::snprintf(buf, sizeof(buf), "/%gs", budget);
+    cell += buf;
+  }
+  cell += " fb=" + std::to_string(agent.value("feedback_calls", 0));
   Json usage = agent.value("usage", Json::object());
   if (usage.contains("total_tokens")) cell += " tok=" + usage["total_tokens"].dump();
   if (usage.contains("cost_usd")) cell += " $" + usage["cost_usd"].dump();

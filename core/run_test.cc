@@ -74,6 +74,7 @@ TEST(Run, AResumeKeepsTheOptionsTheRunStartedWith) {
   ASSERT_TRUE(info.ok());
   EXPECT_EQ(info->options, RunOptions(first));
   EXPECT_EQ(out->results[0].agent.value("budget_s", 0.0), 20);
+  EXPECT_NE(FormatTextReport(*info, out->results).find("s/20s fb=0"), std::string::npos);
   EXPECT_NE(FormatTextReport(*info, out->results)
                 .find("options agent budget 20 s per task, stage timeout 45 s, seed 7\n"),
             std::string::npos)
