@@ -193,7 +193,12 @@ std::string HtmlLeaderboard(const std::vector<LeaderboardRow>& rows, const std::
       << FormatFixed(s.mean_score, 1) << "</td><td>"
       << FormatFixed(r.agent_wall_s, 0) << " s</td><td>" << Escape(r.device) << "</td></tr>\n";
   }
-  h << "</table>\n<p>geomean/mean: speedup over the tasks correct and timed; fast_p: share of all "
+  h << "</table>\n";
+  if (std::any_of(rows.begin(), rows.end(), [](const LeaderboardRow& r) { return !r.complete; })) {
+    h << "<p>k/n tasks: a partial row, k of the board's n tasks; its figures cover its k tasks "
+         "only and it is ranked after the complete rows.</p>\n";
+  }
+  h << "<p>geomean/mean: speedup over the tasks correct and timed; fast_p: share of all "
     << "tasks correct with a mean speedup above p; tuning/held-out: geometric mean over those "
     << "configurations; P(ok | baseline ok): candidate correct on held-out configurations where "
     << "the baseline is.</p>\n</body></html>\n";

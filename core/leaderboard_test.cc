@@ -93,6 +93,7 @@ TEST(Leaderboard, APartialRunIsRankedAfterTheCompleteOnesAndSaysSo) {
   EXPECT_NE(text.find("partial row"), std::string::npos) << text;
   EXPECT_EQ(LeaderboardJson(rows)[2]["complete"], false);
   EXPECT_NE(HtmlLeaderboard(rows, "").find("<td>1/3</td>"), std::string::npos);
+  EXPECT_NE(HtmlLeaderboard(rows, "").find("a partial row"), std::string::npos);
 
   // Over the one task they share, every row is complete and speed ranks.
   rows = BuildLeaderboard(runs, "f/a/x");
