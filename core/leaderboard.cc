@@ -34,6 +34,10 @@ std::string Escape(const std::string& s) {
   return out;
 }
 
+bool AnyPartial(const std::vector<LeaderboardRow>& rows) {
+  return std::any_of(rows.begin(), rows.end(), [](const LeaderboardRow& r) { return !r.complete; });
+}
+
 // "24", or "21/40" for a row that misses some of the board's tasks.
 std::string TasksCell(const LeaderboardRow& r) {
   std::string cell = std::to_string(r.summary.tasks);
@@ -48,7 +52,6 @@ std::vector<LeaderboardRow> BuildLeaderboard(
     const std::string& selector) {
   std::vector<LeaderboardRow> rows;
   std::set<std::string> board;  // every task some run evaluated
-  std::vector<std::set<std::string>> row_tasks;
   for (const auto& [info, results] : runs) {
     std::vector<TaskResult> kept;
     for (const auto& r : results) {
@@ -58,10 +61,8 @@ std::vector<LeaderboardRow> BuildLeaderboard(
     LeaderboardRow row;
     row.run = info;
     row.summary = Summarize(kept);
-    row_tasks.emplace_back();
     for (const auto& r : kept) {
       board.insert(r.task_id);
-      row_tasks.back().insert(r.task_id);
       if (Unchecked(r)) ++row.unchecked;
       row.agent_wall_s += r.agent.value("wall_s", 0.0);
       row.feedback_calls += r.agent.value("feedback_calls", 0);
@@ -69,9 +70,10 @@ std::vector<LeaderboardRow> BuildLeaderboard(
     }
     rows.push_back(std::move(row));
   }
-  for (size_t i = 0; i < rows.size(); ++i) {
-    rows[i].tasks_of_board = static_cast<int>(board.size());
-    rows[i].complete = row_tasks[i].size() == board.size();
+  // A run holds each task once: a row is complete when it has them all.
+  for (auto& row : rows) {
+    row.tasks_of_board = static_cast<int>(board.size());
+    row.complete = row.summary.tasks == row.tasks_of_board;
   }
   std::stable_sort(rows.begin(), rows.end(), [](const LeaderboardRow& x, const LeaderboardRow& y) {
     if (x.complete != y.complete) return x.complete;
@@ -153,7 +155,7 @@ std::string FormatLeaderboard(const std::vector<LeaderboardRow>& rows) {
         << (r.unchecked ? " (" + std::to_string(r.unchecked) + " unchecked)" : "") << "\n";
   }
   if (rows.empty()) out << "(no runs with matching tasks)\n";
-  if (std::any_of(rows.begin(), rows.end(), [](const LeaderboardRow& r) { return !r.complete; })) {
+  if (AnyPartial(rows)) {
     out << "k/n tasks: a partial row, k of the board's n tasks (an unfinished run or a narrower "
            "selector); its figures cover its k tasks only and it is ranked after the complete "
            "rows. --tasks ranks every run over a common set.\n";
@@ -194,7 +196,7 @@ std::string HtmlLeaderboard(const std::vector<LeaderboardRow>& rows, const std::
       << FormatFixed(r.agent_wall_s, 0) << " s</td><td>" << Escape(r.device) << "</td></tr>\n";
   }
   h << "</table>\n";
-  if (std::any_of(rows.begin(), rows.end(), [](const LeaderboardRow& r) { return !r.complete; })) {
+  if (AnyPartial(rows)) {
     h << "<p>k/n tasks: a partial row, k of the board's n tasks; its figures cover its k tasks "
          "only and it is ranked after the complete rows.</p>\n";
   }

@@ -101,12 +101,13 @@ Status TakeEditableFiles(const TaskSpec& task, const std::string& workspace,
   return OkStatus();
 }
 
-// Feedback may name only configurations the agent can see (small and
-// tuning); the message lists those, never a held-out name.
-Status CheckVisibleConfigs(const TaskSpec& task, const std::vector<std::string>& names) {
+// Feedback may name only configurations of the kinds it evaluates; the
+// message lists those, never a held-out name.
+Status CheckVisibleConfigs(const TaskSpec& task, const std::set<ConfigKind>& kinds,
+                           const std::vector<std::string>& names) {
   std::set<std::string> visible;
   for (const auto& c : task.configs) {
-    if (c.kind != ConfigKind::kHeldout) visible.insert(c.name);
+    if (kinds.count(c.kind)) visible.insert(c.name);
   }
   for (const auto& name : names) {
     if (visible.count(name)) continue;
@@ -147,9 +148,11 @@ Result<TaskResult> RunOneTask(const RunRequest& req, const std::string& run_dir,
   // feedback calls, which come one at a time.
   SessionReuse feedback_session;
   std::mutex feedback_mutex;
+  // What an agent may see: never held-out configurations.
+  const std::set<ConfigKind> feedback_kinds = {ConfigKind::kSmall, ConfigKind::kTuning};
   areq.feedback = [&](const FeedbackOptions& options) -> Result<FeedbackReport> {
     std::lock_guard<std::mutex> lock(feedback_mutex);
-    ARENA_RETURN_IF_ERROR(CheckVisibleConfigs(task, options.configs));
+    ARENA_RETURN_IF_ERROR(CheckVisibleConfigs(task, feedback_kinds, options.configs));
     ++feedback_calls;
     const std::string files = feedback_dir + "/candidate";
     ARENA_RETURN_IF_ERROR(TakeEditableFiles(task, workspace, files));
@@ -158,7 +161,7 @@ Result<TaskResult> RunOneTask(const RunRequest& req, const std::string& run_dir,
     po.work_dir = feedback_dir + "/eval";
     po.project_root = req.project_root;
     po.stage_timeout_s = req.stage_timeout_s;
-    po.kinds = {ConfigKind::kSmall, ConfigKind::kTuning};
+    po.kinds = feedback_kinds;
     po.config_names = {options.configs.begin(), options.configs.end()};
     po.timing = !options.check_only;
     po.reuse = &feedback_session;

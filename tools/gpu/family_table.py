@@ -63,11 +63,12 @@ def main():
             rows.append((task["task_id"], c["name"], c["kind"], tb, bw_frac, fl_frac, ratio,
                          t["method"].split("+")[0]))
     noop = (report.get("run") or {}).get("agent", "noop") == "noop"
+    # torch2hip's noop candidate is the shipped HIP against PyTorch eager.
+    a_versus_a = noop and family != "torch2hip"
     print(f"# {family} on {ceil['device']}\n")
     print(f"Ceilings measured on this device by tools/gpu/ceilings.py: copy "
           f"{bw / 1e12:.2f} TB/s, bf16 matmul {fl / 1e12:.0f} TFLOP/s.\n")
-    # torch2hip's noop candidate is the shipped HIP against PyTorch eager.
-    ratio_head = "A/A" if noop and family != "torch2hip" else "speedup"
+    ratio_head = "A/A" if a_versus_a else "speedup"
     print(f"| task | config | kind | baseline us | of copy BW | of bf16 peak | {ratio_head} | method |")
     print("|---|---|---|---:|---:|---:|---:|---|")
     for r in rows:
@@ -91,8 +92,7 @@ def main():
         print(f"  - {w}")
     if ratios:
         q = statistics.quantiles(ratios, n=20)
-        label = ("A versus A" if noop and family != "torch2hip"
-                 else "speedup (baseline / candidate)")
+        label = "A versus A" if a_versus_a else "speedup (baseline / candidate)"
         print(f"- {label} over {len(ratios)} timed configurations: "
               f"{within}/{len(ratios)} = {100 * within / len(ratios):.1f}% within 1.00 +- 0.02; "
               f"median {statistics.median(ratios):.4f}, 5th pct {q[0]:.4f}, 95th pct {q[-1]:.4f}, "
