@@ -110,24 +110,32 @@ std::vector<std::pair<RunInfo, std::vector<TaskResult>>> MergeRunsByAgent(
     RunInfo info;
     info.agent = agent;
     info.status = "finished";
-    std::map<std::string, TaskResult> latest;
+    // Each task's result from the latest run that has it; a run all of
+    // whose results a later run replaced supplies nothing and is not named.
+    std::map<std::string, std::pair<TaskResult, const RunInfo*>> latest;
     std::vector<std::string> task_order;
     for (const auto* run : sources) {
-      info.selector += (info.selector.empty() ? "" : ",") + run->first.run_id;
-      info.created_at = run->first.created_at;
-      if (run->first.status != "finished") info.status = "running";
       for (const auto& r : run->second) {
         if (!matches(r)) continue;
         if (!latest.count(r.task_id)) task_order.push_back(r.task_id);
-        latest[r.task_id] = r;
+        latest[r.task_id] = {r, &run->first};
       }
     }
-    info.run_id = sources.size() == 1 ? sources[0]->first.run_id
-                                      : std::to_string(sources.size()) + " runs";
+    std::vector<const RunInfo*> used;
+    for (const auto* run : sources) {
+      const bool supplies = std::any_of(latest.begin(), latest.end(),
+                                        [&](const auto& kv) { return kv.second.second == &run->first; });
+      if (!supplies) continue;
+      used.push_back(&run->first);
+      info.selector += (info.selector.empty() ? "" : ",") + run->first.run_id;
+      info.created_at = run->first.created_at;
+      if (run->first.status != "finished") info.status = "running";
+    }
+    info.run_id = used.size() == 1 ? used[0]->run_id : std::to_string(used.size()) + " runs";
     std::vector<TaskResult> results;
     for (const auto& id : task_order) {
       info.task_ids.push_back(id);
-      results.push_back(latest[id]);
+      results.push_back(latest[id].first);
     }
     merged.emplace_back(std::move(info), std::move(results));
   }

@@ -105,6 +105,8 @@ TEST(Leaderboard, APartialRunIsRankedAfterTheCompleteOnesAndSaysSo) {
 TEST(Leaderboard, ByAgentAddsUpRunsMadeFamilyByFamily) {
   RunInfo hip = MakeRun("a-hip", "autotune"), tri = MakeRun("a-tri", "autotune"),
           redo = MakeRun("a-redo", "autotune"), noop = MakeRun("n-all", "noop");
+  RunInfo early = MakeRun("a-early", "autotune");  // every result replaced later
+  early.created_at = "2026-11-30T08:00:00Z";
   hip.created_at = "2026-11-30T10:00:00Z";
   tri.created_at = "2026-11-30T11:00:00Z";
   tri.status = "running";
@@ -112,6 +114,7 @@ TEST(Leaderboard, ByAgentAddsUpRunsMadeFamilyByFamily) {
   noop.created_at = "2026-11-30T09:00:00Z";
   std::vector<std::pair<RunInfo, std::vector<TaskResult>>> runs = {
       {redo, {Task("h/a/x", 4.0)}},  // listed first, made last: its x wins
+      {early, {Task("h/a/y", 0.5)}},
       {noop, {Task("h/a/x", 1.0), Task("h/a/y", 1.0), Task("t/a/z", 1.0)}},
       {hip, {Task("h/a/x", 2.0), Task("h/a/y", 2.0)}},
       {tri, {Task("t/a/z", 2.0)}},
@@ -119,7 +122,7 @@ TEST(Leaderboard, ByAgentAddsUpRunsMadeFamilyByFamily) {
   auto merged = MergeRunsByAgent(runs);
   ASSERT_EQ(merged.size(), 2u);
   const auto& [info, results] = merged[0].first.agent == "autotune" ? merged[0] : merged[1];
-  EXPECT_EQ(info.run_id, "3 runs");
+  EXPECT_EQ(info.run_id, "3 runs") << "a-early supplies no result";
   EXPECT_EQ(info.selector, "a-hip,a-tri,a-redo");
   EXPECT_EQ(info.status, "running") << "one of its runs is unfinished";
   ASSERT_EQ(results.size(), 3u);

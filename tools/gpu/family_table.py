@@ -97,6 +97,18 @@ def main():
               f"{within}/{len(ratios)} = {100 * within / len(ratios):.1f}% within 1.00 +- 0.02; "
               f"median {statistics.median(ratios):.4f}, 5th pct {q[0]:.4f}, 95th pct {q[-1]:.4f}, "
               f"min {min(ratios):.4f}, max {max(ratios):.4f}")
+    if ratios and not a_versus_a:
+        # Where the speedup holds: the configurations the agent tuned on
+        # against those it never saw.
+        by_kind = {}
+        for r in rows:
+            if r[6] is not None:
+                by_kind.setdefault(r[2], []).append(r[6])
+        print("- candidate more than 2% slower than the baseline, by kind: " + ", ".join(
+            f"{kind} {sum(1 for x in v if x < 0.98)} of {len(v)}"
+            for kind, v in sorted(by_kind.items())) + "; more than 2% faster: " + ", ".join(
+            f"{kind} {sum(1 for x in v if x > 1.02)} of {len(v)}"
+            for kind, v in sorted(by_kind.items())))
     print(f"- wall time per task evaluation: median {median(walls):.1f} s, "
           f"whole family {sum(walls):.0f} s over {len(walls)} tasks")
     total = sum(walls)
