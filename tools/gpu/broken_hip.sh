@@ -8,7 +8,8 @@
 #
 # tools/gpu/broken_hip/<task id>/kernel.hip: does not compile (silu_mul),
 # wrong result (gelu_bias), segfault on the host (rmsnorm), a kernel that
-# never ends (layernorm), an illegal address (row_sum). The correct one is
+# never ends (layernorm), an illegal address (row_sum), an int32 output
+# left unwritten on its last row (argmax_rows). The correct one is
 # transpose_2d's baseline, copied here.
 set -uo pipefail
 out="${1:?output folder}"
@@ -21,7 +22,8 @@ mkdir -p "$sub/hip2hip/transpose/transpose_2d"
 cp tasks/hip2hip/transpose/transpose_2d/kernel.hip "$sub/hip2hip/transpose/transpose_2d/"
 echo "submissions: $sub" >"$sub/agent.yaml"
 tasks="hip2hip/elementwise/silu_mul,hip2hip/elementwise/gelu_bias,hip2hip/norms/rmsnorm"
-tasks+=",hip2hip/norms/layernorm,hip2hip/reductions/row_sum,hip2hip/transpose/transpose_2d"
+tasks+=",hip2hip/norms/layernorm,hip2hip/reductions/row_sum,hip2hip/reductions/argmax_rows"
+tasks+=",hip2hip/transpose/transpose_2d"
 tasks="${3:-$tasks}"  # a subset, e.g. hip2hip/norms/layernorm for the hang alone
 start=$(date +%s)
 tools/arena/arena --root . run --agent replay --agent-config "$sub/agent.yaml" --tasks "$tasks" \

@@ -190,6 +190,68 @@ class Worker {
     return t;
   }
 
+  // `v` copied into host memory kept between checks (slot `slot`), so that
+  // its pages are faulted in once per worker rather than on every download
+  // of every trial; valid until the slot's next download.
+  const HostTensor& DownloadKept(size_t slot, const ArenaTensor& v, const std::vector<int64_t>& shape) {
+    if (kept_.size() <= slot) kept_.resize(slot + 1);
+    HostTensor& t = kept_[slot];
+    t.dtype = v.dtype;
+    t.shape = shape;
+    t.numel = v.numel;
+    t.bytes.resize(static_cast<size_t>(v.numel) * DtypeSize(v.dtype));
+    if (cudaMemcpy(t.bytes.data(), v.data, t.bytes.size(), cudaMemcpyDeviceToHost) != cudaSuccess) {
+      // Never compared as if downloaded: the poison fails every comparison.
+      t = Poisoned(v.dtype, shape);
+    }
+    return t;
+  }
+
+  // Device buffers for the outputs, filled with their dtype's poison (NaN,
+  // or the smallest integer) on the device: a byte-uniform poison by
+  // memset, any other by one element copied up and doubled in place.
+  Result<Bound> PoisonedOutputs(const std::vector<std::vector<int64_t>>& shapes) {
+    Bound b;
+    for (size_t i = 0; i < outputs_.size(); ++i) {
+      const ArenaDtype dtype = outputs_[i].dtype;
+      const HostTensor one = Poisoned(dtype, {1});
+      const size_t size = one.bytes.size();
+      ArenaTensor v{};
+      v.dtype = dtype;
+      v.ndim = static_cast<int>(shapes[i].size());
+      v.numel = 1;
+      for (int d = 0; d < v.ndim; ++d) {
+        v.shape[d] = shapes[i][static_cast<size_t>(d)];
+        v.numel *= v.shape[d];
+      }
+      const size_t total = static_cast<size_t>(v.numel) * size;
+      auto buf = std::make_unique<DeviceBuffer>(total);
+      if (!buf->ptr) return Unavailable("out of device memory");
+      auto* dst = static_cast<uint8_t*>(buf->ptr);
+      cudaError_t e = cudaSuccess;
+      const bool uniform = std::all_of(one.bytes.begin(), one.bytes.end(),
+                                       [&](uint8_t x) { return x == one.bytes[0]; });
+      if (total == 0) {
+      } else if (uniform) {
+        e = cudaMemset(dst, one.bytes[0], total);
+      } else {
+        e = cudaMemcpy(dst, one.bytes.data(), size, cudaMemcpyHostToDevice);
+        for (size_t done = size; done < total && e == cudaSuccess;) {
+          const size_t n = std::min(done, total - done);
+          e = cudaMemcpy(dst + done, dst, n, cudaMemcpyDeviceToDevice);
+          done += n;
+        }
+      }
+      // The worker's stream does not wait for the default stream's work.
+      if (e == cudaSuccess) e = cudaDeviceSynchronize();
+      if (e != cudaSuccess) return Internal(std::string("poisoning an output failed: ") + cudaGetErrorString(e));
+      v.data = buf->ptr;
+      b.views.push_back(v);
+      b.buffers.push_back(std::move(buf));
+    }
+    return b;
+  }
+
   // A configuration's parameters, as numbers for shape expressions and as
   // the ArenaParam list arena_run receives; `args` points into `names`, so it
   // is moved, never copied.
@@ -245,12 +307,29 @@ class Worker {
     std::vector<std::vector<double>> reference;
   };
 
+  // A new configuration (or seed): its trials and their device inputs go.
+  void ResetTrials(const std::string& key) {
+    trials_.clear();
+    device_inputs_.clear();
+    trial_key_ = key;
+  }
+
+  // Keeps a trial's device inputs, just proven unmodified, for the next
+  // subject's check of the same trial, while all the configuration's trials
+  // take at most a quarter of the free device memory.
+  void KeepInputs(uint64_t seed, Bound in, int trials) {
+    size_t bytes = 0;
+    for (const auto& b : in.buffers) bytes += b->bytes;
+    size_t free = 0, total = 0;
+    if (cudaMemGetInfo(&free, &total) != cudaSuccess) return;
+    if (bytes * static_cast<size_t>(std::max(trials, 1)) <= free / 4) {
+      device_inputs_[seed] = std::move(in);
+    }
+  }
+
   Result<const Trial*> PrepareTrial(const ParameterValues& p, const std::vector<ArenaParam>& params,
                                     const std::string& key, uint64_t seed) {
-    if (trial_key_ != key) {
-      trials_.clear();
-      trial_key_ = key;
-    }
+    if (trial_key_ != key) ResetTrials(key);
     auto it = trials_.find(seed);
     if (it != trials_.end()) return &it->second;
     ARENA_ASSIGN_OR_RETURN(Trial t, MakeTrial(p, params, seed));
@@ -422,8 +501,7 @@ class Worker {
     if (req.contains("data")) {
       // Trials prepared by another process (a PyTorch reference).
       trials = static_cast<int>(req["data"].size());
-      trials_.clear();
-      trial_key_ = key;
+      ResetTrials(key);
       for (int trial = 0; trial < trials; ++trial) {
         auto t = LoadTrial(req["data"][static_cast<size_t>(trial)]);
         if (!t.ok()) return Reply("error", "trial data: " + t.status().message());
@@ -436,10 +514,7 @@ class Worker {
       // subject's check of a configuration they are prepared side by side
       // (the CPU reference is the slow part of a check). The results are
       // kept; the loop below reports any error in trial order.
-      if (trial_key_ != key) {
-        trials_.clear();
-        trial_key_ = key;
-      }
+      if (trial_key_ != key) ResetTrials(key);
       if (prefetch_ && prefetch_->key == key) {
         // Prepared in the background while the previous configuration ran.
         prefetch_->thread.join();
@@ -466,35 +541,40 @@ class Worker {
       }
       const Trial& t = **prepared;
       phases.Lap("prepare_s");
-      auto in = Upload(t.inputs);
-      if (!in.ok()) return Reply("failed", in.status().message());
-      std::vector<HostTensor> poisoned;
-      for (size_t i = 0; i < outputs_.size(); ++i) {
-        poisoned.push_back(Poisoned(outputs_[i].dtype, t.out_shapes[i]));
+      // The inputs an earlier subject ran on (proven unmodified since), or
+      // a fresh upload.
+      Bound in;
+      if (auto kept = device_inputs_.find(seed); kept != device_inputs_.end()) {
+        in = std::move(kept->second);
+        device_inputs_.erase(kept);
+      } else {
+        auto up = Upload(t.inputs);
+        if (!up.ok()) return Reply("failed", up.status().message());
+        in = std::move(*up);
       }
-      auto out = Upload(poisoned);
+      auto out = PoisonedOutputs(t.out_shapes);
       if (!out.ok()) return Reply("failed", out.status().message());
-      poisoned.clear();
       phases.Lap("transfer_s");
       bool fatal = false;
-      Json failure = Launch(subject, *in, *out, params, &fatal);
+      Json failure = Launch(subject, in, *out, params, &fatal);
       phases.Lap("run_s");
       if (!failure.is_null()) {
         if (fatal) fatal_ = true;
         return failure;
       }
       for (size_t i = 0; i < inputs_.size(); ++i) {
-        HostTensor now = Download(in->views[i], t.inputs[i].shape);
+        const HostTensor& now = DownloadKept(0, in.views[i], t.inputs[i].shape);
         phases.Lap("transfer_s");
         if (now.bytes != t.inputs[i].bytes) {
           return Reply("failed", "input '" + inputs_[i].name + "' was modified");
         }
         phases.Lap("compare_s");
       }
+      KeepInputs(seed, std::move(in), trials);
       Json trial_prints = Json::array();
       for (size_t i = 0; i < outputs_.size(); ++i) {
         phases.Lap("compare_s");  // the earlier outputs compared and fingerprinted
-        HostTensor got = Download(out->views[i], t.out_shapes[i]);
+        const HostTensor& got = DownloadKept(1 + i, out->views[i], t.out_shapes[i]);
         phases.Lap("transfer_s");
         const auto [atol, rtol] = Tolerance(i);
         Comparison c = Compare(outputs_[i].name, got, t.reference[i], atol, rtol);
@@ -726,13 +806,26 @@ class Worker {
       if (!drawn.ok()) return Reply("failed", drawn.status().message());
       host_in = std::move(*drawn);
     }
-    auto in = Upload(*timing_in);
+    // The first trial's device inputs when a check kept them (timing does
+    // not prove them unmodified afterwards, so they are not kept again).
+    Result<Bound> in = Internal("not uploaded");
+    if (!trials_.empty() && timing_in == &trials_.begin()->second.inputs &&
+        device_inputs_.count(trials_.begin()->first)) {
+      in = std::move(device_inputs_[trials_.begin()->first]);
+      device_inputs_.erase(trials_.begin()->first);
+    } else {
+      in = Upload(*timing_in);
+    }
     if (!in.ok()) return Reply("failed", in.status().message());
+    std::vector<std::vector<int64_t>> out_shapes;
+    for (const auto& o : outputs_) {
+      auto shape = Shape(o, p);
+      if (!shape.ok()) return Reply("failed", shape.status().message());
+      out_shapes.push_back(*shape);
+    }
     std::map<std::string, Bound> outs;
     for (const auto& s : order) {
-      std::vector<HostTensor> poisoned;
-      for (const auto& o : outputs_) poisoned.push_back(Poisoned(o.dtype, *Shape(o, p)));
-      auto out = Upload(poisoned);
+      auto out = PoisonedOutputs(out_shapes);
       if (!out.ok()) return Reply("failed", out.status().message());
       outs[s] = std::move(*out);
     }
@@ -845,6 +938,9 @@ class Worker {
   cudaEvent_t start_ = nullptr, end_ = nullptr;
   std::string trial_key_;
   std::map<uint64_t, Trial> trials_;
+  // Device copies of trials_' inputs (by trial seed), kept between subjects.
+  std::map<uint64_t, Bound> device_inputs_;
+  std::vector<HostTensor> kept_;  // host memory downloads land in, by slot
   std::string timing_files_key_;  // FilesKey of timing_files_
   std::vector<HostTensor> timing_files_;  // timing inputs read from files
   std::unique_ptr<Prefetch> prefetch_;
