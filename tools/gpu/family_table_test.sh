@@ -49,5 +49,13 @@ expect autotune-triton2triton-h200-2026-11-30 \
   "speedup (baseline / candidate) over 433 timed configurations" \
   "median 11.4 s, whole family 724 s over 40 tasks" \
   "by kind: heldout 40 of 215, tuning 5 of 218; more than 2% faster: heldout 68 of 215, tuning 101 of 218"
+expect hip2hip-worker-h200-2026-11-30/noop-before \
+  "median 23.0 s, whole family 505 s over 23 tasks" \
+  "the HIP worker's checks by phase: compare 34 s, prepare 70 s, run 2 s, transfer 223 s"
+expect hip2hip-worker-h200-2026-11-30/noop-after \
+  "configurations checked wrong (baseline or noop candidate): 0" \
+  "A versus A over 261 timed configurations: 255/261 = 97.7% within 1.00 +- 0.02" \
+  "median 13.7 s, whole family 369 s over 24 tasks" \
+  "the HIP worker's checks by phase: compare 33 s, prepare 111 s, run 2 s, transfer 54 s"
 [ "$fail" = 0 ] && echo "family_table: every quoted figure reproduced"
 exit "$fail"
