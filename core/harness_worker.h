@@ -46,6 +46,8 @@ class HarnessWorker {
                     Json* reply = nullptr);
   // Asks the worker to quit, then kills its process group.
   void Stop();
+  // Whether a worker process is up (Send starts one when none is).
+  bool running() const { return worker_ && worker_->alive(); }
 
  private:
   StartFn start_;

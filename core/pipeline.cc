@@ -53,7 +53,6 @@ Result<TaskResult> EvaluateCandidate(const TaskSpec& task, const TaskFamily& fam
   TaskResult result;
   result.task_id = task.id;
   result.family = task.family;
-  result.seed = options.seed != 0 ? options.seed : DrawSeed();
   result.device = options.device;
 
   // Families run processes in other folders: every path they get is absolute.
@@ -66,6 +65,15 @@ Result<TaskResult> EvaluateCandidate(const TaskSpec& task, const TaskFamily& fam
   const std::string reuse_key = task.id + '\0' + work_dir.string();
   if (reuse != nullptr && reuse->key_ != reuse_key) reuse->Close();
   const bool reusing = reuse != nullptr && reuse->session_ != nullptr;
+  // A kept session's calls share the seed its first call drew.
+  if (options.seed != 0) {
+    result.seed = options.seed;
+  } else if (reusing && reuse->seed_ != 0) {
+    result.seed = reuse->seed_;
+  } else {
+    result.seed = DrawSeed();
+  }
+  if (reuse != nullptr) reuse->seed_ = result.seed;
   std::string missing;
   if (!reusing) ARENA_RETURN_IF_ERROR(Stage(task, baseline_dir, "", &missing));
   ARENA_RETURN_IF_ERROR(Stage(task, cand_dir, candidate_dir, &missing));

@@ -59,11 +59,15 @@ Result<TaskResult> EvaluateCandidate(const TaskSpec& task, const TaskFamily& fam
 // One task's evaluation session kept open between an agent's feedback
 // calls: the workers stay up (a Python worker pays seconds to import torch)
 // and the baseline is staged and compiled once; every call stages and
-// compiles the candidate afresh and draws its own seed. The baseline is
-// checked on a configuration until it has passed there once; later calls
-// check only the candidate (on their own seed) and say so. Evaluations that
-// share it must be of the same task in the same work_dir (another task or
-// folder opens a new session).
+// compiles the candidate afresh. The session draws one seed, at its first
+// call, and every later call uses it (options.seed, when set, wins): the
+// calls see the very same inputs, so the families' workers can keep the
+// inputs and references they prepared, and a baseline that passed on a
+// configuration once is not checked there again (later calls check only
+// the candidate and say so). The agent never sees the seed or the inputs;
+// a recorded result draws its own. Evaluations that share it must be of
+// the same task in the same work_dir (another task or folder opens a new
+// session).
 //
 //   SessionReuse reuse;
 //   PipelineOptions o;
@@ -84,6 +88,7 @@ class SessionReuse {
     key_.clear();
     baseline_compile_ = StageOutcome();
     baseline_passed_.clear();
+    seed_ = 0;
   }
   int evaluations() const { return evaluations_; }
 
@@ -94,6 +99,7 @@ class SessionReuse {
   std::unique_ptr<EvaluationSession> session_;
   StageOutcome baseline_compile_;
   std::map<std::string, uint64_t> baseline_passed_;  // configuration -> the seed it passed on
+  uint64_t seed_ = 0;  // drawn by the session's first evaluation
   int evaluations_ = 0;
 };
 

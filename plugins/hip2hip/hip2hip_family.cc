@@ -34,13 +34,13 @@ class HipSession : public EvaluationSession {
     const std::string dir = subject == Subject::kBaseline ? ctx_.baseline_dir : ctx_.candidate_dir;
     const std::string src = (fs::path(dir) / HipSource(*ctx_.task)).string();
     libs_.erase(name);
-    // A worker that loaded this subject's previous library ends first (a
-    // session kept open across feedback calls rebuilds the candidate).
-    worker_.Stop();
     HipBuildOptions build{ctx_.project_root, ctx_.work_dir, ctx_.device, ctx_.stage_timeout_s};
     std::string lib;
     StageOutcome o = BuildHip(build, src, name, &lib);
-    if (!o.passed()) return o;
+    if (!o.passed()) {
+      Reload(name, "");  // a worker kept up forgets the previous build
+      return o;
+    }
     if (reference_.empty()) {
       const std::string ref = (fs::path(ctx_.work_dir) / "reference.so").string();
       const std::string ref_src = (fs::path(ctx_.baseline_dir) /
@@ -51,7 +51,8 @@ class HipSession : public EvaluationSession {
       if (!r.success()) return StageOutcome::Failed("harness: the reference does not compile", r.err);
       reference_ = ref;
     }
-    libs_[name] = lib;  // the next check starts a worker that loads it
+    libs_[name] = lib;  // a worker started from now on loads it
+    Reload(name, lib);
     return o;
   }
 
@@ -93,6 +94,29 @@ class HipSession : public EvaluationSession {
   }
 
  private:
+  // A worker kept up (a session open across feedback calls, which rebuilds
+  // the candidate) swaps the subject's library in place and keeps the
+  // inputs and CPU references it prepared. Each build is loaded from a copy
+  // of its own name: the loader would hand back a library it still holds
+  // under the old name. A worker that cannot swap is stopped; the next
+  // check starts a fresh one from libs_.
+  void Reload(const std::string& subject, const std::string& lib) {
+    if (!worker_.running()) return;
+    std::string path;
+    if (!lib.empty()) {
+      path = (fs::path(ctx_.work_dir) / (subject + "." + std::to_string(++loads_) + ".so")).string();
+      std::error_code ec;
+      fs::copy_file(lib, path, fs::copy_options::overwrite_existing, ec);
+      if (ec) {
+        worker_.Stop();
+        return;
+      }
+    }
+    StageOutcome o = worker_.Send({{"op", "load"}, {"subject", subject}, {"lib", path}},
+                                  ctx_.stage_timeout_s, subject);
+    if (!o.passed()) worker_.Stop();
+  }
+
   Result<std::unique_ptr<WorkerProcess>> StartWorker() {
     return StartHipWorker(ctx_, {{"baseline", libs_.count("baseline") ? libs_["baseline"] : ""},
                                  {"candidate", libs_.count("candidate") ? libs_["candidate"] : ""},
@@ -102,6 +126,7 @@ class HipSession : public EvaluationSession {
   EvaluationContext ctx_;
   std::string reference_;
   std::map<std::string, std::string> libs_;
+  int loads_ = 0;  // libraries swapped into a running worker
   HarnessWorker worker_;  // last: stopped before the members it uses go
 };
 

@@ -16,6 +16,7 @@
 #include <cstring>
 #include <cstdio>
 #include <iostream>
+#include <list>
 #include <map>
 #include <string>
 #include <thread>
@@ -77,6 +78,7 @@ class Worker {
     if (op == "init") return Init(req);
     if (op == "check") return Check(req);
     if (op == "time") return Time(req);
+    if (op == "load") return Load(req);
     return Reply("error", "unknown op '" + op + "'");
   }
 
@@ -102,11 +104,8 @@ class Worker {
     for (const char* subject : {"baseline", "candidate"}) {
       std::string path = libs.value(subject, "");
       if (path.empty()) continue;  // did not compile: never asked for
-      void* h = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
-      if (!h) return Reply("failed", std::string(subject) + ": cannot load: " + dlerror());
-      auto fn = reinterpret_cast<RunFn>(dlsym(h, "arena_run"));
-      if (!fn) return Reply("failed", std::string(subject) + ": no extern \"C\" arena_run");
-      run_[subject] = fn;
+      Json loaded = LoadLibrary(subject, path);
+      if (loaded["status"] != "passed") return loaded;
     }
     // A family whose reference lives elsewhere (torch2hip) sends each
     // trial's inputs and reference outputs as files instead.
@@ -118,6 +117,37 @@ class Worker {
       if (!reference_) return Reply("failed", "reference: no extern \"C\" arena_reference");
     }
     return Reply("passed", "worker ready");
+  }
+
+  Json LoadLibrary(const std::string& subject, const std::string& path) {
+    void* h = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
+    if (!h) return Reply("failed", subject + ": cannot load: " + dlerror());
+    auto fn = reinterpret_cast<RunFn>(dlsym(h, "arena_run"));
+    if (!fn) {
+      dlclose(h);
+      return Reply("failed", subject + ": no extern \"C\" arena_run");
+    }
+    handles_[subject] = h;
+    run_[subject] = fn;
+    return Reply("passed", subject + " loaded");
+  }
+
+  // Replaces one subject's library (a session kept open across feedback
+  // calls rebuilds its candidate); the prepared trials stay. An empty path
+  // forgets the subject.
+  Json Load(const Json& req) {
+    const std::string subject = req.value("subject", "");
+    if (subject != "baseline" && subject != "candidate") {
+      return Reply("error", "load: unknown subject '" + subject + "'");
+    }
+    run_.erase(subject);
+    if (auto h = handles_.find(subject); h != handles_.end()) {
+      dlclose(h->second);
+      handles_.erase(h);
+    }
+    const std::string path = req.value("lib", "");
+    if (path.empty()) return Reply("passed", subject + " unloaded");
+    return LoadLibrary(subject, path);
   }
 
   Result<std::vector<int64_t>> Shape(const TensorSpec& t, const ParameterValues& p) {
@@ -307,11 +337,52 @@ class Worker {
     std::vector<std::vector<double>> reference;
   };
 
-  // A new configuration (or seed): its trials and their device inputs go.
+  static size_t TrialsBytes(const std::map<uint64_t, Trial>& trials) {
+    size_t bytes = 0;
+    for (const auto& [seed, t] : trials) {
+      for (const auto& x : t.inputs) bytes += x.bytes.size();
+      for (const auto& r : t.reference) bytes += r.size() * sizeof(double);
+    }
+    return bytes;
+  }
+
+  // Host memory the trials of earlier configurations may keep: an eighth
+  // of the machine's, at most 8 GiB.
+  static size_t ShelfBudget() {
+    const long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGE_SIZE);
+    const size_t physical = pages > 0 && page > 0 ? static_cast<size_t>(pages) * static_cast<size_t>(page) : 0;
+    return std::min<size_t>(physical / 8, size_t{8} << 30);
+  }
+
+  // Another configuration (or seed) becomes the current one. The current
+  // trials go on the shelf and the new key's come back from it when there:
+  // a session kept open across feedback calls checks the same
+  // configurations on the same seed call after call, and their inputs and
+  // CPU references (the slow part of a check) are prepared once. The
+  // least recently used leave the shelf first. Device inputs are kept for
+  // the current configuration only.
   void ResetTrials(const std::string& key) {
-    trials_.clear();
     device_inputs_.clear();
+    if (!trials_.empty()) shelf_.emplace_back(trial_key_, std::move(trials_));
+    trials_.clear();
     trial_key_ = key;
+    for (auto it = shelf_.begin(); it != shelf_.end(); ++it) {
+      if (it->first == key) {
+        trials_ = std::move(it->second);
+        shelf_.erase(it);
+        break;
+      }
+    }
+    size_t bytes = 0;
+    for (const auto& [k, trials] : shelf_) bytes += TrialsBytes(trials);
+    while (!shelf_.empty() && bytes > ShelfBudget()) {
+      bytes -= TrialsBytes(shelf_.front().second);
+      shelf_.pop_front();
+    }
+  }
+
+  bool Shelved(const std::string& key) const {
+    return std::any_of(shelf_.begin(), shelf_.end(), [&](const auto& kv) { return kv.first == key; });
   }
 
   // Keeps a trial's device inputs, just proven unmodified, for the next
@@ -455,6 +526,7 @@ class Worker {
   void StartPrefetch(const Json& next, uint64_t seed, int trials) {
     const std::string key = next.value("name", "") + "/" + Json(seed).dump();
     if (prefetch_ && prefetch_->key == key) return;
+    if (key == trial_key_ || Shelved(key)) return;  // prepared already
     StopPrefetch();
     auto pf = std::unique_ptr<Prefetch>(new Prefetch{key, ConfigParams(next["params"]), {}, {}});
     std::vector<uint64_t> seeds;
@@ -501,6 +573,7 @@ class Worker {
     if (req.contains("data")) {
       // Trials prepared by another process (a PyTorch reference).
       trials = static_cast<int>(req["data"].size());
+      trials_.clear();  // sent with every request: nothing to keep for later
       ResetTrials(key);
       for (int trial = 0; trial < trials; ++trial) {
         auto t = LoadTrial(req["data"][static_cast<size_t>(trial)]);
@@ -932,12 +1005,15 @@ class Worker {
   Json task_;
   std::vector<TensorSpec> inputs_, outputs_;
   std::map<std::string, RunFn> run_;
+  std::map<std::string, void*> handles_;  // run_'s libraries, by subject
   ReferenceFn reference_ = nullptr;
   cudaStream_t stream_ = nullptr;
   std::unique_ptr<DeviceBuffer> flush_;
   cudaEvent_t start_ = nullptr, end_ = nullptr;
   std::string trial_key_;
   std::map<uint64_t, Trial> trials_;
+  // Earlier configurations' trials, least recently used first (ResetTrials).
+  std::list<std::pair<std::string, std::map<uint64_t, Trial>>> shelf_;
   // Device copies of trials_' inputs (by trial seed), kept between subjects.
   std::map<uint64_t, Bound> device_inputs_;
   std::vector<HostTensor> kept_;  // host memory downloads land in, by slot
