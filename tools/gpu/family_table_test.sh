@@ -57,5 +57,11 @@ expect hip2hip-worker-h200-2026-11-30/noop-after \
   "A versus A over 261 timed configurations: 255/261 = 97.7% within 1.00 +- 0.02" \
   "median 13.7 s, whole family 369 s over 24 tasks" \
   "the HIP worker's checks by phase: compare 33 s, prepare 111 s, run 2 s, transfer 54 s"
+expect hip2hip-worker-h200-2026-11-30/autotune-session \
+  "configurations checked wrong (baseline or candidate): 0" \
+  "speedup (baseline / candidate) over 52 timed configurations"
+expect hip2hip-worker-h200-2026-11-30/torch2hip-check \
+  "configurations checked wrong (baseline or noop candidate): 0" \
+  "whole family 121 s over 4 tasks"
 [ "$fail" = 0 ] && echo "family_table: every quoted figure reproduced"
 exit "$fail"
