@@ -72,7 +72,7 @@ struct RunComparison {
 // Speedups are each against the baseline timed in its own run, so the ratio
 // compares the two candidates; within `tie` of 1 is a tie.
 RunComparison CompareRuns(const std::vector<TaskResult>& a, const std::vector<TaskResult>& b,
-                          double tie = 0.02);
+                          double tie = kNoiseBand);
 std::string FormatComparison(const RunInfo& a, const RunInfo& b, const RunComparison& c);
 Json ComparisonJson(const RunInfo& a, const RunInfo& b, const RunComparison& c);
 

@@ -124,6 +124,7 @@ std::string FormatTextReport(const RunInfo& info, const std::vector<TaskResult>&
       << FormatSpeedup(sum.geomean_speedup) << "; tuning configs "
       << FormatSpeedup(sum.tuning_geomean) << " vs held-out " << FormatSpeedup(sum.heldout_geomean)
       << " (geomean)\n";
+  if (const std::string line = DescribeConfigCounts(sum); !line.empty()) out << line << "\n";
   out << "fast_p:";
   for (const auto& [p, v] : sum.fast_p) out << " p=" << p << " " << FormatFixed(v, 3);
   if (sum.timed == 0) out << " (nothing timed)";

@@ -187,6 +187,10 @@ bool Unchecked(const TaskResult& r) {
   return true;
 }
 
+Json ConfigCounts::ToJson() const {
+  return {{"timed", timed}, {"slower", slower}, {"faster", faster}};
+}
+
 Json RunSummary::ToJson() const {
   Json fp = Json::object();
   for (const auto& [p, v] : fast_p) fp[p] = Opt(v);
@@ -199,6 +203,8 @@ Json RunSummary::ToJson() const {
           {"fast_p", fp},
           {"tuning_geomean", Opt(tuning_geomean)},
           {"heldout_geomean", Opt(heldout_geomean)},
+          {"tuning_configs", tuning_configs.ToJson()},
+          {"heldout_configs", heldout_configs.ToJson()},
           {"mean_score", Opt(mean_score)},
           {"quadrants", quadrants},
           {"heldout_baseline_correct", heldout_baseline_correct},
@@ -236,6 +242,10 @@ RunSummary Summarize(const std::vector<TaskResult>& results) {
       for (const auto& c : r.configs) {
         if (auto sp = c.speedup()) {
           (c.kind == ConfigKind::kHeldout ? heldout : tuning).push_back(*sp);
+          ConfigCounts& n = c.kind == ConfigKind::kHeldout ? out.heldout_configs : out.tuning_configs;
+          ++n.timed;
+          n.slower += *sp < 1 - kNoiseBand;
+          n.faster += *sp > 1 + kNoiseBand;
         }
       }
     }
@@ -258,6 +268,19 @@ RunSummary Summarize(const std::vector<TaskResult>& results) {
         static_cast<double>(out.heldout_both_correct) / out.heldout_baseline_correct;
   }
   return out;
+}
+
+std::string DescribeConfigCounts(const RunSummary& s) {
+  if (s.tuning_configs.timed + s.heldout_configs.timed == 0) return "";
+  auto share = [](int n, const ConfigCounts& c) {
+    return std::to_string(n) + "/" + std::to_string(c.timed);
+  };
+  const std::string band = std::to_string(static_cast<int>(kNoiseBand * 100 + 0.5)) + "%";
+  return "per configuration: slower than the baseline by more than " + band + " on " +
+         share(s.tuning_configs.slower, s.tuning_configs) + " tuning and " +
+         share(s.heldout_configs.slower, s.heldout_configs) + " held-out, faster by more than " +
+         band + " on " + share(s.tuning_configs.faster, s.tuning_configs) + " and " +
+         share(s.heldout_configs.faster, s.heldout_configs);
 }
 
 }  // namespace arena

@@ -92,6 +92,21 @@ bool FailedAGate(const TaskResult& result);
 // could run on this machine (no GPU): neither correct nor wrong.
 bool Unchecked(const TaskResult& result);
 
+// Two timings within this fraction of each other are a tie: A versus A on
+// an H200 puts 97-99% of configurations within 2%
+// (docs/results/*-h200-*/).
+inline constexpr double kNoiseBand = 0.02;
+
+// Timed configurations of one kind over a run's correct tasks, and on how
+// many of them the candidate is slower or faster than the baseline by more
+// than kNoiseBand.
+struct ConfigCounts {
+  int timed = 0;
+  int slower = 0;
+  int faster = 0;
+  Json ToJson() const;
+};
+
 struct RunSummary {
   int tasks = 0;
   int compiled = 0;
@@ -102,6 +117,9 @@ struct RunSummary {
   std::map<std::string, std::optional<double>> fast_p;  // "1.0" -> share of all tasks
   std::optional<double> tuning_geomean;   // over every tuning configuration
   std::optional<double> heldout_geomean;  // over every held-out configuration
+  // Where the speedup holds: the configurations the agent tuned on against
+  // those it never saw.
+  ConfigCounts tuning_configs, heldout_configs;
   std::optional<double> mean_score;       // over tasks with a score
   std::map<std::string, int> quadrants;
   int heldout_baseline_correct = 0;       // denominator of the conditional
@@ -111,6 +129,11 @@ struct RunSummary {
 };
 
 RunSummary Summarize(const std::vector<TaskResult>& results);
+
+// "per configuration: slower than the baseline by more than 2% on 5/218
+// tuning and 40/215 held-out, faster ... on 101/218 and 68/215"; empty when
+// nothing was timed.
+std::string DescribeConfigCounts(const RunSummary& summary);
 
 // Helpers exposed for tests.
 std::optional<double> Mean(const std::vector<double>& v);

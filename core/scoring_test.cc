@@ -158,6 +158,32 @@ TEST(Scoring, RunSummaryHandComputed) {
   EXPECT_DOUBLE_EQ(*s.mean_score, (270.0 + 420.0 + 20.0 + 0.0) / 4);
 }
 
+TEST(Scoring, CountsConfigurationsOutsideTheNoiseBandByKind) {
+  std::vector<TaskResult> run = {
+      // Correct: tuning 2.0x and 1.01x (a tie), held-out 0.5x and 1.03x.
+      Task({Config("a", ConfigKind::kTuning, Pass(), Pass(), 100, 50),
+            Config("b", ConfigKind::kTuning, Pass(), Pass(), 101, 100),
+            Config("h", ConfigKind::kHeldout, Pass(), Pass(), 50, 100),
+            Config("i", ConfigKind::kHeldout, Pass(), Pass(), 103, 100),
+            Config("s", ConfigKind::kSmall, Pass(), Pass())}),
+      // Wrong somewhere: its timings count nowhere.
+      Task({Config("a", ConfigKind::kTuning, Pass(), Pass(), 100, 10),
+            Config("h", ConfigKind::kHeldout, Pass(), Fail())}),
+  };
+  RunSummary s = Summarize(run);
+  EXPECT_EQ(s.tuning_configs.timed, 2);
+  EXPECT_EQ(s.tuning_configs.faster, 1);
+  EXPECT_EQ(s.tuning_configs.slower, 0);
+  EXPECT_EQ(s.heldout_configs.timed, 2);
+  EXPECT_EQ(s.heldout_configs.faster, 1);
+  EXPECT_EQ(s.heldout_configs.slower, 1);
+  EXPECT_EQ(DescribeConfigCounts(s),
+            "per configuration: slower than the baseline by more than 2% on 0/2 tuning and 1/2 "
+            "held-out, faster by more than 2% on 1/2 and 1/2");
+  EXPECT_EQ(s.ToJson()["heldout_configs"]["slower"], 1);
+  EXPECT_EQ(DescribeConfigCounts(Summarize({})), "") << "nothing timed, nothing to say";
+}
+
 TEST(Scoring, FastPIsUndefinedWhenNothingWasTimed) {
   RunSummary s = Summarize({Task({Config("s", ConfigKind::kSmall, Pass(), Pass())})});
   EXPECT_FALSE(s.fast_p["1.0"].has_value());
