@@ -16,7 +16,6 @@
 #include <cstring>
 #include <cstdio>
 #include <iostream>
-#include <list>
 #include <map>
 #include <string>
 #include <thread>
@@ -26,6 +25,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/expr.h"
+#include "plugins/hip2hip/worker/shelf.h"
 #include "plugins/hip2hip/worker/tensors.h"
 
 namespace arena::hip2hip {
@@ -358,32 +358,19 @@ class Worker {
   // trials go on the shelf and the new key's come back from it when there:
   // a session kept open across feedback calls checks the same
   // configurations on the same seed call after call, and their inputs and
-  // CPU references (the slow part of a check) are prepared once. The
-  // least recently used leave the shelf first. Device inputs are kept for
-  // the current configuration only.
+  // CPU references (the slow part of a check) are prepared once. Device
+  // inputs are kept for the current configuration only.
   void ResetTrials(const std::string& key) {
     device_inputs_.clear();
-    if (!trials_.empty()) shelf_.emplace_back(trial_key_, std::move(trials_));
+    if (!trials_.empty()) {
+      const size_t bytes = TrialsBytes(trials_);
+      shelf_.Put(trial_key_, std::move(trials_), bytes);
+    }
     trials_.clear();
     trial_key_ = key;
-    for (auto it = shelf_.begin(); it != shelf_.end(); ++it) {
-      if (it->first == key) {
-        trials_ = std::move(it->second);
-        shelf_.erase(it);
-        break;
-      }
-    }
-    size_t bytes = 0;
-    for (const auto& [k, trials] : shelf_) bytes += TrialsBytes(trials);
-    while (!shelf_.empty() && bytes > ShelfBudget()) {
-      bytes -= TrialsBytes(shelf_.front().second);
-      shelf_.pop_front();
-    }
+    if (auto kept = shelf_.Take(key)) trials_ = std::move(*kept);
   }
 
-  bool Shelved(const std::string& key) const {
-    return std::any_of(shelf_.begin(), shelf_.end(), [&](const auto& kv) { return kv.first == key; });
-  }
 
   // Keeps a trial's device inputs, just proven unmodified, for the next
   // subject's check of the same trial, while all the configuration's trials
@@ -526,7 +513,7 @@ class Worker {
   void StartPrefetch(const Json& next, uint64_t seed, int trials) {
     const std::string key = next.value("name", "") + "/" + Json(seed).dump();
     if (prefetch_ && prefetch_->key == key) return;
-    if (key == trial_key_ || Shelved(key)) return;  // prepared already
+    if (key == trial_key_ || shelf_.Contains(key)) return;  // prepared already
     StopPrefetch();
     auto pf = std::unique_ptr<Prefetch>(new Prefetch{key, ConfigParams(next["params"]), {}, {}});
     std::vector<uint64_t> seeds;
@@ -1012,8 +999,8 @@ class Worker {
   cudaEvent_t start_ = nullptr, end_ = nullptr;
   std::string trial_key_;
   std::map<uint64_t, Trial> trials_;
-  // Earlier configurations' trials, least recently used first (ResetTrials).
-  std::list<std::pair<std::string, std::map<uint64_t, Trial>>> shelf_;
+  // Earlier configurations' trials (ResetTrials).
+  Shelf<std::map<uint64_t, Trial>> shelf_{ShelfBudget()};
   // Device copies of trials_' inputs (by trial seed), kept between subjects.
   std::map<uint64_t, Bound> device_inputs_;
   std::vector<HostTensor> kept_;  // host memory downloads land in, by slot
