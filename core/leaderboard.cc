@@ -121,11 +121,11 @@ std::vector<std::pair<RunInfo, std::vector<TaskResult>>> MergeRunsByAgent(
         latest[r.task_id] = {r, &run->first};
       }
     }
+    std::set<const RunInfo*> supplying;
+    for (const auto& [id, result_and_run] : latest) supplying.insert(result_and_run.second);
     std::vector<const RunInfo*> used;
     for (const auto* run : sources) {
-      const bool supplies = std::any_of(latest.begin(), latest.end(),
-                                        [&](const auto& kv) { return kv.second.second == &run->first; });
-      if (!supplies) continue;
+      if (!supplying.count(&run->first)) continue;
       used.push_back(&run->first);
       info.selector += (info.selector.empty() ? "" : ",") + run->first.run_id;
       info.created_at = run->first.created_at;

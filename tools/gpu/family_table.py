@@ -11,6 +11,11 @@ import statistics
 import sys
 
 
+# Two timings within this fraction of each other are a tie (the arena's
+# kNoiseBand, core/scoring.h).
+BAND = 0.02
+
+
 def median(v):
     return statistics.median(v) if v else float("nan")
 
@@ -84,7 +89,7 @@ def main():
         for task_id, name, kind, eager, comp, cand in compiled_rows:
             print(f"| {task_id} | {name} | {kind} | {eager:.2f} | {comp:.2f} | {cand:.2f} | "
                   f"{eager / cand:.3f} | {comp / cand:.3f} |")
-    within = sum(1 for x in ratios if abs(x - 1) <= 0.02)
+    within = sum(1 for x in ratios if abs(x - 1) <= BAND)
     print()
     subjects = "baseline or noop candidate" if noop else "baseline or candidate"
     print(f"- configurations checked wrong ({subjects}): {len(wrong)}")
@@ -94,7 +99,7 @@ def main():
         q = statistics.quantiles(ratios, n=20)
         label = "A versus A" if a_versus_a else "speedup (baseline / candidate)"
         print(f"- {label} over {len(ratios)} timed configurations: "
-              f"{within}/{len(ratios)} = {100 * within / len(ratios):.1f}% within 1.00 +- 0.02; "
+              f"{within}/{len(ratios)} = {100 * within / len(ratios):.1f}% within 1.00 +- {BAND:.2f}; "
               f"median {statistics.median(ratios):.4f}, 5th pct {q[0]:.4f}, 95th pct {q[-1]:.4f}, "
               f"min {min(ratios):.4f}, max {max(ratios):.4f}")
     if ratios and not a_versus_a:
@@ -105,9 +110,9 @@ def main():
             if r[6] is not None:
                 by_kind.setdefault(r[2], []).append(r[6])
         print("- candidate more than 2% slower than the baseline, by kind: " + ", ".join(
-            f"{kind} {sum(1 for x in v if x < 0.98)} of {len(v)}"
+            f"{kind} {sum(1 for x in v if x < 1 - BAND)} of {len(v)}"
             for kind, v in sorted(by_kind.items())) + "; more than 2% faster: " + ", ".join(
-            f"{kind} {sum(1 for x in v if x > 1.02)} of {len(v)}"
+            f"{kind} {sum(1 for x in v if x > 1 + BAND)} of {len(v)}"
             for kind, v in sorted(by_kind.items())))
     print(f"- wall time per task evaluation: median {median(walls):.1f} s, "
           f"whole family {sum(walls):.0f} s over {len(walls)} tasks")

@@ -371,7 +371,6 @@ class Worker {
     if (auto kept = shelf_.Take(key)) trials_ = std::move(*kept);
   }
 
-
   // Keeps a trial's device inputs, just proven unmodified, for the next
   // subject's check of the same trial, while all the configuration's trials
   // take at most a quarter of the free device memory.
@@ -383,6 +382,18 @@ class Worker {
     if (bytes * static_cast<size_t>(std::max(trials, 1)) <= free / 4) {
       device_inputs_[seed] = std::move(in);
     }
+  }
+
+  // Trial `seed`'s inputs on the device: the copy a check kept (taken, so
+  // that it serves one run before it is proven unmodified again), or `host`
+  // uploaded.
+  Result<Bound> DeviceInputs(uint64_t seed, const std::vector<HostTensor>& host) {
+    if (auto kept = device_inputs_.find(seed); kept != device_inputs_.end()) {
+      Bound in = std::move(kept->second);
+      device_inputs_.erase(kept);
+      return in;
+    }
+    return Upload(host);
   }
 
   Result<const Trial*> PrepareTrial(const ParameterValues& p, const std::vector<ArenaParam>& params,
@@ -603,15 +614,9 @@ class Worker {
       phases.Lap("prepare_s");
       // The inputs an earlier subject ran on (proven unmodified since), or
       // a fresh upload.
-      Bound in;
-      if (auto kept = device_inputs_.find(seed); kept != device_inputs_.end()) {
-        in = std::move(kept->second);
-        device_inputs_.erase(kept);
-      } else {
-        auto up = Upload(t.inputs);
-        if (!up.ok()) return Reply("failed", up.status().message());
-        in = std::move(*up);
-      }
+      auto uploaded = DeviceInputs(seed, t.inputs);
+      if (!uploaded.ok()) return Reply("failed", uploaded.status().message());
+      Bound in = std::move(*uploaded);
       auto out = PoisonedOutputs(t.out_shapes);
       if (!out.ok()) return Reply("failed", out.status().message());
       phases.Lap("transfer_s");
@@ -868,14 +873,8 @@ class Worker {
     }
     // The first trial's device inputs when a check kept them (timing does
     // not prove them unmodified afterwards, so they are not kept again).
-    Result<Bound> in = Internal("not uploaded");
-    if (!trials_.empty() && timing_in == &trials_.begin()->second.inputs &&
-        device_inputs_.count(trials_.begin()->first)) {
-      in = std::move(device_inputs_[trials_.begin()->first]);
-      device_inputs_.erase(trials_.begin()->first);
-    } else {
-      in = Upload(*timing_in);
-    }
+    const bool first_trial = !trials_.empty() && timing_in == &trials_.begin()->second.inputs;
+    auto in = first_trial ? DeviceInputs(trials_.begin()->first, *timing_in) : Upload(*timing_in);
     if (!in.ok()) return Reply("failed", in.status().message());
     std::vector<std::vector<int64_t>> out_shapes;
     for (const auto& o : outputs_) {
