@@ -2,6 +2,9 @@
 
 #include <cstdlib>
 #include <filesystem>
+#include <map>
+#include <mutex>
+#include <set>
 
 namespace arena {
 
@@ -10,6 +13,44 @@ std::string HarnessPython(const std::string& project_root) {
   std::filesystem::path venv = std::filesystem::path(project_root) / ".venv" / "bin" / "python";
   if (std::filesystem::exists(venv)) return venv.string();
   return "python3";
+}
+
+Result<std::vector<std::string>> PythonInstallation(const std::string& python) {
+  static std::mutex mu;
+  static std::map<std::string, std::vector<std::string>> known;
+  std::lock_guard<std::mutex> lock(mu);
+  if (auto it = known.find(python); it != known.end()) return it->second;
+  ProcessOptions o;
+  o.argv = {python, "-c",
+            "import json, os, sys\n"
+            "p = {sys.prefix, sys.base_prefix, sys.exec_prefix, os.path.dirname(sys.executable)}\n"
+            "p |= {os.path.realpath(x) for x in list(p)}\n"
+            "p.add(os.path.dirname(os.path.realpath(sys.executable)))\n"
+            "print(json.dumps(sorted(p)))"};
+  o.timeout_s = 60;
+  ARENA_ASSIGN_OR_RETURN(ProcessResult r, RunProcess(o));
+  Json j = Json::parse(r.out, nullptr, false);
+  if (!r.success() || !j.is_array()) {
+    return Unavailable("cannot ask " + python + " where it is installed: " + r.Describe() + " " +
+                       r.err);
+  }
+  std::set<std::string> paths;
+  for (const auto& p : j) {
+    std::string path = p.get<std::string>();
+    if (path.empty() || path == "/" || path.rfind("/usr", 0) == 0) continue;
+    paths.insert(path);
+  }
+  // A folder inside another is bound with it.
+  std::vector<std::string> out;
+  for (const auto& p : paths) {
+    bool inside = false;
+    for (const auto& q : paths) {
+      if (q != p && p.rfind(q + "/", 0) == 0) inside = true;
+    }
+    if (!inside) out.push_back(p);
+  }
+  known[python] = out;
+  return out;
 }
 
 Status InitializeWorker(WorkerProcess& worker, const Json& init, double timeout_s,

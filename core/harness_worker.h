@@ -15,6 +15,7 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "core/family.h"
 #include "core/process.h"
@@ -25,6 +26,11 @@ namespace arena {
 // The Python interpreter for harness workers written in Python:
 // $ARENA_PYTHON, else the project's .venv/bin/python, else python3.
 std::string HarnessPython(const std::string& project_root);
+
+// The folders a Python interpreter needs to run (its prefix, base prefix
+// and their real paths), outside /usr, for binding into a sandbox; asked of
+// the interpreter once per process.
+Result<std::vector<std::string>> PythonInstallation(const std::string& python);
 
 Status InitializeWorker(WorkerProcess& worker, const Json& init, double timeout_s,
                         const std::string& what);

@@ -1,5 +1,7 @@
 #include "core/sandbox.h"
 
+#include <algorithm>
+#include <cstdlib>
 #include <filesystem>
 
 namespace arena {
@@ -8,6 +10,7 @@ namespace fs = std::filesystem;
 namespace {
 
 std::string Bwrap() {
+  if (const char* env = std::getenv("ARENA_BWRAP"); env != nullptr && *env) return env;
   for (const char* p : {"/usr/bin/bwrap", "/bin/bwrap", "/usr/local/bin/bwrap"}) {
     if (fs::exists(p)) return p;
   }
@@ -30,8 +33,29 @@ std::string SandboxUnavailableReason() {
   return "";
 }
 
+std::vector<std::string> GpuDeviceNodes() {
+  std::vector<std::string> nodes;
+  std::error_code ec;
+  for (const auto& e : fs::directory_iterator("/dev", ec)) {
+    const std::string name = e.path().filename().string();
+    if (name.rfind("nvidia", 0) == 0 && !e.is_directory(ec)) nodes.push_back(e.path().string());
+  }
+  std::sort(nodes.begin(), nodes.end());
+  return nodes;
+}
+
 Result<ProcessOptions> SandboxedProcess(const SandboxOptions& sb,
                                         const std::vector<std::string>& argv) {
+  ARENA_ASSIGN_OR_RETURN(std::vector<std::string> a, SandboxArgv(sb, argv));
+  ProcessOptions p;
+  p.argv = std::move(a);
+  p.memory_limit_bytes = sb.memory_bytes;
+  p.max_processes = sb.max_processes;
+  return p;
+}
+
+Result<std::vector<std::string>> SandboxArgv(const SandboxOptions& sb,
+                                             const std::vector<std::string>& argv) {
   if (argv.empty()) return InvalidArgument("sandbox: no command");
   if (!fs::is_directory(sb.workspace)) {
     return InvalidArgument("sandbox: workspace '" + sb.workspace + "' is not a folder");
@@ -50,7 +74,8 @@ Result<ProcessOptions> SandboxedProcess(const SandboxOptions& sb,
       "--dev", "/dev",
       "--tmpfs", "/tmp",
       "--dir", "/tmp/home",
-      "--bind", fs::absolute(sb.workspace).string(), kSandboxWorkspace,
+      sb.workspace_read_only ? "--ro-bind" : "--bind", fs::absolute(sb.workspace).string(),
+      kSandboxWorkspace,
       "--chdir", kSandboxWorkspace,
       "--unshare-all",
       "--die-with-parent",
@@ -66,14 +91,18 @@ Result<ProcessOptions> SandboxedProcess(const SandboxOptions& sb,
     if (!fs::exists(host)) return InvalidArgument("sandbox: '" + host + "' does not exist");
     a.insert(a.end(), {"--ro-bind", host, inside});
   }
+  for (const auto& [host, inside] : sb.read_write) {
+    if (!fs::is_directory(host)) return InvalidArgument("sandbox: '" + host + "' is not a folder");
+    a.insert(a.end(), {"--bind", fs::absolute(host).string(), inside});
+  }
+  for (const auto& node : sb.devices) {
+    if (!fs::exists(node)) return InvalidArgument("sandbox: device '" + node + "' does not exist");
+    a.insert(a.end(), {"--dev-bind", node, node});
+  }
   for (const auto& [k, v] : sb.env) a.insert(a.end(), {"--setenv", k, v});
   a.push_back("--");
   a.insert(a.end(), argv.begin(), argv.end());
-  ProcessOptions p;
-  p.argv = std::move(a);
-  p.memory_limit_bytes = sb.memory_bytes;
-  p.max_processes = sb.max_processes;
-  return p;
+  return a;
 }
 
 }  // namespace arena

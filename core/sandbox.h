@@ -29,22 +29,38 @@ constexpr char kSandboxArena[] = "/opt/arena/arena";
 
 struct SandboxOptions {
   std::string workspace;  // host folder, bound read-write at /workspace
+  bool workspace_read_only = false;  // code under test: its own files, read-only
   // Extra host paths bound read-only (host path, path inside), e.g. an agent
   // CLI's installation, or the arena binary for the feedback command.
   std::vector<std::pair<std::string, std::string>> read_only;
+  // Host folders bound read-write (host path, path inside), e.g. memory an
+  // evaluation lends the code under test.
+  std::vector<std::pair<std::string, std::string>> read_write;
+  // Device nodes passed through (e.g. /dev/nvidia0); nothing else of /dev.
+  std::vector<std::string> devices;
   bool network = false;
   std::map<std::string, std::string> env;  // on top of PATH, HOME, TMPDIR, LANG
   long long memory_bytes = 0;              // 0: none
   int max_processes = 256;                 // 0: none
 };
 
-// Why the sandbox cannot run here, or "" when it can.
+// Why the sandbox cannot run here, or "" when it can. The bubblewrap binary
+// is $ARENA_BWRAP when set (a machine without the package can carry one),
+// else the system's.
 std::string SandboxUnavailableReason();
 
 // A ProcessOptions that runs argv inside the sandbox (timeout left to the
 // caller). argv[0] is looked up on the sandbox's PATH.
+// SandboxArgv is the same command line alone, for a process that starts the
+// sandbox itself (an evaluation's judge starting its runners).
 Result<ProcessOptions> SandboxedProcess(const SandboxOptions& sandbox,
                                         const std::vector<std::string>& argv);
+Result<std::vector<std::string>> SandboxArgv(const SandboxOptions& sandbox,
+                                             const std::vector<std::string>& argv);
+
+// The NVIDIA device nodes of this machine (/dev/nvidia*), for code that
+// runs on the GPU inside the sandbox.
+std::vector<std::string> GpuDeviceNodes();
 
 }  // namespace arena
 

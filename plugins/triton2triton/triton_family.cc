@@ -1,9 +1,13 @@
 // The triton2triton family: a Triton baseline, made faster.
 //
-// Compile, check and time run in one long-lived Python worker per evaluation
-// (harness/worker.py), driven through WorkerProcess: importing torch costs
-// seconds, paid once. A worker that crashes or hangs is killed, the stage is
-// recorded as that subject's failure, and a fresh worker carries on.
+// One long-lived judge process per evaluation (harness/worker.py), driven
+// through WorkerProcess, holds the seed, the reference, the tolerances and
+// the clock. It never runs a subject's code: each subject runs in its own
+// sandboxed runner (plugins/common/python/arena_runner.py) that sees only
+// that subject's editable files, read-only, and the memory the judge lends
+// it; the sandbox's command line is built here, by core/sandbox. A runner
+// that crashes or hangs is that subject's failure; a judge that dies is
+// restarted and the stage recorded as failed.
 //
 // On a machine without a GPU the worker runs kernels under the Triton
 // interpreter (TRITON_INTERPRET=1) on the CPU, on the task's small
@@ -14,14 +18,18 @@
 #include <set>
 
 #include "core/family.h"
+#include "core/files.h"
 #include "core/harness_worker.h"
 #include "core/process.h"
+#include "core/sandbox.h"
 
 namespace arena {
 namespace {
 namespace fs = std::filesystem;
 
 constexpr char kWorker[] = "plugins/triton2triton/harness/worker.py";
+constexpr char kRunnerDir[] = "plugins/common/python";
+constexpr char kRunnerInside[] = "/opt/arena/python";
 
 Status ValidateEntry(const TaskSpec& task, const std::string& key, const std::string& ref,
                      const std::vector<std::string>& allowed_files, const char* what) {
@@ -41,10 +49,32 @@ Status ValidateEntry(const TaskSpec& task, const std::string& key, const std::st
 class TritonSession : public EvaluationSession {
  public:
   explicit TritonSession(const EvaluationContext& ctx)
-      : ctx_(ctx), worker_([this] { return Start(); }) {}
+      : ctx_(ctx), worker_([this] { return Start(); }) {
+    const Json& section = ctx_.task->family_json;
+    if (section.is_object() && section.contains("allowed_ops") &&
+        section["allowed_ops"].is_array()) {
+      for (const auto& op : section["allowed_ops"]) {
+        if (op.is_string()) allowed_ops_.push_back(op.get<std::string>());
+      }
+    }
+  }
 
   StageOutcome Compile(Subject subject) override {
     compiled_.erase(subject);
+    // The runner sees the subject's editable files alone: never the
+    // harness (reference, input makers), never the other subject's.
+    const std::string dir = SubjectDir(subject);
+    if (Status st = ResetDir(dir); !st.ok()) return StageOutcome::Failed("harness error", st.message());
+    const std::string& from = subject == Subject::kBaseline ? ctx_.baseline_dir : ctx_.candidate_dir;
+    for (const auto& f : ctx_.task->editable) {
+      fs::path src = fs::path(from) / f;
+      if (fs::is_symlink(src) || !fs::is_regular_file(src)) {
+        return StageOutcome::Failed(f + " is missing or not a regular file");
+      }
+      if (Status st = CopyFile(src.string(), (fs::path(dir) / f).string()); !st.ok()) {
+        return StageOutcome::Failed("harness error", st.message());
+      }
+    }
     StageOutcome o = worker_.Send(CompileRequest(subject), ctx_.stage_timeout_s, SubjectName(subject));
     if (o.passed()) compiled_.insert(subject);
     o.metrics["network_isolated"] = NetworkIsolationAvailable();
@@ -87,6 +117,50 @@ class TritonSession : public EvaluationSession {
  private:
   bool on_gpu() const { return ctx_.device.platform == "cuda"; }
 
+  std::string SubjectDir(Subject s) const {
+    return (fs::path(ctx_.work_dir) / "subjects" / SubjectName(s)).string();
+  }
+
+  // The sandboxed runner of one subject, as a command line for the judge.
+  Result<Json> RunnerSpec(Subject s, const std::string& python) const {
+    const std::string buffers = (fs::path(ctx_.work_dir) / "buffers" / SubjectName(s)).string();
+    ARENA_RETURN_IF_ERROR(ResetDir(buffers));
+    ARENA_RETURN_IF_ERROR(MakeDirs(SubjectDir(s)));
+    SandboxOptions sb;
+    sb.workspace = SubjectDir(s);
+    sb.workspace_read_only = true;
+    sb.read_write = {{buffers, "/buffers"}};
+    // The runner's own two files, copied (a Bazel runfiles tree is links
+    // that point outside the sandbox), and nothing else of the harness.
+    const std::string code = (fs::path(ctx_.work_dir) / "runner_code").string();
+    ARENA_RETURN_IF_ERROR(MakeDirs(code));
+    for (const char* f : {"arena_runner.py", "arena_buffers.py"}) {
+      ARENA_RETURN_IF_ERROR(CopyFile((fs::path(ctx_.project_root) / kRunnerDir / f).string(),
+                                     (fs::path(code) / f).string()));
+    }
+    sb.read_only = {{code, kRunnerInside}};
+    ARENA_ASSIGN_OR_RETURN(std::vector<std::string> install, PythonInstallation(python));
+    for (const auto& p : install) sb.read_only.push_back({p, p});
+    sb.env = {{"TRITON_CACHE_DIR", "/tmp/triton"}, {"PYTHONNOUSERSITE", "1"}};
+    if (on_gpu()) {
+      sb.devices = GpuDeviceNodes();
+      sb.env["CUDA_VISIBLE_DEVICES"] = std::to_string(ctx_.device.index);
+    } else {
+      sb.env["TRITON_INTERPRET"] = "1";
+      sb.env["CUDA_VISIBLE_DEVICES"] = "";
+    }
+    std::string allowed;
+    for (const auto& op : allowed_ops_) allowed += (allowed.empty() ? "" : ",") + op;
+    std::string python_inside = python;
+    if (python.find('/') != std::string::npos) python_inside = fs::absolute(python).string();
+    ARENA_ASSIGN_OR_RETURN(
+        std::vector<std::string> argv,
+        SandboxArgv(sb, {python_inside, "-I", "-B",
+                         std::string(kRunnerInside) + "/arena_runner.py",
+                         on_gpu() ? "--device=cuda" : "--device=cpu", "--allow-ops=" + allowed}));
+    return Json{{"argv", argv}, {"buffers", buffers}, {"sandbox_buffers", "/buffers"}};
+  }
+
   Json CompileRequest(Subject subject) const {
     Json configs = Json::array();
     for (const auto& c : ctx_.task->configs) {
@@ -98,8 +172,17 @@ class TritonSession : public EvaluationSession {
   }
 
   Result<std::unique_ptr<WorkerProcess>> Start() {
+    if (std::string why = SandboxUnavailableReason(); !why.empty()) {
+      // Code under test never runs outside the sandbox.
+      return Unavailable("the candidate sandbox cannot run here: " + why);
+    }
+    const std::string python = HarnessPython(ctx_.project_root);
+    Json runners = Json::object();
+    for (Subject s : {Subject::kBaseline, Subject::kCandidate}) {
+      ARENA_ASSIGN_OR_RETURN(runners[SubjectName(s)], RunnerSpec(s, python));
+    }
     ProcessOptions o;
-    o.argv = {HarnessPython(ctx_.project_root), "-u",
+    o.argv = {python, "-u",
               (fs::path(ctx_.project_root) / kWorker).string()};
     o.cwd = ctx_.work_dir;
     o.env["PYTHONDONTWRITEBYTECODE"] = "1";
@@ -113,10 +196,15 @@ class TritonSession : public EvaluationSession {
     }
     o.memory_limit_bytes = ctx_.memory_limit_bytes;
     o.isolate_network = true;  // candidate code gets no network
+    o.max_processes = 512;     // the judge, its runners and what they start
     ARENA_ASSIGN_OR_RETURN(std::unique_ptr<WorkerProcess> worker, WorkerProcess::Start(o));
     Json init = {{"op", "init"},
                  {"task", ctx_.task->ToJson()},
-                 {"dirs", {{"baseline", ctx_.baseline_dir}, {"candidate", ctx_.candidate_dir}}},
+                 {"dirs", {{"baseline", ctx_.baseline_dir}}},
+                 {"runners", runners},
+                 // The judge gives up on a runner before this process gives
+                 // up on the judge, so the right subject is blamed.
+                 {"timeout_s", std::max(1.0, ctx_.stage_timeout_s * 0.9 - 1.0)},
                  {"device", on_gpu() ? "cuda" : "cpu"}};
     ARENA_RETURN_IF_ERROR(InitializeWorker(*worker, init, 300, "triton worker"));
     // A fresh worker must recompile whatever the last one had compiled.
@@ -132,6 +220,7 @@ class TritonSession : public EvaluationSession {
   }
 
   EvaluationContext ctx_;
+  std::vector<std::string> allowed_ops_;
   std::set<Subject> compiled_;
   HarnessWorker worker_;  // last: stopped before the members it uses go
 };
@@ -143,7 +232,8 @@ class TritonFamily : public TaskFamily {
     if (!s.IsDefined() || !s.IsMap()) {
       return InvalidArgument(task.yaml_path + ": triton2triton: missing section (entry, reference)");
     }
-    static const std::set<std::string> kKeys = {"entry", "reference", "inputs", "reference_dtype"};
+    static const std::set<std::string> kKeys = {"entry", "reference", "inputs", "reference_dtype",
+                                                "allowed_ops"};
     for (const auto& kv : s) {
       if (!kKeys.count(kv.first.Scalar())) {
         return FieldError(task.yaml_path, kv.first, "triton2triton." + kv.first.Scalar(),
@@ -162,6 +252,22 @@ class TritonFamily : public TaskFamily {
     if (s["inputs"].IsDefined()) {
       ARENA_RETURN_IF_ERROR(
           ValidateEntry(task, "inputs", s["inputs"].Scalar(), task.harness, "harness"));
+    }
+    if (s["allowed_ops"].IsDefined()) {
+      // Library ops the task lets a subject run outside its Triton kernels
+      // (aten names such as mm); everything else is library compute.
+      if (!s["allowed_ops"].IsSequence()) {
+        return FieldError(task.yaml_path, s["allowed_ops"], "triton2triton.allowed_ops",
+                          "expected a list of aten op names");
+      }
+      for (const auto& op : s["allowed_ops"]) {
+        const std::string name = op.IsScalar() ? op.Scalar() : "";
+        if (name.empty() || name.find_first_not_of("abcdefghijklmnopqrstuvwxyz0123456789_") !=
+                                std::string::npos) {
+          return FieldError(task.yaml_path, op, "triton2triton.allowed_ops",
+                            "expected an aten op name such as mm");
+        }
+      }
     }
     if (s["reference_dtype"].IsDefined() && s["reference_dtype"].Scalar() != "float64" &&
         s["reference_dtype"].Scalar() != "native") {

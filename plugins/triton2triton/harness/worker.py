@@ -1,43 +1,54 @@
-"""The triton2triton evaluation worker.
+"""The triton2triton judge.
 
-One long-lived process per evaluation (importing torch costs seconds; it is
-paid once). The C++ plugin writes one JSON request per line on stdin and reads
-one JSON reply per line on stdout. Anything the kernels print goes to stderr,
-so it can never be mistaken for a reply.
+One long-lived process per evaluation, driven by the C++ plugin: one JSON
+request per line on stdin, one JSON reply per line on stdout. The judge
+holds everything a verdict rests on (the seed, the reference, tolerances,
+comparison, the clock) and never runs a subject's code: each subject
+(baseline, candidate) runs in its own sandboxed runner process
+(plugins/common/python/arena_runner.py), started from the command line the
+plugin gives, which maps memory the judge lends it and answers "done". The
+judge reads outputs from its own memory and times the runner from outside.
 
 Requests:
-  {"op": "init", "task": {...}, "dirs": {"baseline": D, "candidate": D},
-   "device": "cuda" | "cpu"}
+  {"op": "init", "task": {...}, "dirs": {"baseline": D}, "device": "cuda" | "cpu",
+   "runners": {S: {"argv": [...], "buffers": D, "sandbox_buffers": D}}}
   {"op": "compile", "subject": S, "configs": [{"name": N, "params": {...}}]}
   {"op": "check", "subject": S, "config": {...}, "seed": int, "trials": int}
   {"op": "time", "config": {...}}
   {"op": "quit"}
 Every reply has "status" ("passed", "failed", "skipped" or "error"),
-"detail" (one line), "log" and "metrics".
+"detail" (one line), "log" and "metrics"; a finding against a subject's
+integrity fails its stage with "integrity: ..." and is listed in
+metrics.integrity.
 
-Also usable by hand, to try a task folder's baseline on its small
-configuration under the Triton interpreter:
+By hand, without a sandbox, on a task folder's small configuration:
   TRITON_INTERPRET=1 python worker.py --selftest tasks/<family>/<suite>/<task>
 """
 
 import json
 import math
 import os
+import secrets
 import sys
 import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..",
                                 "common", "python"))
 from arena_harness import (  # noqa: E402  (first: it sends prints to stderr)
-    _DEFAULT_TOLERANCES, _DTYPES, TaskError, _bitwise_equal, _calibrate_sleep, _compare,
-    _device_synced_once, _evaluate, _event_median, _event_once, _fingerprint, _load_module,
-    _median, _reply, _trial_seed)
+    _DEFAULT_TOLERANCES, _DTYPES, TaskError, _bitwise_equal, _compare, _evaluate,
+    _fingerprint, _load_module, _median, _reply, _trial_seed)
 import arena_harness  # noqa: E402
+from arena_buffers import BufferPool  # noqa: E402
+from arena_judge import RunnerClient, SubjectFailure  # noqa: E402
 
 import torch  # noqa: E402
 
+_SUBJECTS = ("baseline", "candidate")
+_ALIGN = 256
+
+
 def _resolve(ref, directory, prefix):
-    """'file.py:function' inside `directory` -> the function."""
+    """'file.py:function' inside `directory` -> the function (judge side only)."""
     file_name, _, func = ref.partition(":")
     if not func:
         raise TaskError(f"'{ref}' must look like file.py:function")
@@ -51,26 +62,45 @@ def _resolve(ref, directory, prefix):
     return fn
 
 
-class Worker:
+def _nbytes(t):
+    return t.numel() * t.element_size()
+
+
+def _dtype_name(dtype):
+    return str(dtype).replace("torch.", "")
+
+
+def _round_up(n, m=_ALIGN):
+    return (n + m - 1) // m * m
+
+
+class IntegrityFailure(Exception):
+    def __init__(self, findings):
+        super().__init__("integrity: " + "; ".join(findings))
+        self.findings = findings
+
+
+class Judge:
     def __init__(self):
         self.task = None
         self.device = "cpu"
-        self.dirs = {}
-        self.entries = {}
+        self.runners = {}
+        self.entry_loaded = {}
         self.reference = None
         self.make_inputs = None
         self.flush = None
-        self._reference_key = None  # configuration whose reference outputs are kept
-        self._reference_outputs = {}  # trial seed -> reference outputs
+        self._reference_key = None
+        self._reference_outputs = {}
+        self.timeout_s = 300.0
 
     # -- setup ---------------------------------------------------------------
     def init(self, req):
         self.task = req["task"]
         self.device = req["device"]
-        self.dirs = req["dirs"]
+        self.timeout_s = float(req.get("timeout_s", 300))
         section = self.task.get("family_section") or {}
         self.section = section
-        harness_dir = self.dirs["baseline"]
+        harness_dir = req["dirs"]["baseline"]
         self.reference = _resolve(section["reference"], harness_dir, "reference")
         self.make_inputs = None
         if section.get("inputs"):
@@ -79,26 +109,39 @@ class Worker:
         if self.device == "cuda":
             torch.cuda.init()
             l2 = torch.cuda.get_device_properties(0).L2_cache_size
-            # Evicting the L2 needs a buffer at least twice its size.
+            self.l2_bytes = l2
             self.flush = torch.empty(max(2 * l2, 64 << 20) // 4, dtype=torch.float32,
                                      device="cuda")
-            self.cycles_per_us = _calibrate_sleep()
-        return _reply("passed", f"worker ready on {self.device}",
+        for subject, spec in req["runners"].items():
+            pool = BufferPool(self.device, spec["buffers"], spec.get("sandbox_buffers", "/buffers"))
+            self.runners[subject] = RunnerClient(subject, spec["argv"], f"runner-{subject}.log", pool)
+        return _reply("passed", f"judge ready on {self.device}",
                       metrics={"torch": torch.__version__, "triton": _triton_version()})
 
     # -- inputs and outputs ---------------------------------------------------
-    def _inputs(self, params, seed):
+    def _inputs(self, params, seed, batch=None):
+        """One trial's inputs; with `batch`, that many sets stacked (default
+        draws only: one generator call per input for all of them)."""
+        if batch is not None and self.make_inputs is not None:
+            sets = [self._inputs(params, seed + k) for k in range(batch)]
+            return {name: torch.stack([s[name] for s in sets]) for name in sets[0]}
+        lead = [batch] if batch is not None else []
         gen = torch.Generator(device=self.device)
         gen.manual_seed(seed)
         if self.make_inputs is not None:
             tensors = self.make_inputs(params=params, generator=gen, device=self.device)
+            if not isinstance(tensors, dict):
+                raise TaskError("the inputs function must return a dict of tensors")
             for spec in self.task["inputs"]:
                 if spec["name"] not in tensors:
                     raise TaskError(f"inputs function returned no '{spec['name']}'")
-            return tensors
+            for name, t in tensors.items():
+                if not isinstance(t, torch.Tensor):
+                    raise TaskError(f"inputs function returned '{name}' that is not a tensor")
+            return {k: v.contiguous() for k, v in tensors.items()}
         tensors = {}
         for spec in self.task["inputs"]:
-            shape = [int(_evaluate(d, params)) for d in spec["shape"]]
+            shape = lead + [int(_evaluate(d, params)) for d in spec["shape"]]
             dtype = _DTYPES[spec["dtype"]]
             init = spec.get("init") or {}
             dist = init.get("dist", "normal")
@@ -119,13 +162,10 @@ class Worker:
             tensors[spec["name"]] = t.to(dtype)
         return tensors
 
-    def _outputs(self, params):
-        outs = {}
-        for spec in self.task["outputs"]:
-            shape = [int(_evaluate(d, params)) for d in spec["shape"]]
-            outs[spec["name"]] = torch.empty(shape, dtype=_DTYPES[spec["dtype"]],
-                                             device=self.device)
-        return outs
+    def _output_specs(self, params):
+        return {spec["name"]: (_DTYPES[spec["dtype"]],
+                               [int(_evaluate(d, params)) for d in spec["shape"]])
+                for spec in self.task["outputs"]}
 
     @staticmethod
     def _poison(tensors):
@@ -136,14 +176,6 @@ class Worker:
                 t.fill_(True)
             else:
                 t.fill_(torch.iinfo(t.dtype).min)
-
-    def _entry(self, subject):
-        if subject not in self.entries:
-            raise TaskError(f"{subject} was not compiled")
-        return self.entries[subject]
-
-    def _call(self, fn, inputs, outputs, params):
-        fn(**inputs, **outputs, **params)
 
     def _expected(self, inputs, params):
         ref_inputs = {}
@@ -162,12 +194,7 @@ class Worker:
         return result
 
     def _expected_for(self, config, seed, originals, params):
-        """The reference outputs of one trial, computed once for both subjects.
-
-        The baseline's and the candidate's checks of a configuration draw the
-        same trials; the last configuration's reference outputs are kept (on
-        the device) so that the second check does not recompute them.
-        """
+        """A trial's reference outputs, computed once for both subjects."""
         key = (config["name"], json.dumps(params, sort_keys=True))
         if self._reference_key != key:
             self._reference_key, self._reference_outputs = key, {}
@@ -175,213 +202,319 @@ class Worker:
             self._reference_outputs[seed] = self._expected(originals, params)
         return self._reference_outputs[seed]
 
-    # -- stages ---------------------------------------------------------------
-    def compile(self, req):
-        subject = req["subject"]
-        section = self.section
-        start = time.perf_counter()
-        self.entries.pop(subject, None)
-        fn = _resolve(section["entry"], self.dirs[subject], f"{subject}_kernel")
-        # Triton compiles at the first launch of each specialization: launch
-        # once per configuration so compilation really happens now.
-        per_config = {}
-        for config in req["configs"]:
-            params = config["params"]
-            t0 = time.perf_counter()
-            inputs = self._inputs(params, 0)
-            outputs = self._outputs(params)
-            self._call(fn, inputs, outputs, params)
-            if self.device == "cuda":
-                torch.cuda.synchronize()
-            per_config[config["name"]] = time.perf_counter() - t0
-        self.entries[subject] = fn
-        return _reply("passed", f"compiled and launched on {len(per_config)} configuration(s)",
-                      seconds=time.perf_counter() - start,
-                      metrics={"seconds_per_config": per_config})
-
-    def check(self, req):
-        subject, config = req["subject"], req["config"]
-        params = config["params"]
-        fn = self._entry(subject)
-        inplace = set(self.task.get("inplace", []))
-        worst = {"max_abs_err": 0.0, "max_rel_err": 0.0}
-        fingerprints = []
-        start = time.perf_counter()
-        for trial in range(int(req.get("trials", 3))):
-            seed = _trial_seed(req["seed"], trial)
-            inputs = self._inputs(params, seed)
-            originals = {k: v.clone() for k, v in inputs.items()}
-            expected = self._expected_for(config, seed, originals, params)
-            outputs = self._outputs(params)
-            self._poison(outputs)
-            self._call(fn, inputs, outputs, params)
-            if self.device == "cuda":
-                torch.cuda.synchronize()
-            for name, original in originals.items():
-                if name in inplace:
-                    continue
-                if not _bitwise_equal(inputs[name], original):
-                    return _reply("failed", f"input '{name}' was modified (it is not in-place)",
-                                  metrics=worst)
-            produced = dict(outputs)
-            produced.update({k: inputs[k] for k in inplace})
-            fingerprints.append([])
-            for name, got in produced.items():
-                if name not in expected:
-                    raise TaskError(f"reference returned no '{name}'")
-                ok, detail, errs = _compare(name, got, expected[name], self._tolerance(got))
-                worst["max_abs_err"] = max(worst["max_abs_err"], errs[0])
-                worst["max_rel_err"] = max(worst["max_rel_err"], errs[1])
-                if not ok:
-                    return _reply("failed", f"trial {trial}: {detail}", metrics=worst,
-                                  seconds=time.perf_counter() - start)
-                fingerprints[-1].append(_fingerprint(got))
-        worst["fingerprints"] = fingerprints
-        worst["trials"] = int(req.get("trials", 3))
-        return _reply("passed", f"{worst['trials']} trial(s) within tolerance",
-                      metrics=worst, seconds=time.perf_counter() - start)
-
     def _tolerance(self, tensor):
-        name = str(tensor.dtype).replace("torch.", "")
+        name = _dtype_name(tensor.dtype)
         tol = (self.task.get("tolerances") or {}).get(name)
         if tol is not None:
             return tol["atol"], tol["rtol"]
         return _DEFAULT_TOLERANCES.get(name, (0.0, 0.0))
 
+    # -- lent memory ------------------------------------------------------------
+    def _lend(self, runner, layouts, count):
+        """Allocates `count` sets of {name: (dtype, shape)} in runner's pool, one
+        buffer per name holding every set (each set 256-byte aligned). Returns
+        (ids, [{name: tensor}] per set, {name: [count, numel] view of all})."""
+        buffers, sets, views = [], [{} for _ in range(count)], [{} for _ in range(count)]
+        slabs = {}
+        for i, (name, (dtype, shape)) in enumerate(layouts.items()):
+            numel = math.prod(int(d) for d in shape)
+            size = torch.empty((), dtype=dtype).element_size()
+            stride = _round_up(numel * size)
+            buf = runner.pool.allocate(stride * count)
+            buffers.append(buf)
+            slabs[name] = buf.view(dtype, [count, stride // size])[:, :numel]
+            for k in range(count):
+                sets[k][name] = (i, k * stride, _dtype_name(dtype), shape)
+                views[k][name] = buf.view(dtype, shape, k * stride)
+        try:
+            ids = runner.bind(buffers, sets, self.timeout_s)
+        except BaseException:
+            for b in buffers:
+                b.free()
+            raise
+        return ids, views, slabs
+
+    def _runner(self, subject):
+        runner = self.runners[subject]
+        if not runner.alive():
+            runner.start()
+            self.entry_loaded[subject] = False
+        if not self.entry_loaded.get(subject):
+            reply = runner.request({"op": "load", "entry": self.section["entry"]}, self.timeout_s)
+            self._raise_findings(runner)
+            if not reply["ok"]:
+                raise SubjectFailure(reply.get("error", "load failed"), reply.get("log", ""))
+            self.entry_loaded[subject] = True
+        return runner
+
+    @staticmethod
+    def _raise_findings(runner):
+        if runner.findings:
+            findings, runner.findings = runner.findings, []
+            raise IntegrityFailure(findings)
+
+    def _call(self, runner, ids, params):
+        reply = runner.request({"op": "call", "sets": ids, "params": params}, self.timeout_s)
+        self._raise_findings(runner)
+        if not reply["ok"]:
+            raise SubjectFailure(reply.get("error", "call failed"), reply.get("log", ""))
+        if runner.pending_bytes():
+            runner.stop()
+            raise SubjectFailure("runner sent a reply nobody asked for: not the protocol")
+        return reply
+
+    def _guarded(self, subject, body):
+        """Runs a stage; a subject's failure is its stage's failure."""
+        start = time.perf_counter()
+        try:
+            return body()
+        except IntegrityFailure as e:
+            return _reply("failed", str(e), metrics={"integrity": e.findings},
+                          seconds=time.perf_counter() - start)
+        except SubjectFailure as e:
+            return _reply("failed", str(e), log=e.log, seconds=time.perf_counter() - start)
+
+    # -- stages ---------------------------------------------------------------
+    def compile(self, req):
+        subject = req["subject"]
+        runner = self.runners[subject]
+        runner.stop()  # each compile loads the subject's files afresh
+        self.entry_loaded[subject] = False
+
+        def body():
+            start = time.perf_counter()
+            self._runner(subject)
+            per_config = {}
+            # Triton compiles at the first launch of each specialization.
+            for config in req["configs"]:
+                params = config["params"]
+                t0 = time.perf_counter()
+                inputs = self._inputs(params, 0)
+                layouts = {k: (v.dtype, list(v.shape)) for k, v in inputs.items()}
+                layouts.update(self._output_specs(params))
+                ids, views, _ = self._lend(runner, layouts, 1)
+                try:
+                    for k, v in inputs.items():
+                        views[0][k].copy_(v)
+                    self._call(runner, ids, params)
+                finally:
+                    runner.unbind(ids, self.timeout_s)
+                per_config[config["name"]] = time.perf_counter() - t0
+            return _reply("passed", f"compiled and launched on {len(per_config)} configuration(s)",
+                          seconds=time.perf_counter() - start,
+                          metrics={"seconds_per_config": per_config})
+        return self._guarded(subject, body)
+
+    def check(self, req):
+        subject, config = req["subject"], req["config"]
+        params = config["params"]
+        inplace = set(self.task.get("inplace", []))
+        trials = int(req.get("trials", 3))
+
+        def body():
+            runner = self._runner(subject)
+            worst = {"max_abs_err": 0.0, "max_rel_err": 0.0}
+            fingerprints = []
+            start = time.perf_counter()
+            for trial in range(trials):
+                seed = _trial_seed(req["seed"], trial)
+                originals = self._inputs(params, seed)
+                expected = self._expected_for(config, seed, originals, params)
+                layouts = {k: (v.dtype, list(v.shape)) for k, v in originals.items()}
+                outputs = self._output_specs(params)
+                layouts.update(outputs)
+                # Fresh memory for every trial: nothing is where it was.
+                ids, views, _ = self._lend(runner, layouts, 1)
+                try:
+                    shared = views[0]
+                    for k, v in originals.items():
+                        shared[k].copy_(v)
+                    self._poison({k: shared[k] for k in outputs})
+                    if self.device == "cuda":
+                        torch.cuda.synchronize()
+                    self._call(runner, ids, params)
+                    verdict = self._verify(shared, originals, outputs, expected, inplace, worst)
+                    if verdict is not None:
+                        return _reply("failed", f"trial {trial}: {verdict}", metrics=worst,
+                                      seconds=time.perf_counter() - start)
+                    fingerprints.append([_fingerprint(shared[k])
+                                         for k in list(outputs) + sorted(inplace)])
+                finally:
+                    runner.unbind(ids, self.timeout_s)
+            worst["fingerprints"] = fingerprints
+            worst["trials"] = trials
+            return _reply("passed", f"{trials} trial(s) within tolerance",
+                          metrics=worst, seconds=time.perf_counter() - start)
+        return self._guarded(subject, body)
+
+    def _verify(self, shared, originals, outputs, expected, inplace, worst, produced=None):
+        """None if the judge's own memory holds the right answer, else why not."""
+        for name, original in originals.items():
+            if name in inplace:
+                continue
+            if not _bitwise_equal(shared[name], original):
+                return f"input '{name}' was modified (it is not in-place)"
+        got_all = produced if produced is not None else \
+            {k: shared[k] for k in list(outputs) + sorted(inplace)}
+        for name, got in got_all.items():
+            if name not in expected:
+                raise TaskError(f"reference returned no '{name}'")
+            ok, detail, errs = _compare(name, got, expected[name], self._tolerance(got))
+            worst["max_abs_err"] = max(worst["max_abs_err"], errs[0])
+            worst["max_rel_err"] = max(worst["max_rel_err"], errs[1])
+            if not ok:
+                return detail
+        return None
+
+    # -- timing -----------------------------------------------------------------
     def time(self, req):
         if self.device != "cuda":
             return _reply("skipped", "skipped: no GPU")
         config = req["config"]
+        try:
+            return self._time(config)
+        except IntegrityFailure as e:
+            return _reply("failed", str(e), metrics={"integrity": e.findings})
+        except SubjectFailure as e:
+            return _reply("failed", str(e), log=e.log)
+
+    def _time(self, config):
+        """Times both subjects from the judge's clock.
+
+        A round lends a subject N sets of fresh inputs (drawn here from a
+        secret seed) and poisoned outputs, asks its runner to run them all
+        (one CUDA graph replay, or eager calls) and waits for "done"; the
+        round ends when the judge has copied the outputs of one set, chosen
+        in secret, out of its own memory. That copy is verified afterwards,
+        inputs included: a runner that answers before its work is done, skips
+        or caches calls, or behaves differently when timed is caught, and all
+        its work, on any stream or host thread, is inside the round. The
+        other subject's runner is stopped (SIGSTOP) meanwhile.
+        """
         params = config["params"]
         timing = self.task["timing"]
-        reps = int(timing["repetitions"])
-        fns = {s: self._entry(s) for s in ("baseline", "candidate")}
-        inputs = self._inputs(params, 12345)
-        outs = {s: self._outputs(params) for s in fns}
-        # Warm up both, and estimate one call's device time (a blocking
-        # kernel hides the host's launch path from the events).
-        warm = {}
-        for s, fn in fns.items():
-            warm[s] = _event_median(lambda: self._call(fn, inputs, outs[s], params), 5,
-                                    self.flush, int(500 * self.cycles_per_us))
-        deadline = time.perf_counter() + float(timing["warmup_ms"]) / 1e3
-        while time.perf_counter() < deadline:
-            for s, fn in fns.items():
-                self._call(fn, inputs, outs[s], params)
-        torch.cuda.synchronize()
-        short = min(warm.values()) < float(timing["graph_below_us"])
-        if short:
-            samples, method, detail = self._time_graphs(fns, params, reps)
-            if samples is None:
-                return _reply("failed", detail, metrics={"method": method})
-        else:
-            # The host's launch path (Python, Triton's launcher) must not
-            # leave the GPU idle inside the timed region: a blocking kernel
-            # longer than the launch path keeps it busy until all is queued.
-            block_us = {}
-            for s, fn in fns.items():
-                host = []
-                for _ in range(5):
-                    t0 = time.perf_counter()
-                    self._call(fn, inputs, outs[s], params)
-                    host.append((time.perf_counter() - t0) * 1e6)
+        inplace = set(self.task.get("inplace", []))
+        names = None
+        rng = secrets.SystemRandom()
+        runners = {s: self._runner(s) for s in _SUBJECTS}
+        outputs = self._output_specs(params)
+        probe = self._inputs(params, rng.getrandbits(48))
+        layouts = {k: (v.dtype, list(v.shape)) for k, v in probe.items()}
+        layouts.update(outputs)
+        names = list(outputs) + sorted(inplace)
+        per_set = sum(_round_up(math.prod(s) * torch.empty((), dtype=d).element_size())
+                      for d, s in layouts.values())
+
+        # A round trip with no work, through the baseline's runner: a
+        # candidate cannot inflate what is subtracted from its own time.
+        overhead = _median([self._round_trip(runners["baseline"], {"op": "empty"})
+                            for _ in range(9)])
+        single = {}
+        for s, r in runners.items():
+            ids, views, _ = self._lend(r, layouts, 1)
+            try:
+                for k, v in probe.items():
+                    views[0][k].copy_(v)
+                times = []
+                for _ in range(3):
+                    self._poison({k: views[0][k] for k in outputs})
                     torch.cuda.synchronize()
-                block_us[s] = min(2000.0, max(50.0, 3 * _median(host)))
-            samples = {s: [] for s in fns}
-            order = list(fns)
-            for i in range(reps):
-                for s in (order if i % 2 == 0 else order[::-1]):
-                    fn = fns[s]
-                    samples[s].append(_event_once(
-                        lambda: self._call(fn, inputs, outs[s], params), self.flush,
-                        int(block_us[s] * self.cycles_per_us)))
-            method = ("cuda-events+l2-flush+interleaved" +
-                      ("+blocking-kernel" if self.cycles_per_us else ""))
-        # Work hidden on other streams is not seen by events on this stream:
-        # compare with times bounded by a device-wide synchronisation.
-        # (Graph replay needs no such check: work escaping the capture fails
-        # the replay-versus-eager comparison above.)
-        synced = {s: [] for s in fns}
-        for _ in range(20):
-            for s, fn in fns.items():
-                synced[s].append(_device_synced_once(
-                    lambda: self._call(fn, inputs, outs[s], params), self.flush))
-        hidden = {s: _median(synced[s]) - _median(samples[s]) for s in fns}
-        metrics = {"method": method, "hidden_us": hidden,
-                   "device_synced_us": {s: _median(v) for s, v in synced.items()}}
-        if not short and hidden["candidate"] - hidden["baseline"] > max(
-                10.0, 0.1 * _median(samples["candidate"])):
-            # The candidate finishes work after its stream says it is done:
-            # time both with the device-wide bound instead.
-            for s, fn in fns.items():
-                synced[s] += [_device_synced_once(
-                    lambda: self._call(fn, inputs, outs[s], params), self.flush)
-                    for _ in range(reps - 20)]
-            samples = synced
-            metrics["method"] = "device-synchronised (work outside the timed stream)"
-        return _reply("passed", metrics["method"], metrics=metrics,
+                    times.append(self._round_trip(r, {"op": "call", "sets": ids, "params": params}))
+                self._raise_findings(r)
+                single[s] = max(_median(times) - overhead, 1.0)
+            finally:
+                r.unbind(ids, self.timeout_s)
+        estimate = min(single.values())
+        free, _ = torch.cuda.mem_get_info()
+        budget = min(8 << 30, free // 6)
+        max_sets = 256 if self.make_inputs is not None else 4096
+        count = max(math.ceil(5000.0 / estimate), math.ceil(2 * self.l2_bytes / max(per_set, 1)))
+        count = int(max(1, min(count, max_sets, budget // max(per_set, 1))))
+        short = estimate < float(timing["graph_below_us"])
+
+        lent = {}
+        try:
+            for s, r in runners.items():
+                lent[s] = self._lend(r, layouts, count)
+            mode = "eager"
+            if short:
+                captured = True
+                for s, r in runners.items():
+                    for name, v in probe.items():
+                        lent[s][2][name].copy_(v.reshape(1, -1).expand(count, -1))
+                    torch.cuda.synchronize()
+                    reply = r.request({"op": "capture", "sets": lent[s][0], "params": params},
+                                      self.timeout_s)
+                    self._raise_findings(r)
+                    captured = captured and reply["ok"]
+                mode = "graph" if captured else "eager"
+            rounds = max(10, min(int(timing["repetitions"]), 30))
+            samples = {s: [] for s in _SUBJECTS}
+            worst = {"max_abs_err": 0.0, "max_rel_err": 0.0}
+            for i in range(rounds + 1):  # round 0 warms up and is not kept
+                private = self._inputs(params, rng.getrandbits(48), batch=count)
+                secret = rng.randrange(count)
+                originals = {name: v[secret] for name, v in private.items()}
+                expected = self._expected(originals, params)
+                order = _SUBJECTS if i % 2 == 0 else _SUBJECTS[::-1]
+                for s in order:
+                    r, (ids, views, slabs) = runners[s], lent[s]
+                    for name, v in private.items():
+                        slabs[name].copy_(v.reshape(count, -1))
+                    self._poison({name: slabs[name] for name in outputs})
+                    self.flush.add_(1.0)
+                    torch.cuda.synchronize()
+                    request = {"op": "replay"} if mode == "graph" else \
+                        {"op": "call", "sets": ids, "params": params}
+                    other = runners[_SUBJECTS[1] if s == _SUBJECTS[0] else _SUBJECTS[0]]
+                    other.freeze(True)
+                    try:
+                        t0 = time.perf_counter()
+                        reply = r.request(request, self.timeout_s)
+                        snap_start = torch.cuda.Event(enable_timing=True)
+                        snap_end = torch.cuda.Event(enable_timing=True)
+                        snap_start.record()
+                        snapshot = {n: views[secret][n].clone() for n in names}
+                        snap_end.record()
+                        snap_end.synchronize()
+                        elapsed = (time.perf_counter() - t0) * 1e6
+                    finally:
+                        other.freeze(False)
+                    self._raise_findings(r)
+                    if not reply["ok"]:
+                        raise SubjectFailure(f"{s}: {reply.get('error', 'failed')}",
+                                             reply.get("log", ""))
+                    if r.pending_bytes():
+                        r.stop()
+                        raise SubjectFailure(f"{s}: runner answered before it was asked: "
+                                             "not the protocol")
+                    verdict = self._verify(views[secret], originals, outputs, expected, inplace,
+                                           worst, produced=snapshot)
+                    if verdict is not None:
+                        raise SubjectFailure(
+                            f"{s}: a timed call's outputs are wrong (round {i}): {verdict}")
+                    work = elapsed - snap_start.elapsed_time(snap_end) * 1e3 - overhead
+                    if i > 0:
+                        samples[s].append(max(work, 0.0) / count)
+        finally:
+            for s, (ids, _, _) in lent.items():
+                runners[s].unbind(ids, self.timeout_s)
+        method = (f"judge-clock+{'cuda-graph' if mode == 'graph' else 'eager'}-rounds-of-{count}"
+                  "-fresh-input-sets+secret-verified-set+interleaved")
+        metrics = {"method": method, "sets_per_round": count, "round_trip_us": overhead,
+                   "single_call_us": single, "verified": worst}
+        return _reply("passed", method, metrics=metrics,
                       extra={"baseline_us": samples["baseline"],
                              "candidate_us": samples["candidate"]})
 
-    def _time_graphs(self, fns, params, reps):
-        """Graph replay over rotating input sets, so each launch reads cold data."""
-        l2 = torch.cuda.get_device_properties(0).L2_cache_size
-        probe_in = self._inputs(params, 777)
-        probe_out = self._outputs(params)
-        footprint = sum(t.numel() * t.element_size()
-                        for t in list(probe_in.values()) + list(probe_out.values()))
-        sets = max(8, min(1024, math.ceil(2 * l2 / max(footprint, 1))))
-        method = f"cuda-graph-replay+{sets}-rotating-input-sets+interleaved"
-        graphs, counts = {}, {}
-        # Both subjects replay over the very same buffers: placement in
-        # memory must not differ between them.
-        bufs = [(self._inputs(params, 1000 + k), self._outputs(params)) for k in range(sets)]
-        for s, fn in fns.items():
-            stream = torch.cuda.Stream()
-            stream.wait_stream(torch.cuda.current_stream())
-            with torch.cuda.stream(stream):
-                for inp, out in bufs[:2]:
-                    self._call(fn, inp, out, params)  # warm-up on the capture stream
-            torch.cuda.current_stream().wait_stream(stream)
-            torch.cuda.synchronize()
-            graph = torch.cuda.CUDAGraph()
-            try:
-                with torch.cuda.graph(graph):
-                    for inp, out in bufs:
-                        self._call(fn, inp, out, params)
-            except Exception as e:  # noqa: BLE001: a candidate that cannot be captured
-                return None, method, f"{s} cannot be captured in a CUDA graph: {e}"
-            # The replay must compute what eager launches compute; work that
-            # escapes the graph (another stream, host-side caching) fails here.
-            inp0, out0 = bufs[0]
-            eager = self._outputs(params)
-            self._call(fn, inp0, eager, params)
-            torch.cuda.synchronize()
-            self._poison(out0)
-            graph.replay()
-            torch.cuda.synchronize()
-            for name in out0:
-                # Within tolerance, not bitwise: kernels with float atomics
-                # legitimately differ in the last bits from run to run.
-                ok, detail, _ = _compare(name, out0[name], eager[name], self._tolerance(out0[name]))
-                if not ok:
-                    return None, method, (f"{s}: graph replay differs from eager launches "
-                                          f"(work outside the captured stream?): {detail}")
-            graphs[s] = graph
-            counts[s] = sets
-        samples = {s: [] for s in fns}
-        order = list(fns)
-        for i in range(reps):
-            for s in (order if i % 2 == 0 else order[::-1]):
-                graph = graphs[s]
-                start = torch.cuda.Event(enable_timing=True)
-                end = torch.cuda.Event(enable_timing=True)
-                start.record()
-                graph.replay()
-                end.record()
-                end.synchronize()
-                samples[s].append(start.elapsed_time(end) * 1e3 / counts[s])
-        return samples, method, ""
+    def _round_trip(self, runner, request):
+        t0 = time.perf_counter()
+        reply = runner.request(request, self.timeout_s)
+        elapsed = (time.perf_counter() - t0) * 1e6
+        if not reply["ok"]:
+            raise SubjectFailure(f"{runner.subject}: {reply.get('error', 'failed')}",
+                                 reply.get("log", ""))
+        return elapsed
 
 
 def _triton_version():
@@ -393,7 +526,9 @@ def _triton_version():
 
 
 def selftest(task_dir):
-    """Checks a task folder's baseline on its small configuration (no arena)."""
+    """Checks a task folder's baseline on its small configuration, with a
+    runner started without a sandbox (by hand, no arena)."""
+    import tempfile
     import yaml
     with open(os.path.join(task_dir, "task.yaml")) as f:
         spec = yaml.safe_load(f)
@@ -403,17 +538,26 @@ def selftest(task_dir):
         "inplace": spec["interface"].get("inplace", []),
         "tolerances": spec.get("tolerances", {}),
         "family_section": spec["triton2triton"],
-        "timing": {"repetitions": 100, "warmup_ms": 25, "graph_below_us": 20,
+        "timing": {"repetitions": 30, "warmup_ms": 25, "graph_below_us": 20,
                    **spec.get("timing", {})},
     }
     device = "cuda" if torch.cuda.is_available() and not os.environ.get("TRITON_INTERPRET") else "cpu"
-    w = Worker()
-    print(w.init({"task": task, "dirs": {"baseline": task_dir, "candidate": task_dir},
-                  "device": device}))
+    runner_py = os.path.join(os.path.dirname(os.path.abspath(arena_harness.__file__)),
+                             "arena_runner.py")
+    task_dir = os.path.abspath(task_dir)
+    scratch = tempfile.mkdtemp(prefix="selftest-")
+    runners = {s: {"argv": [sys.executable, runner_py, f"--device={device}",
+                            f"--workspace={os.path.abspath(task_dir)}"],
+                   "buffers": os.path.join(scratch, s), "sandbox_buffers": os.path.join(scratch, s)}
+               for s in _SUBJECTS}
+    os.chdir(scratch)
+    w = Judge()
+    print(w.init({"task": task, "dirs": {"baseline": task_dir}, "device": device,
+                  "runners": runners}))
     configs = [("small", spec["configs"]["small"])] if device == "cpu" else \
         [(f"t{i}", c) for i, c in enumerate(spec["configs"]["tuning"] + spec["configs"]["heldout"])]
     configs = [(n, {k: v for k, v in p.items() if k != "name"}) for n, p in configs]
-    for subject in ("baseline", "candidate"):
+    for subject in _SUBJECTS:
         r = w.compile({"subject": subject, "configs": [{"name": n, "params": p} for n, p in configs]})
         print(subject, "compile", r["status"], r["detail"])
         if r["status"] != "passed":
@@ -428,13 +572,19 @@ def selftest(task_dir):
             t = w.time({"config": {"name": name, "params": params}})
             print(name, "time", t["status"], t["detail"],
                   _median(t.get("baseline_us", [0])), _median(t.get("candidate_us", [0])))
+    for r in w.runners.values():
+        r.stop()
     return worst
 
 
 def serve():
-    worker = Worker()
-    arena_harness.serve({"init": worker.init, "compile": worker.compile, "check": worker.check,
-                         "time": worker.time})
+    judge = Judge()
+    try:
+        arena_harness.serve({"init": judge.init, "compile": judge.compile, "check": judge.check,
+                             "time": judge.time})
+    finally:
+        for r in judge.runners.values():
+            r.stop()
 
 
 if __name__ == "__main__":

@@ -1,0 +1,211 @@
+"""Memory the judge owns and lends to a sandboxed runner.
+
+The judge allocates every input and output a subject's code touches; the
+runner maps the same memory and hands it to the code under test. The judge
+then reads what really sits in its own memory: whatever the runner's process
+says or re-points, the verdict is taken from these bytes.
+
+- CPU: one file per buffer in a folder bound into the runner's sandbox,
+  mapped shared on both sides (torch.from_file).
+- CUDA: virtual-memory-management allocations exported as POSIX file
+  descriptors, passed over the runner's unix socket (SCM_RIGHTS) and mapped
+  there. Legacy CUDA IPC handles cannot cross the sandbox's PID namespace;
+  descriptors can.
+
+    pool = BufferPool("cuda", host_dir)          # judge
+    buf = pool.allocate(1 << 20)                 # buf.tensor: uint8 on the device
+    desc, fds = pool.describe(buf)               # sent to the runner
+    view = MappedBuffer.open(desc, fds, "cuda")  # runner
+"""
+
+import ctypes
+import os
+import uuid
+
+import torch
+
+_ALIGN = 256
+
+
+def _round_up(n, m):
+    return (n + m - 1) // m * m
+
+
+class _CudaArray:
+    """A device pointer with __cuda_array_interface__, for torch.as_tensor."""
+
+    def __init__(self, ptr, nbytes):
+        self.__cuda_array_interface__ = {
+            "shape": (nbytes,), "typestr": "|u1", "data": (ptr, False),
+            "version": 2, "strides": None}
+
+
+class _Prop(ctypes.Structure):
+    _fields_ = [("type", ctypes.c_int), ("handle_types", ctypes.c_int),
+                ("loc_type", ctypes.c_int), ("loc_id", ctypes.c_int),
+                ("win32", ctypes.c_void_p), ("flags", ctypes.c_ubyte * 8)]
+
+
+class _Access(ctypes.Structure):
+    _fields_ = [("loc_type", ctypes.c_int), ("loc_id", ctypes.c_int),
+                ("flags", ctypes.c_int)]
+
+
+class CudaVmm:
+    """The few driver calls that share device memory by file descriptor."""
+
+    _POSIX_FD = 1
+    _PINNED = 1
+    _DEVICE = 1
+    _READ_WRITE = 3
+
+    def __init__(self, device=0):
+        self.lib = ctypes.CDLL("libcuda.so.1")
+        self.device = device
+        self.prop = _Prop(self._PINNED, self._POSIX_FD, self._DEVICE, device, None,
+                          (ctypes.c_ubyte * 8)())
+        self.access = _Access(self._DEVICE, device, self._READ_WRITE)
+        gran = ctypes.c_size_t()
+        self._check("cuMemGetAllocationGranularity", ctypes.byref(gran), ctypes.byref(self.prop),
+                    ctypes.c_int(0))
+        self.granularity = gran.value
+
+    def _check(self, name, *args):
+        rc = getattr(self.lib, name)(*args)
+        if rc != 0:
+            raise RuntimeError(f"{name} failed with CUDA error {rc}")
+
+    def _map(self, handle, size):
+        ptr = ctypes.c_uint64()
+        self._check("cuMemAddressReserve", ctypes.byref(ptr), ctypes.c_size_t(size),
+                    ctypes.c_size_t(0), ctypes.c_uint64(0), ctypes.c_uint64(0))
+        self._check("cuMemMap", ptr, ctypes.c_size_t(size), ctypes.c_size_t(0),
+                    ctypes.c_uint64(handle), ctypes.c_uint64(0))
+        self._check("cuMemSetAccess", ptr, ctypes.c_size_t(size), ctypes.byref(self.access),
+                    ctypes.c_size_t(1))
+        return ptr.value
+
+    def create(self, nbytes):
+        size = _round_up(max(nbytes, 1), self.granularity)
+        handle = ctypes.c_uint64()
+        self._check("cuMemCreate", ctypes.byref(handle), ctypes.c_size_t(size),
+                    ctypes.byref(self.prop), ctypes.c_uint64(0))
+        return handle.value, size, self._map(handle.value, size)
+
+    def export(self, handle):
+        fd = ctypes.c_int(-1)
+        self._check("cuMemExportToShareableHandle", ctypes.byref(fd), ctypes.c_uint64(handle),
+                    ctypes.c_int(self._POSIX_FD), ctypes.c_uint64(0))
+        return fd.value
+
+    def import_fd(self, fd, size):
+        handle = ctypes.c_uint64()
+        self._check("cuMemImportFromShareableHandle", ctypes.byref(handle),
+                    ctypes.c_void_p(fd), ctypes.c_int(self._POSIX_FD))
+        return handle.value, self._map(handle.value, size)
+
+    def release(self, handle, ptr, size):
+        self._check("cuMemUnmap", ctypes.c_uint64(ptr), ctypes.c_size_t(size))
+        self._check("cuMemAddressFree", ctypes.c_uint64(ptr), ctypes.c_size_t(size))
+        self._check("cuMemRelease", ctypes.c_uint64(handle))
+
+
+class Buffer:
+    """One allocation: `tensor` is a flat uint8 view of it."""
+
+    def __init__(self, key, nbytes, tensor, release):
+        self.key = key
+        self.nbytes = nbytes
+        self.tensor = tensor
+        self._release = release
+
+    def view(self, dtype, shape, offset=0):
+        numel = 1
+        for d in shape:
+            numel *= int(d)
+        size = numel * torch.empty((), dtype=dtype).element_size()
+        if offset < 0 or offset + size > self.nbytes:
+            raise ValueError("a view outside its buffer")
+        return self.tensor[offset:offset + size].view(dtype).view([int(d) for d in shape])
+
+    def free(self):
+        if self._release is not None:
+            self.tensor = None
+            self._release()
+            self._release = None
+
+
+class BufferPool:
+    """The judge's allocator of lent memory."""
+
+    def __init__(self, device, host_dir, sandbox_dir="/buffers"):
+        self.device = device
+        self.host_dir = host_dir
+        self.sandbox_dir = sandbox_dir
+        self.vmm = CudaVmm() if device == "cuda" else None
+        if device != "cuda":
+            os.makedirs(host_dir, exist_ok=True)
+
+    def allocate(self, nbytes):
+        nbytes = _round_up(max(int(nbytes), 1), _ALIGN)
+        key = uuid.uuid4().hex
+        if self.vmm is None:
+            path = os.path.join(self.host_dir, key)
+            with open(path, "wb") as f:
+                f.truncate(nbytes)
+            tensor = torch.from_file(path, shared=True, size=nbytes, dtype=torch.uint8)
+
+            def release(path=path):
+                try:
+                    os.unlink(path)
+                except FileNotFoundError:
+                    pass
+            buf = Buffer(key, nbytes, tensor, release)
+            buf.size = nbytes
+            return buf
+        handle, size, ptr = self.vmm.create(nbytes)
+        holder = _CudaArray(ptr, size)
+        tensor = torch.as_tensor(holder, device="cuda")
+        vmm = self.vmm
+
+        def release(handle=handle, ptr=ptr, size=size):
+            torch.cuda.synchronize()
+            vmm.release(handle, ptr, size)
+        buf = Buffer(key, nbytes, tensor, release)
+        buf.size = size
+        buf.handle = handle
+        return buf
+
+    def describe(self, buf):
+        """(descriptor, file descriptors to send with it) for the runner."""
+        if self.vmm is None:
+            return {"kind": "file", "path": os.path.join(self.sandbox_dir, buf.key),
+                    "nbytes": buf.nbytes}, []
+        return {"kind": "vmm", "size": buf.size, "nbytes": buf.nbytes}, [self.vmm.export(buf.handle)]
+
+
+class MappedBuffer:
+    """The runner's side: lent memory, mapped."""
+
+    _vmm = None
+
+    @classmethod
+    def open(cls, desc, fds, device):
+        if desc["kind"] == "file":
+            nbytes = int(desc["nbytes"])
+            tensor = torch.from_file(desc["path"], shared=True, size=nbytes, dtype=torch.uint8)
+            return Buffer(None, nbytes, tensor, None)
+        if desc["kind"] != "vmm" or len(fds) != 1:
+            raise ValueError("bad buffer descriptor")
+        if cls._vmm is None:
+            cls._vmm = CudaVmm()
+        vmm = cls._vmm
+        size = int(desc["size"])
+        handle, ptr = vmm.import_fd(fds[0], size)
+        os.close(fds[0])
+        tensor = torch.as_tensor(_CudaArray(ptr, size), device="cuda")
+
+        def release():
+            torch.cuda.synchronize()
+            vmm.release(handle, ptr, size)
+        return Buffer(None, int(desc["nbytes"]), tensor, release)

@@ -1,0 +1,258 @@
+"""The judge's side of a sandboxed runner (arena_runner.py): start it, talk to
+it, lend it memory, and never believe more than "done".
+
+    runner = RunnerClient("candidate", argv, log_path, pool)
+    runner.start()
+    runner.request({"op": "load", "entry": "kernel.py:run"}, timeout_s)
+    ids = runner.bind([buf], [{"x": (0, 0, "float16", [n]), "y": (0, 2 * n, ...)}], t)
+    reply = runner.request({"op": "call", "sets": ids, "params": p}, timeout_s)
+    runner.unbind(ids, t)
+
+Every failure of the runner (a crash, a hang, closed pipes, a reply that is
+not one line of JSON, an early or extra reply) raises SubjectFailure naming
+the subject; the runner is then killed with everything it started, and the
+next request starts a fresh one.
+"""
+
+import json
+import os
+import select
+import signal
+import socket
+import subprocess
+import time
+
+_MAX_LINE = 1 << 20
+_LOG_CAP = 256 << 20
+
+
+class SubjectFailure(Exception):
+    """The subject's process failed; the message says how."""
+
+    def __init__(self, message, log=""):
+        super().__init__(message)
+        self.log = log
+
+
+class RunnerClient:
+    def __init__(self, subject, argv, log_path, pool):
+        self.subject = subject
+        self.argv = argv
+        self.log_path = log_path
+        self.pool = pool
+        self.proc = None
+        self.sock = None
+        self.findings = []
+        self._buffer = b""
+        self._next_id = 0
+        self.bound = {}  # set id -> {name: Buffer}
+
+    # -- process ---------------------------------------------------------------
+    def start(self):
+        self.stop()
+        parent, child = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
+        log = open(self.log_path, "ab")
+
+        def limits():
+            import resource
+            resource.setrlimit(resource.RLIMIT_FSIZE, (_LOG_CAP, _LOG_CAP))
+            resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+        try:
+            self.proc = subprocess.Popen(self.argv, stdin=child, stdout=log, stderr=log,
+                                         close_fds=True, start_new_session=True,
+                                         preexec_fn=limits)
+        except OSError as e:
+            raise SubjectFailure(f"cannot start the {self.subject}'s runner: {e}") from e
+        finally:
+            child.close()
+            log.close()
+        self.sock = parent
+        self._buffer = b""
+        self.bound = {}
+
+    def alive(self):
+        return self.proc is not None and self.proc.poll() is None
+
+    def stop(self):
+        if self.proc is not None:
+            try:
+                os.killpg(self.proc.pid, signal.SIGKILL)
+            except (ProcessLookupError, PermissionError):
+                pass
+            try:
+                self.proc.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                pass
+        if self.sock is not None:
+            self.sock.close()
+        self.proc, self.sock = None, None
+        for bufs in self.bound.values():
+            for b in bufs:
+                b.free()
+        self.bound = {}
+
+    def _tree(self):
+        """The runner and every process below it (the sandbox's PID namespace
+        hides them from each other, not from the judge)."""
+        children = {}
+        for entry in os.listdir("/proc"):
+            if not entry.isdigit():
+                continue
+            try:
+                with open(f"/proc/{entry}/stat", "rb") as f:
+                    stat = f.read()
+                ppid = int(stat[stat.rindex(b")") + 2:].split()[1])
+            except (OSError, ValueError, IndexError):
+                continue
+            children.setdefault(ppid, []).append(int(entry))
+        tree, todo = [], [self.proc.pid]
+        while todo:
+            pid = todo.pop()
+            tree.append(pid)
+            todo.extend(children.get(pid, []))
+        return tree
+
+    def freeze(self, stopped):
+        """Stops (or resumes) the runner's whole tree, so that it cannot
+        submit work while the other subject is timed."""
+        if not self.alive():
+            return
+        sig = signal.SIGSTOP if stopped else signal.SIGCONT
+        for pid in self._tree():
+            try:
+                os.kill(pid, sig)
+            except (ProcessLookupError, PermissionError):
+                pass
+
+    def log_tail(self, n=4000):
+        try:
+            with open(self.log_path, "rb") as f:
+                f.seek(0, os.SEEK_END)
+                f.seek(max(0, f.tell() - n))
+                return f.read().decode("utf-8", "replace")
+        except OSError:
+            return ""
+
+    def _ended(self):
+        try:
+            code = self.proc.wait(timeout=5)
+        except subprocess.TimeoutExpired:
+            code = None
+        if code is None:
+            return "closed its connection"
+        # The sandbox passes a signal death on as exit status 128 + signal.
+        sig = -code if code < 0 else (code - 128 if 128 < code < 160 else 0)
+        if sig:
+            try:
+                name = signal.Signals(sig).name
+            except ValueError:
+                name = str(sig)
+            return f"was killed by signal {sig} ({name})"
+        return f"exited with status {code}"
+
+    def _fail(self, message):
+        log = self.log_tail()
+        self.stop()
+        raise SubjectFailure(f"{self.subject}: {message}", log)
+
+    # -- protocol --------------------------------------------------------------
+    def send(self, obj, fds=()):
+        if not self.alive():
+            raise SubjectFailure(f"{self.subject}: runner is not running")
+        data = (json.dumps(obj) + "\n").encode()
+        try:
+            if fds:
+                socket.send_fds(self.sock, [data], list(fds))
+            else:
+                self.sock.sendall(data)
+        except OSError as e:
+            self._fail(f"runner {self._ended()} ({e})")
+
+    def receive(self, timeout_s):
+        """The next reply; findings met on the way are kept in self.findings."""
+        deadline = time.monotonic() + timeout_s
+        while True:
+            while b"\n" not in self._buffer:
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    self._fail(f"timed out after {timeout_s:.1f} s")
+                ready, _, _ = select.select([self.sock], [], [], left)
+                if not ready:
+                    continue
+                try:
+                    chunk = self.sock.recv(1 << 16)
+                except OSError:
+                    chunk = b""
+                if not chunk:
+                    self._fail(f"runner {self._ended()}")
+                self._buffer += chunk
+                if len(self._buffer) > _MAX_LINE and b"\n" not in self._buffer:
+                    self._fail("runner sent a line longer than 1 MiB: not the protocol")
+            line, self._buffer = self._buffer.split(b"\n", 1)
+            try:
+                msg = json.loads(line.decode("utf-8"))
+            except (UnicodeDecodeError, ValueError):
+                self._fail("runner sent something that is not a JSON line: not the protocol")
+            if not isinstance(msg, dict):
+                self._fail("runner sent a reply that is not an object: not the protocol")
+            if "finding" in msg and len(msg) == 1:
+                self.findings.append(str(msg["finding"])[:500])
+                continue
+            return msg
+
+    def request(self, obj, timeout_s, fds=()):
+        if self._buffer.strip():
+            self._fail("runner sent a reply nobody asked for: not the protocol")
+        self.send(obj, fds)
+        reply = self.receive(timeout_s)
+        if not isinstance(reply.get("ok"), bool):
+            self._fail("runner's reply has no 'ok': not the protocol")
+        return reply
+
+    def pending_bytes(self):
+        """Whether the runner wrote more than its one reply (polled, not waited for)."""
+        ready, _, _ = select.select([self.sock], [], [], 0)
+        if ready:
+            chunk = self.sock.recv(1 << 16)
+            if not chunk:
+                return False
+            self._buffer += chunk
+        return bool(self._buffer.strip())
+
+    # -- lent memory -----------------------------------------------------------
+    def bind(self, buffers, sets, timeout_s):
+        """Lends `buffers` (judge Buffers) cut into `sets`: each set maps a
+        name to (buffer index, byte offset, dtype name, shape). Returns the
+        sets' ids in order; unbind(ids) gives them back."""
+        first = self._next_id + 1
+        self._next_id += len(sets)
+        descs, fds = [], []
+        for buf in buffers:
+            desc, buf_fds = self.pool.describe(buf)
+            descs.append(desc)
+            fds.extend(buf_fds)
+        specs = [{name: {"buffer": i, "offset": int(off), "dtype": dtype,
+                         "shape": [int(d) for d in shape]}
+                  for name, (i, off, dtype, shape) in s.items()} for s in sets]
+        try:
+            reply = self.request({"op": "bind", "first_id": first, "buffers": descs,
+                                  "sets": specs, "nfds": len(fds)}, timeout_s, fds)
+        finally:
+            for fd in fds:
+                os.close(fd)
+        if not reply["ok"]:
+            raise SubjectFailure(f"{self.subject}: cannot map the arena's buffers: "
+                                 f"{reply.get('error', '')}", reply.get("log", ""))
+        self.bound[first] = buffers
+        return list(range(first, first + len(sets)))
+
+    def unbind(self, ids, timeout_s):
+        """Takes back what one bind() lent (its ids) and frees the buffers."""
+        first = ids[0] if ids else None
+        if first in self.bound and self.alive():
+            try:
+                self.request({"op": "unbind", "ids": [first]}, timeout_s)
+            except SubjectFailure:
+                pass
+        for b in self.bound.pop(first, []):
+            b.free()

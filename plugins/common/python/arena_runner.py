@@ -1,0 +1,303 @@
+"""The runner: the only process where a subject's Python code runs.
+
+It is started by the judge inside the sandbox (bubblewrap: its own files
+read-only at /workspace, a private /tmp, no network, its own PID namespace)
+and holds nothing worth stealing: no seed, no reference, no tolerance, no
+comparison, no timer. It maps the memory the judge lends it, calls the
+subject's entry on it when told, and answers "done" or the error. The judge
+reads the outputs from its own memory and times the runner from outside, so
+nothing this process says is a verdict; the one thing it may add are
+findings against the code it ran (an op from a library rather than a Triton
+kernel, an introspection attempt), sent at once and never taken back.
+
+Protocol: one JSON line per request on fd 0 (a unix socket; buffers' file
+descriptors ride along), one JSON line per reply on the same socket:
+  {"op": "load", "entry": "kernel.py:run"}
+  {"op": "bind", "first_id": K, "buffers": [desc, ...], "nfds": F,
+   "sets": [{name: {"buffer": i, "offset": bytes, "dtype", "shape"}}, ...]}
+                                             (sets K, K+1, ...)
+  {"op": "unbind", "ids": [K, ...]}          (what one bind mapped)
+  {"op": "call", "sets": [K, ...], "params": {...}}
+  {"op": "capture", "sets": [K, ...], "params": {...}}   (CUDA graph over the sets)
+  {"op": "replay"}                                         (the captured graph, once)
+  {"op": "empty"}
+Replies: {"ok": true, ...} or {"ok": false, "error": "...", "log": "..."};
+findings: {"finding": "..."} lines, at any moment.
+"""
+
+import gc
+import importlib.util
+import json
+import os
+import socket
+import sys
+import traceback
+import types
+import warnings
+
+# Replies travel on the socket only; the subject's prints go to the log.
+os.dup2(2, 1)
+sys.stdout = sys.stderr
+
+import torch  # noqa: E402
+from torch.utils._python_dispatch import TorchDispatchMode  # noqa: E402
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from arena_buffers import MappedBuffer  # noqa: E402
+
+_DTYPES = {name: getattr(torch, name) for name in (
+    "float16", "bfloat16", "float32", "float64", "int8", "uint8", "int16", "int32", "int64",
+    "bool", "float8_e4m3fn", "float8_e5m2") if hasattr(torch, name)}
+
+# Aten ops that do no arithmetic on data: allocation, views, metadata.
+_FREE_OPS = {
+    "empty", "empty_like", "empty_strided", "new_empty", "new_empty_strided", "view",
+    "_unsafe_view", "reshape", "as_strided", "t", "transpose", "permute", "expand",
+    "unsqueeze", "squeeze", "slice", "select", "split", "split_with_sizes", "unbind",
+    "detach", "alias", "lift_fresh", "view_as", "unflatten", "flatten", "narrow",
+    "_reshape_alias", "is_same_size", "sym_size", "sym_stride", "sym_numel",
+    "sym_storage_offset", "is_contiguous", "dim", "size", "stride", "numel",
+    "record_stream", "set_", "resolve_conj", "resolve_neg", "_local_scalar_dense",
+}
+# Inside an interpreted launch the Triton interpreter itself copies arguments.
+_INTERPRETER_OPS = {"copy_", "_to_copy", "set_", "new_empty", "empty"}
+# Ways to rewrite the runner's or the libraries' code from inside, refused
+# while the subject's code runs. (Frames stay readable: typing needs them.)
+_DENIED_EVENTS = ("ctypes.", "gc.get_", "sys.settrace", "sys.setprofile", "sys.monitoring")
+
+def main():
+    device = "cuda" if "--device=cuda" in sys.argv else "cpu"
+    allowed_ops = set()
+    workspace = "/workspace"
+    for arg in sys.argv:
+        if arg.startswith("--allow-ops="):
+            allowed_ops = {o for o in arg.split("=", 1)[1].split(",") if o}
+        if arg.startswith("--workspace="):
+            workspace = arg.split("=", 1)[1]
+    sock = socket.socket(fileno=0)
+    send = sock.sendall
+    recv_fds = socket.recv_fds
+    dumps, loads = json.dumps, json.loads
+
+    def say(obj):
+        send((dumps(obj) + "\n").encode())
+
+    state = {"candidate": False, "launches": 0, "depth": 0}
+    reported = set()
+
+    def finding(text):
+        # Sent at once: code that catches the refusal cannot take it back.
+        if text not in reported:
+            reported.add(text)
+            say({"finding": text})
+
+    if device == "cuda":
+        torch.cuda.init()
+        torch.zeros(1, device="cuda")
+        synchronize = torch.cuda.synchronize
+    else:
+        def synchronize():
+            return None
+
+    # Count launches of Triton kernels (compiled or interpreted).
+    import triton
+    from triton.runtime import jit as triton_jit
+    interpreted = os.environ.get("TRITON_INTERPRET") == "1"
+    launch_classes = [triton_jit.JITFunction]
+    try:
+        from triton.runtime.interpreter import InterpretedFunction
+        launch_classes.append(InterpretedFunction)
+    except ImportError:
+        pass
+    for cls in launch_classes:
+        original = cls.run
+
+        def counted(self, *args, __original=original, **kwargs):
+            if kwargs.get("warmup"):
+                return __original(self, *args, **kwargs)
+            state["launches"] += 1
+            state["depth"] += 1
+            try:
+                return __original(self, *args, **kwargs)
+            finally:
+                state["depth"] -= 1
+        cls.run = counted
+
+    class LibraryGuard(TorchDispatchMode):
+        def __torch_dispatch__(self, func, types, args=(), kwargs=None):
+            name = func._schema.name.split("::")[-1]
+            base = name.rstrip("_") if name not in _FREE_OPS else name
+            if state["candidate"] and name not in _FREE_OPS and name not in allowed_ops and \
+                    base not in allowed_ops and not (
+                        interpreted and state["depth"] > 0 and name in _INTERPRETER_OPS):
+                finding(f"library compute: aten::{name} ran outside a Triton kernel")
+            return func(*args, **(kwargs or {}))
+
+    def host_escape(name):
+        def wrapper(self, *args, __original=getattr(torch.Tensor, name), **kwargs):
+            if state["candidate"] and state["depth"] == 0:
+                finding(f"host compute: Tensor.{name}() hands the data to the host")
+            return __original(self, *args, **kwargs)
+        return wrapper
+    for name in ("numpy", "__array__", "__dlpack__", "tolist"):
+        if hasattr(torch.Tensor, name):
+            setattr(torch.Tensor, name, host_escape(name))
+
+    def audit(event, args):
+        if not state["candidate"]:
+            return
+        refused = event.startswith(_DENIED_EVENTS)
+        if event in ("object.__setattr__", "object.__delattr__") and args:
+            # Classes and functions of the runner and the libraries, as
+            # they were before the subject ran: theirs to read, not to patch.
+            # (Classes that libraries create while the subject runs are new.)
+            refused = id(args[0]) in existing
+        if refused:
+            detail = event
+            if event == "object.__setattr__" and len(args) > 1:
+                owner = getattr(args[0], "__qualname__", type(args[0]).__name__)
+                detail = f"setting {owner}.{args[1]}"
+            finding(f"tampering: {detail} is not allowed in a subject's code")
+            raise RuntimeError(f"the arena does not allow {detail}")
+
+    guard = LibraryGuard()
+    # Held, so that their ids are never reused by new objects.
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # isinstance() wakes deprecated lazy attributes
+        existing_objects = [o for o in gc.get_objects()
+                            if isinstance(o, (type, types.FunctionType))]
+    existing = {id(o) for o in existing_objects}
+    sets = {}
+    mapped = {}  # first set id -> (number of sets, buffers)
+    fn_box = [None]
+    graph_box = [None]
+    pending_fds = []
+    buffer = b""
+    sys.addaudithook(audit)
+
+    def run_subject(thunk):
+        state["candidate"] = True
+        try:
+            with guard:
+                result = thunk()
+            return result
+        finally:
+            state["candidate"] = False
+
+    def call_sets(ids, params):
+        fn = fn_box[0]
+        for k in ids:
+            fn(**sets[k], **params)
+
+    def load(req):
+        file_name, _, func = req["entry"].partition(":")
+        path = os.path.join(workspace, file_name)
+        if not os.path.isfile(path):
+            raise RuntimeError(f"{file_name} is missing")
+        sys.path.insert(0, workspace)
+        spec = importlib.util.spec_from_file_location("subject_" + file_name[:-3].replace("/", "_"),
+                                                      path)
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[spec.name] = module
+        run_subject(lambda: spec.loader.exec_module(module))
+        fn = getattr(module, func, None)
+        if not callable(fn):
+            raise RuntimeError(f"{file_name} defines no function '{func}'")
+        fn_box[0] = fn
+        return {}
+
+    def bind(req):
+        need = int(req.get("nfds", 0))
+        if len(pending_fds) < need:
+            raise RuntimeError("buffer descriptors missing")
+        fds = [pending_fds.pop(0) for _ in range(need)]
+        buffers = []
+        for desc in req["buffers"]:
+            take = [fds.pop(0)] if desc["kind"] == "vmm" else []
+            buffers.append(MappedBuffer.open(desc, take, device))
+        for i, spec_set in enumerate(req["sets"]):
+            tensors = {}
+            for name, spec in spec_set.items():
+                buf = buffers[int(spec["buffer"])]
+                tensors[name] = buf.view(_DTYPES[spec["dtype"]], spec["shape"],
+                                         int(spec.get("offset", 0)))
+            sets[int(req["first_id"]) + i] = tensors
+        mapped[int(req["first_id"])] = (len(req["sets"]), buffers)
+        return {}
+
+    def unbind(req):
+        graph_box[0] = None
+        for first in req["ids"]:
+            count, buffers = mapped.pop(int(first), (0, []))
+            for k in range(int(first), int(first) + count):
+                sets.pop(k, None)
+            for buf in buffers:
+                buf.free()
+        return {}
+
+    def call(req):
+        if fn_box[0] is None:
+            raise RuntimeError("nothing loaded")
+        before = state["launches"]
+        run_subject(lambda: call_sets(req["sets"], req["params"]))
+        synchronize()
+        launches = state["launches"] - before
+        if launches == 0:
+            finding("no Triton kernel was launched: the outputs came from elsewhere")
+        return {"launches": launches}
+
+    def capture(req):
+        if device != "cuda":
+            raise RuntimeError("graph capture needs a GPU")
+        graph_box[0] = None
+        ids, params = req["sets"], req["params"]
+        stream = torch.cuda.Stream()
+        stream.wait_stream(torch.cuda.current_stream())
+        with torch.cuda.stream(stream):
+            run_subject(lambda: call_sets(ids[:2], params))
+        torch.cuda.current_stream().wait_stream(stream)
+        synchronize()
+        graph = torch.cuda.CUDAGraph()
+        before = state["launches"]
+        with torch.cuda.graph(graph):
+            run_subject(lambda: call_sets(ids, params))
+        if state["launches"] == before:
+            finding("no Triton kernel was launched: the outputs came from elsewhere")
+        graph_box[0] = graph
+        return {}
+
+    def replay(req):
+        graph_box[0].replay()
+        synchronize()
+        return {}
+
+    def empty(req):
+        synchronize()
+        return {}
+
+    handlers = {"load": load, "bind": bind, "unbind": unbind, "call": call, "capture": capture,
+                "replay": replay, "empty": empty}
+    while True:
+        while b"\n" not in buffer:
+            data, fds, _, _ = recv_fds(sock, 1 << 20, 64)
+            pending_fds.extend(fds)
+            if not data:
+                return
+            buffer += data
+        line, buffer = buffer.split(b"\n", 1)
+        req = loads(line)
+        if req.get("op") == "quit":
+            return
+        try:
+            reply = handlers[req["op"]](req)
+            reply["ok"] = True
+        except BaseException as e:  # noqa: BLE001: the subject's failure, reported
+            state["candidate"] = False
+            first = str(e).splitlines()[0] if str(e) else ""
+            reply = {"ok": False, "error": f"{type(e).__name__}: {first}",
+                     "log": traceback.format_exc()[-8000:]}
+        say(reply)
+
+
+if __name__ == "__main__":
+    main()
