@@ -11,9 +11,10 @@
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 cd "$root"
-bazel build //tools/arena:arena //plugins/hip2hip:hip2hip_worker 2>/dev/null
+bazel build //tools/arena:arena //plugins/hip2hip:hip2hip_worker \
+  //tests/adversarial:triton_adversarial_test 2>/dev/null
 bundle="$root/.bundle"
-rm -rf "$bundle/tools" "$bundle/plugins" "$bundle/tasks" "$bundle/agents"
+rm -rf "$bundle/tools" "$bundle/plugins" "$bundle/tasks" "$bundle/agents" "$bundle/tests" "$bundle/bin"
 # A stale results database would make the GPU scripts resume an old run.
 [ "${KEEP_RUNS:-0}" = 1 ] || rm -rf "$bundle/runs" "$bundle/runs-broken" "$bundle/runs-overfit" "$bundle/runs-smoke"
 mkdir -p "$bundle/tools/arena" "$bundle/tools/gpu"
@@ -21,6 +22,12 @@ cp -f bazel-bin/tools/arena/arena "$bundle/tools/arena/arena"
 cp -rf tools/gpu/. "$bundle/tools/gpu/"
 cp -r plugins tasks agents "$bundle/"
 cp -f bazel-bin/plugins/hip2hip/hip2hip_worker "$bundle/plugins/hip2hip/hip2hip_worker"
+# Candidates run sandboxed: the GPU machine has no bubblewrap package, but
+# Debian's binary runs there (the scripts point ARENA_BWRAP at it).
+mkdir -p "$bundle/bin" "$bundle/tests/adversarial"
+cp -f "$(command -v bwrap)" "$bundle/bin/bwrap"
+cp -rf tests/adversarial/triton "$bundle/tests/adversarial/"
+cp -f bazel-bin/tests/adversarial/triton_adversarial_test "$bundle/tests/adversarial/"
 find "$bundle/plugins" "$bundle/tasks" "$bundle/agents" "$bundle/tools" \( -name '__pycache__' -o -name 'BUILD.bazel' \
   -o -name '*.cc' -o -name 'testdata' -o -name 'openai_chat' \) -prune -exec rm -rf {} +
 if [ -n "${RUNS_DB:-}" ]; then

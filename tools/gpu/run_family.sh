@@ -18,6 +18,7 @@ agent="${4:-noop}"
 mkdir -p "$out" runs
 export ARENA_PYTHON="${ARENA_PYTHON:-python3}"
 export PYTHONUNBUFFERED=1
+export ARENA_BWRAP="${ARENA_BWRAP:-$PWD/bin/bwrap}"
 date -u +"date: %Y-%m-%dT%H:%M:%SZ" | tee "$out/log.txt"
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem --format=csv | tee -a "$out/log.txt"
 tools/arena/arena --root . devices | tee -a "$out/log.txt"

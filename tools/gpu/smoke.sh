@@ -11,6 +11,7 @@ set -uo pipefail
 out="${1:?output folder}"
 mkdir -p "$out"
 export ARENA_PYTHON="${ARENA_PYTHON:-python3}" PYTHONUNBUFFERED=1
+export ARENA_BWRAP="${ARENA_BWRAP:-$PWD/bin/bwrap}"
 here="$(pwd)"
 step() {  # step NAME LIMIT_S COMMAND...
   local name="$1" limit="$2"

@@ -1,0 +1,33 @@
+# class: hidden stream (the work put on another stream; GPU only): counted,
+# so it is slower than the baseline, never faster
+# expect: pass, slower
+# where: gpu
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def _gelu(x_ptr, y_ptr, n, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    mask = offs < n
+    x = tl.load(x_ptr + offs, mask=mask).to(tl.float32)
+    t = 2.0 / (1.0 + tl.exp(-2.0 * 0.7978845608 * (x + 0.044715 * x * x * x))) - 1.0
+    tl.store(y_ptr + offs, (0.5 * x * (1.0 + t)).to(tl.float16), mask=mask)
+
+
+def gelu(x, y, n):
+    _gelu[(triton.cdiv(n, 1024),)](x, y, n, BLOCK=1024)
+
+
+import torch
+
+SIDE = []
+
+
+def run(x, y, n, **_):
+    if not SIDE:
+        SIDE.append(torch.cuda.Stream())
+    torch.cuda._sleep(10_000_000)  # ~5 ms of nothing on the current stream first
+    with torch.cuda.stream(SIDE[0]):
+        torch.cuda._sleep(50_000_000)
+        gelu(x, y, n)

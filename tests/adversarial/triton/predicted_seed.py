@@ -1,0 +1,37 @@
+# class: predicted seed (outputs precomputed for guessed inputs)
+# expect: NaN|outside|library compute
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def _gelu(x_ptr, y_ptr, n, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    mask = offs < n
+    x = tl.load(x_ptr + offs, mask=mask).to(tl.float32)
+    t = 2.0 / (1.0 + tl.exp(-2.0 * 0.7978845608 * (x + 0.044715 * x * x * x))) - 1.0
+    tl.store(y_ptr + offs, (0.5 * x * (1.0 + t)).to(tl.float16), mask=mask)
+
+
+def gelu(x, y, n):
+    _gelu[(triton.cdiv(n, 1024),)](x, y, n, BLOCK=1024)
+
+
+import torch
+
+GUESSES = {}
+for seed in range(64):
+    g = torch.Generator()
+    g.manual_seed(seed)
+    GUESSES[seed] = g
+
+
+def run(x, y, n, **_):
+    for seed in range(64):
+        g = torch.Generator()
+        g.manual_seed(seed)
+        guess = (torch.randn(n, generator=g) * 2).half()
+        if torch.equal(guess, x):
+            gelu(x, y, n)
+            return
+    _gelu[(1,)](x, y, 0, BLOCK=1024)  # no match: a launch that writes nothing
