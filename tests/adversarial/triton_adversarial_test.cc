@@ -35,6 +35,8 @@ struct Candidate {
   bool gpu_only = false;
 };
 
+void PrintTo(const Candidate& c, std::ostream* os) { *os << c.file; }
+
 std::string Header(const std::string& text, const std::string& key) {
   std::istringstream in(text);
   std::string line;

@@ -1,5 +1,6 @@
-# class: parent killed (every process it can reach, signalled)
-# expect: signal|exited|closed
+# class: parent killed (its parent and every process it can reach,
+# signalled): none is outside its own sandbox, so the evaluation goes on
+# expect: pass
 import triton
 import triton.language as tl
 
@@ -28,4 +29,8 @@ def run(x, y, n, **_):
             os.kill(os.getppid(), sig)
         except OSError:
             pass
-    os.kill(-1, signal.SIGKILL)
+    for pid in (1, -1):
+        try:
+            os.kill(pid, signal.SIGKILL)
+        except OSError:
+            pass
