@@ -58,9 +58,11 @@ class RunnerClient:
             resource.setrlimit(resource.RLIMIT_FSIZE, (_LOG_CAP, _LOG_CAP))
             resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
         try:
+            # The sandbox's own first process keeps the environment it is
+            # started with, readable inside as /proc/1/environ: give it none.
             self.proc = subprocess.Popen(self.argv, stdin=child, stdout=log, stderr=log,
                                          close_fds=True, start_new_session=True,
-                                         preexec_fn=limits)
+                                         preexec_fn=limits, env={"PATH": "/usr/bin:/bin"})
         except OSError as e:
             raise SubjectFailure(f"cannot start the {self.subject}'s runner: {e}") from e
         finally:

@@ -100,7 +100,6 @@ def main():
             return None
 
     # Count launches of Triton kernels (compiled or interpreted).
-    import triton
     from triton.runtime import jit as triton_jit
     interpreted = os.environ.get("TRITON_INTERPRET") == "1"
     launch_classes = [triton_jit.JITFunction]
