@@ -15,42 +15,47 @@ std::string HarnessPython(const std::string& project_root) {
   return "python3";
 }
 
-Result<std::vector<std::string>> PythonInstallation(const std::string& python) {
+Result<PythonInstall> PythonInstallation(const std::string& python) {
   static std::mutex mu;
-  static std::map<std::string, std::vector<std::string>> known;
+  static std::map<std::string, PythonInstall> known;
   std::lock_guard<std::mutex> lock(mu);
   if (auto it = known.find(python); it != known.end()) return it->second;
   ProcessOptions o;
   o.argv = {python, "-c",
             "import json, os, sys\n"
             "p = {sys.prefix, sys.base_prefix, sys.exec_prefix, os.path.dirname(sys.executable)}\n"
+            "p |= {x for x in sys.path if os.path.isdir(x)}\n"
             "p |= {os.path.realpath(x) for x in list(p)}\n"
             "p.add(os.path.dirname(os.path.realpath(sys.executable)))\n"
-            "print(json.dumps(sorted(p)))"};
+            "print(json.dumps({'folders': sorted(p),\n"
+            "                  'path': [x for x in sys.path if os.path.isdir(x)]}))"};
   o.timeout_s = 60;
   ARENA_ASSIGN_OR_RETURN(ProcessResult r, RunProcess(o));
   Json j = Json::parse(r.out, nullptr, false);
-  if (!r.success() || !j.is_array()) {
+  if (!r.success() || !j.is_object() || !j["folders"].is_array() || !j["path"].is_array()) {
     return Unavailable("cannot ask " + python + " where it is installed: " + r.Describe() + " " +
                        r.err);
   }
-  std::set<std::string> paths;
-  for (const auto& p : j) {
+  std::set<std::string> folders;
+  for (const auto& p : j["folders"]) {
     std::string path = p.get<std::string>();
     if (path.empty() || path == "/" || path.rfind("/usr", 0) == 0) continue;
-    paths.insert(path);
+    folders.insert(path);
   }
+  PythonInstall install;
   // A folder inside another is bound with it.
-  std::vector<std::string> out;
-  for (const auto& p : paths) {
+  for (const auto& p : folders) {
     bool inside = false;
-    for (const auto& q : paths) {
+    for (const auto& q : folders) {
       if (q != p && p.rfind(q + "/", 0) == 0) inside = true;
     }
-    if (!inside) out.push_back(p);
+    if (!inside) install.folders.push_back(p);
   }
-  known[python] = out;
-  return out;
+  for (const auto& p : j["path"]) {
+    install.path += (install.path.empty() ? "" : ":") + p.get<std::string>();
+  }
+  known[python] = install;
+  return install;
 }
 
 Status InitializeWorker(WorkerProcess& worker, const Json& init, double timeout_s,

@@ -27,10 +27,15 @@ namespace arena {
 // $ARENA_PYTHON, else the project's .venv/bin/python, else python3.
 std::string HarnessPython(const std::string& project_root);
 
-// The folders a Python interpreter needs to run (its prefix, base prefix
-// and their real paths), outside /usr, for binding into a sandbox; asked of
-// the interpreter once per process.
-Result<std::vector<std::string>> PythonInstallation(const std::string& python);
+// What a Python interpreter needs to run in a sandbox: the folders outside
+// /usr to bind (its prefixes, the real paths behind them, and the folders
+// on its sys.path, which may come from PYTHONPATH) and that sys.path, to be
+// set again inside. Asked of the interpreter once per process.
+struct PythonInstall {
+  std::vector<std::string> folders;
+  std::string path;  // sys.path joined with ':'
+};
+Result<PythonInstall> PythonInstallation(const std::string& python);
 
 Status InitializeWorker(WorkerProcess& worker, const Json& init, double timeout_s,
                         const std::string& what);

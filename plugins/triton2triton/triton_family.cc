@@ -139,9 +139,10 @@ class TritonSession : public EvaluationSession {
                                      (fs::path(code) / f).string()));
     }
     sb.read_only = {{code, kRunnerInside}};
-    ARENA_ASSIGN_OR_RETURN(std::vector<std::string> install, PythonInstallation(python));
-    for (const auto& p : install) sb.read_only.push_back({p, p});
-    sb.env = {{"TRITON_CACHE_DIR", "/tmp/triton"}, {"PYTHONNOUSERSITE", "1"}};
+    ARENA_ASSIGN_OR_RETURN(PythonInstall install, PythonInstallation(python));
+    for (const auto& p : install.folders) sb.read_only.push_back({p, p});
+    sb.env = {{"TRITON_CACHE_DIR", "/tmp/triton"}, {"PYTHONNOUSERSITE", "1"},
+              {"PYTHONPATH", install.path}};
     if (on_gpu()) {
       sb.devices = GpuDeviceNodes();
       sb.env["CUDA_VISIBLE_DEVICES"] = std::to_string(ctx_.device.index);
@@ -155,7 +156,7 @@ class TritonSession : public EvaluationSession {
     if (python.find('/') != std::string::npos) python_inside = fs::absolute(python).string();
     ARENA_ASSIGN_OR_RETURN(
         std::vector<std::string> argv,
-        SandboxArgv(sb, {python_inside, "-I", "-B",
+        SandboxArgv(sb, {python_inside, "-s", "-B",
                          std::string(kRunnerInside) + "/arena_runner.py",
                          on_gpu() ? "--device=cuda" : "--device=cpu", "--allow-ops=" + allowed}));
     return Json{{"argv", argv}, {"buffers", buffers}, {"sandbox_buffers", "/buffers"}};

@@ -190,6 +190,12 @@ class MappedBuffer:
     _vmm = None
 
     @classmethod
+    def prepare(cls):
+        """Loads the driver for CUDA buffers now rather than at first use."""
+        if cls._vmm is None:
+            cls._vmm = CudaVmm()
+
+    @classmethod
     def open(cls, desc, fds, device):
         if desc["kind"] == "file":
             nbytes = int(desc["nbytes"])
@@ -197,8 +203,7 @@ class MappedBuffer:
             return Buffer(None, nbytes, tensor, None)
         if desc["kind"] != "vmm" or len(fds) != 1:
             raise ValueError("bad buffer descriptor")
-        if cls._vmm is None:
-            cls._vmm = CudaVmm()
+        cls.prepare()
         vmm = cls._vmm
         size = int(desc["size"])
         handle, ptr = vmm.import_fd(fds[0], size)

@@ -65,6 +65,40 @@ _INTERPRETER_OPS = {"copy_", "_to_copy", "set_", "new_empty", "empty"}
 # while the subject's code runs. (Frames stay readable: typing needs them.)
 _DENIED_EVENTS = ("ctypes.", "gc.get_", "sys.settrace", "sys.setprofile", "sys.monitoring")
 
+_WARM_UP = """
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def _arena_warm_up(x_ptr, n, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    tl.store(x_ptr + offs, tl.load(x_ptr + offs, mask=offs < n) + 1, mask=offs < n)
+"""
+
+
+def warm_up_triton(torch):
+    """One launch of a Triton kernel of the runner's own, so that whatever
+    Triton and torch load on first use is loaded before the subject runs."""
+    path = os.path.join(os.environ.get("TMPDIR", "/tmp"), "arena_warm_up.py")
+    with open(path, "w") as f:
+        f.write(_WARM_UP)
+    spec = importlib.util.spec_from_file_location("arena_warm_up", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    x = torch.zeros(64, device="cuda")
+    module._arena_warm_up[(1,)](x, 64, BLOCK=64)
+    torch.cuda.synchronize()
+
+
+def _mapped_libraries():
+    try:
+        with open("/proc/self/maps") as f:
+            return {line.rsplit("/", 1)[-1].strip() for line in f if "/" in line}
+    except OSError:
+        return set()
+
+
 def main():
     device = "cuda" if "--device=cuda" in sys.argv else "cpu"
     allowed_ops = set()
@@ -95,6 +129,12 @@ def main():
         torch.cuda.init()
         torch.zeros(1, device="cuda")
         synchronize = torch.cuda.synchronize
+        # Everything that loads libraries through ctypes, done before the
+        # subject runs (ctypes is refused to it).
+        from triton.runtime import driver
+        driver.active.get_current_device()
+        MappedBuffer.prepare()
+        warm_up_triton(torch)
     else:
         def synchronize():
             return None
@@ -146,6 +186,11 @@ def main():
         if not state["candidate"]:
             return
         refused = event.startswith(_DENIED_EVENTS)
+        if event in ("ctypes.dlopen", "ctypes.dlsym"):
+            # Finding a library the process has already loaded changes
+            # nothing; loading a new one (cuBLAS by hand, say) is refused.
+            name = args[0] if event == "ctypes.dlopen" else getattr(args[0], "_name", "")
+            refused = not name or os.path.basename(str(name)) not in _mapped_libraries()
         if event in ("object.__setattr__", "object.__delattr__") and args:
             # Classes and functions of the runner and the libraries, as
             # they were before the subject ran: theirs to read, not to patch.
@@ -153,6 +198,8 @@ def main():
             refused = id(args[0]) in existing
         if refused:
             detail = event
+            if event == "ctypes.dlopen" and args:
+                detail = f"ctypes.dlopen({os.path.basename(str(args[0]))})"
             if event == "object.__setattr__" and len(args) > 1:
                 owner = getattr(args[0], "__qualname__", type(args[0]).__name__)
                 detail = f"setting {owner}.{args[1]}"
