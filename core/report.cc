@@ -137,6 +137,7 @@ std::string FormatTextReport(const RunInfo& info, const std::vector<TaskResult>&
     if (n) out << " " << q << "=" << n;
   }
   out << "\nmean score (AgentKernelArena-compatible): " << FormatFixed(sum.mean_score, 1) << "\n";
+  out << DescribeIntegrity(sum) << "\n";
   double agent_s = 0;
   int feedback = 0, agent_failures = 0;
   for (const auto& r : results) {

@@ -209,7 +209,37 @@ Json RunSummary::ToJson() const {
           {"quadrants", quadrants},
           {"heldout_baseline_correct", heldout_baseline_correct},
           {"heldout_both_correct", heldout_both_correct},
-          {"conditional_correctness", Opt(conditional_correctness)}};
+          {"conditional_correctness", Opt(conditional_correctness)},
+          {"integrity", {{"tasks", integrity_tasks}, {"kinds", integrity_kinds}}}};
+}
+
+std::vector<std::string> IntegrityFindings(const TaskResult& r) {
+  std::vector<std::string> out;
+  auto take = [&out](const StageOutcome& o) {
+    auto it = o.metrics.find("integrity");
+    if (it == o.metrics.end() || !it->is_array()) return;
+    for (const auto& f : *it) {
+      if (f.is_string()) out.push_back(f.get<std::string>());
+    }
+  };
+  take(r.candidate_compile);
+  for (const auto& c : r.configs) {
+    take(c.candidate_check);
+    take(c.timing.stage);
+  }
+  return out;
+}
+
+std::string DescribeIntegrity(const RunSummary& summary) {
+  if (summary.integrity_tasks == 0) return "integrity: no findings";
+  std::string line = "integrity: findings against " + std::to_string(summary.integrity_tasks) +
+                     "/" + std::to_string(summary.tasks) + " task(s):";
+  bool first = true;
+  for (const auto& [kind, n] : summary.integrity_kinds) {
+    line += (first ? " " : ", ") + kind + " " + std::to_string(n);
+    first = false;
+  }
+  return line;
 }
 
 RunSummary Summarize(const std::vector<TaskResult>& results) {
@@ -224,6 +254,20 @@ RunSummary Summarize(const std::vector<TaskResult>& results) {
   for (const auto& r : results) {
     TaskScore s = ScoreTask(r);
     ++out.tasks;
+    const std::vector<std::string> findings = IntegrityFindings(r);
+    out.integrity_tasks += !findings.empty();
+    for (const auto& f : findings) {
+      // "candidate: a timed call's ..." and "tampering: ..." alike: the kind
+      // is the last label before the message proper.
+      std::string kind = f.substr(0, f.find(':'));
+      if (kind == "candidate" || kind == "baseline") {
+        const size_t start = f.find(':') + 2;
+        kind = start < f.size() ? f.substr(start, f.find(':', start) - start) : kind;
+      }
+      kind = kind.substr(0, kind.find(" ("));
+      if (kind.size() > 40) kind = kind.substr(0, 40);
+      ++out.integrity_kinds[kind];
+    }
     out.compiled += s.compiled;
     out.correct += s.correct;
     out.quadrants[QuadrantName(s.quadrant)]++;

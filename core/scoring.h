@@ -125,8 +125,21 @@ struct RunSummary {
   int heldout_baseline_correct = 0;       // denominator of the conditional
   int heldout_both_correct = 0;           // numerator
   std::optional<double> conditional_correctness;
+  // Integrity findings against candidates (library compute, tampering, a
+  // broken protocol, outputs wrong only when timed): tasks with any, and
+  // findings by kind (the text before the first ':').
+  int integrity_tasks = 0;
+  std::map<std::string, int> integrity_kinds;
   Json ToJson() const;
 };
+
+// The integrity findings recorded against a task's candidate, in stage order
+// (each stage's metrics.integrity).
+std::vector<std::string> IntegrityFindings(const TaskResult& r);
+
+// "integrity: findings against 2/40 task(s): library compute 1, tampering 1"
+// or "integrity: no findings".
+std::string DescribeIntegrity(const RunSummary& summary);
 
 RunSummary Summarize(const std::vector<TaskResult>& results);
 

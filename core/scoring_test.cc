@@ -199,5 +199,29 @@ TEST(Scoring, ResultJsonRoundTrip) {
   EXPECT_EQ(back.seed, r.seed);
 }
 
+TEST(Scoring, IntegrityFindingsAreCountedByKindPerRun) {
+  StageOutcome lib = StageOutcome::Failed("integrity: ...");
+  lib.metrics["integrity"] = {"library compute: aten::mm ran outside a Triton kernel",
+                              "tampering: Tensor.sub was added"};
+  StageOutcome timed = StageOutcome::Failed("integrity: ...");
+  timed.metrics["integrity"] = {"candidate: a timed call's outputs are wrong (round 3): NaN"};
+  TaskResult a = Task({Config("a", ConfigKind::kTuning, Pass(), lib)});
+  TaskResult b = Task({Config("a", ConfigKind::kTuning, Pass(), Pass())});
+  b.configs[0].timing.stage = timed;
+  TaskResult clean = Task({Config("a", ConfigKind::kTuning, Pass(), Pass(), 100, 50)});
+  EXPECT_EQ(IntegrityFindings(a).size(), 2u);
+  EXPECT_TRUE(IntegrityFindings(clean).empty());
+  RunSummary sum = Summarize({a, b, clean});
+  EXPECT_EQ(sum.integrity_tasks, 2);
+  EXPECT_EQ(sum.integrity_kinds["library compute"], 1);
+  EXPECT_EQ(sum.integrity_kinds["tampering"], 1);
+  EXPECT_EQ(sum.integrity_kinds["a timed call's outputs are wrong"], 1);
+  EXPECT_EQ(DescribeIntegrity(sum),
+            "integrity: findings against 2/3 task(s): a timed call's outputs are wrong 1, "
+            "library compute 1, tampering 1");
+  EXPECT_EQ(DescribeIntegrity(Summarize({clean})), "integrity: no findings");
+  EXPECT_EQ(sum.ToJson()["integrity"]["tasks"], 2);
+}
+
 }  // namespace
 }  // namespace arena

@@ -63,8 +63,13 @@ class TritonSession : public EvaluationSession {
     compiled_.erase(subject);
     // The runner sees the subject's editable files alone: never the
     // harness (reference, input makers), never the other subject's.
+    // Emptied in place, not replaced: a runner started earlier has this very
+    // folder bound into its sandbox.
     const std::string dir = SubjectDir(subject);
-    if (Status st = ResetDir(dir); !st.ok()) return StageOutcome::Failed("harness error", st.message());
+    std::error_code ec;
+    fs::create_directories(dir, ec);
+    for (const auto& e : fs::directory_iterator(dir, ec)) fs::remove_all(e.path(), ec);
+    if (ec) return StageOutcome::Failed("harness error", dir + ": " + ec.message());
     const std::string& from = subject == Subject::kBaseline ? ctx_.baseline_dir : ctx_.candidate_dir;
     for (const auto& f : ctx_.task->editable) {
       fs::path src = fs::path(from) / f;
@@ -129,7 +134,11 @@ class TritonSession : public EvaluationSession {
     SandboxOptions sb;
     sb.workspace = SubjectDir(s);
     sb.workspace_read_only = true;
-    sb.read_write = {{buffers, "/buffers"}};
+    // Kernels a subject's runner compiled stay for its next runner in this
+    // evaluation (a feedback session's next call); each subject has its own.
+    const std::string cache = (fs::path(ctx_.work_dir) / "triton_cache" / SubjectName(s)).string();
+    ARENA_RETURN_IF_ERROR(MakeDirs(cache));
+    sb.read_write = {{buffers, "/buffers"}, {cache, "/tmp/triton"}};
     // The runner's own two files, copied (a Bazel runfiles tree is links
     // that point outside the sandbox), and nothing else of the harness.
     const std::string code = (fs::path(ctx_.work_dir) / "runner_code").string();

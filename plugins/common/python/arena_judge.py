@@ -29,9 +29,10 @@ _LOG_CAP = 256 << 20
 class SubjectFailure(Exception):
     """The subject's process failed; the message says how."""
 
-    def __init__(self, message, log=""):
+    def __init__(self, message, log="", integrity=False):
         super().__init__(message)
         self.log = log
+        self.integrity = integrity  # the runner broke the protocol
 
 
 class RunnerClient:
@@ -45,7 +46,8 @@ class RunnerClient:
         self.findings = []
         self._buffer = b""
         self._next_id = 0
-        self.bound = {}  # set id -> {name: Buffer}
+        self._frozen = None
+        self.bound = {}  # first set id -> [Buffer]
 
     # -- process ---------------------------------------------------------------
     def start(self):
@@ -116,11 +118,14 @@ class RunnerClient:
 
     def freeze(self, stopped):
         """Stops (or resumes) the runner's whole tree, so that it cannot
-        submit work while the other subject is timed."""
+        submit work while the other subject is timed. (A stopped tree cannot
+        fork: the processes stopped are the ones resumed.)"""
         if not self.alive():
             return
         sig = signal.SIGSTOP if stopped else signal.SIGCONT
-        for pid in self._tree():
+        if stopped or self._frozen is None:
+            self._frozen = self._tree()
+        for pid in self._frozen:
             try:
                 os.kill(pid, sig)
             except (ProcessLookupError, PermissionError):
@@ -155,7 +160,7 @@ class RunnerClient:
     def _fail(self, message):
         log = self.log_tail()
         self.stop()
-        raise SubjectFailure(f"{self.subject}: {message}", log)
+        raise SubjectFailure(f"{self.subject}: {message}", log, "not the protocol" in message)
 
     # -- protocol --------------------------------------------------------------
     def send(self, obj, fds=()):

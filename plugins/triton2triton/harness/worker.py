@@ -115,6 +115,14 @@ class Judge:
         for subject, spec in req["runners"].items():
             pool = BufferPool(self.device, spec["buffers"], spec.get("sandbox_buffers", "/buffers"))
             self.runners[subject] = RunnerClient(subject, spec["argv"], f"runner-{subject}.log", pool)
+        # Both start now, side by side (importing torch takes seconds); each
+        # loads its subject's files at its compile.
+        for subject, runner in self.runners.items():
+            try:
+                runner.start()
+            except SubjectFailure:
+                pass  # started again, and reported, at that subject's compile
+            self.entry_loaded[subject] = False
         return _reply("passed", f"judge ready on {self.device}",
                       metrics={"torch": torch.__version__, "triton": _triton_version()})
 
@@ -260,7 +268,8 @@ class Judge:
             raise SubjectFailure(reply.get("error", "call failed"), reply.get("log", ""))
         if runner.pending_bytes():
             runner.stop()
-            raise SubjectFailure("runner sent a reply nobody asked for: not the protocol")
+            raise SubjectFailure(f"{runner.subject}: runner sent a reply nobody asked for: "
+                                 "not the protocol", integrity=True)
         return reply
 
     def _guarded(self, subject, body):
@@ -272,14 +281,17 @@ class Judge:
             return _reply("failed", str(e), metrics={"integrity": e.findings},
                           seconds=time.perf_counter() - start)
         except SubjectFailure as e:
-            return _reply("failed", str(e), log=e.log, seconds=time.perf_counter() - start)
+            metrics = {"integrity": [str(e)]} if e.integrity else {}
+            return _reply("failed", str(e), log=e.log, seconds=time.perf_counter() - start,
+                          metrics=metrics)
 
     # -- stages ---------------------------------------------------------------
     def compile(self, req):
         subject = req["subject"]
         runner = self.runners[subject]
-        runner.stop()  # each compile loads the subject's files afresh
-        self.entry_loaded[subject] = False
+        if self.entry_loaded.get(subject) or not runner.alive():
+            runner.stop()  # each compile loads the subject's files afresh
+            self.entry_loaded[subject] = False
 
         def body():
             start = time.perf_counter()
@@ -376,7 +388,8 @@ class Judge:
         except IntegrityFailure as e:
             return _reply("failed", str(e), metrics={"integrity": e.findings})
         except SubjectFailure as e:
-            return _reply("failed", str(e), log=e.log)
+            metrics = {"integrity": [str(e)]} if e.integrity else {}
+            return _reply("failed", str(e), log=e.log, metrics=metrics)
 
     def _time(self, config):
         """Times both subjects from the judge's clock.
@@ -463,7 +476,7 @@ class Judge:
                 count = int(min(cap, math.ceil(count * 5000.0 / max(work, 1.0))))
                 for s in list(lent):
                     runners[s].unbind(lent.pop(s)[0], self.timeout_s)
-            rounds = max(10, min(int(timing["repetitions"]), 30))
+            rounds = max(10, min(int(timing["repetitions"]), 16))
             samples = {s: [] for s in _SUBJECTS}
             worst = {"max_abs_err": 0.0, "max_rel_err": 0.0}
             for i in range(rounds + 1):  # round 0 warms up and is not kept
@@ -502,12 +515,13 @@ class Judge:
                     if r.pending_bytes():
                         r.stop()
                         raise SubjectFailure(f"{s}: runner answered before it was asked: "
-                                             "not the protocol")
+                                             "not the protocol", integrity=True)
                     verdict = self._verify(views[secret], originals, outputs, expected, inplace,
                                            worst, produced=snapshot)
                     if verdict is not None:
-                        raise SubjectFailure(
-                            f"{s}: a timed call's outputs are wrong (round {i}): {verdict}")
+                        # Right when checked, wrong when timed: not an accident.
+                        raise IntegrityFailure(
+                            [f"{s}: a timed call's outputs are wrong (round {i}): {verdict}"])
                     work = elapsed - snap_start.elapsed_time(snap_end) * 1e3 - overhead
                     if i > 0:
                         samples[s].append(max(work, 0.0) / count)
