@@ -476,7 +476,7 @@ class Judge:
                 count = int(min(cap, math.ceil(count * 5000.0 / max(work, 1.0))))
                 for s in list(lent):
                     runners[s].unbind(lent.pop(s)[0], self.timeout_s)
-            rounds = max(10, min(int(timing["repetitions"]), 16))
+            rounds = max(10, min(int(timing["repetitions"]), 30))
             samples = {s: [] for s in _SUBJECTS}
             worst = {"max_abs_err": 0.0, "max_rel_err": 0.0}
             for i in range(rounds + 1):  # round 0 warms up and is not kept
