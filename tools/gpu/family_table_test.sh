@@ -23,6 +23,13 @@ expect triton2triton-h200-2026-11-30 \
   "A versus A over 433 timed configurations: 427/433 = 98.6% within 1.00 +- 0.02" \
   "median 12.0 s, whole family 752 s over 40 tasks" \
   "| A/A | method |"
+expect integrity-triton-h200-2026-12-01/rounds30 \
+  "configurations checked wrong (baseline or noop candidate): 0" \
+  "A versus A over 57 timed configurations: 56/57 = 98.2% within 1.00 +- 0.02" \
+  "median 33.6 s, whole family 170 s over 5 tasks"
+expect integrity-triton-h200-2026-12-01/rounds16 \
+  "A versus A over 159 timed configurations: 143/159 = 89.9% within 1.00 +- 0.02" \
+  "median 23.4 s, whole family 354 s over 15 tasks"
 expect hip2hip-h200-2026-11-30 \
   "configurations checked wrong (baseline or noop candidate): 0" \
   "A versus A over 261 timed configurations: 254/261 = 97.3% within 1.00 +- 0.02" \
