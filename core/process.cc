@@ -91,6 +91,7 @@ class CappedReader {
 
 bp::environment BuildEnvironment(const ProcessOptions& o) {
   bp::environment env = boost::this_process::environment();
+  if (o.clear_env) env.clear();
   for (const auto& name : o.unset_env) env.erase(name);
   for (const auto& [k, v] : o.env) env[k] = v;
   return env;

@@ -30,6 +30,7 @@ struct ProcessOptions {
   std::string cwd;                // empty: the current directory
   std::map<std::string, std::string> env;  // set on top of the inherited one
   std::vector<std::string> unset_env;      // removed from the inherited one
+  bool clear_env = false;  // inherit nothing: the environment is `env` alone
   double timeout_s = 60;
   size_t output_cap = 1 << 20;  // bytes kept per stream; the rest is counted
   std::string stdin_data;

@@ -9,6 +9,13 @@ namespace fs = std::filesystem;
 
 namespace {
 
+constexpr const char* kEtcAllowed[] = {
+    "passwd", "group", "hosts", "hostname", "resolv.conf", "nsswitch.conf", "host.conf",
+    "gai.conf", "ld.so.cache", "ld.so.conf", "ld.so.conf.d", "ssl", "ca-certificates",
+    "ca-certificates.conf", "alternatives", "localtime", "timezone", "mime.types", "os-release",
+    "debian_version", "lsb-release", "protocols", "services", "python3", "gitconfig", "inputrc",
+    "terminfo", "magic", "bash.bashrc", "profile", "fonts", "xdg", "pki", "crypto-policies"};
+
 std::string Bwrap() {
   if (const char* env = std::getenv("ARENA_BWRAP"); env != nullptr && *env) return env;
   for (const char* p : {"/usr/bin/bwrap", "/bin/bwrap", "/usr/local/bin/bwrap"}) {
@@ -51,6 +58,10 @@ Result<ProcessOptions> SandboxedProcess(const SandboxOptions& sb,
   p.argv = std::move(a);
   p.memory_limit_bytes = sb.memory_bytes;
   p.max_processes = sb.max_processes;
+  // Bubblewrap's own first process is pid 1 inside and keeps the
+  // environment it was started with (/proc/1/environ): it gets none.
+  p.clear_env = true;
+  p.env = {{"PATH", "/usr/bin:/bin"}};
   return p;
 }
 
@@ -65,7 +76,6 @@ Result<std::vector<std::string>> SandboxArgv(const SandboxOptions& sb,
   std::vector<std::string> a = {
       bwrap,
       "--ro-bind", "/usr", "/usr",
-      "--ro-bind", "/etc", "/etc",
       "--symlink", "usr/bin", "/bin",
       "--symlink", "usr/sbin", "/sbin",
       "--symlink", "usr/lib", "/lib",
@@ -86,6 +96,14 @@ Result<std::vector<std::string>> SandboxArgv(const SandboxOptions& sb,
       "--setenv", "TMPDIR", "/tmp",
       "--setenv", "LANG", "C.UTF-8",
   };
+  // Of /etc, what programs need to start, resolve names and trust
+  // certificates; never shadow, keys or the host's other secrets.
+  a.insert(a.end(), {"--tmpfs", "/etc"});
+  for (const char* name : kEtcAllowed) {
+    const std::string path = std::string("/etc/") + name;
+    if (fs::exists(path)) a.insert(a.end(), {"--ro-bind", path, path});
+  }
+  a.insert(a.end(), {"--remount-ro", "/etc"});
   if (sb.network) a.push_back("--share-net");
   for (const auto& [host, inside] : sb.read_only) {
     if (!fs::exists(host)) return InvalidArgument("sandbox: '" + host + "' does not exist");

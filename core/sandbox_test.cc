@@ -101,6 +101,21 @@ TEST_F(SandboxTest, EnvironmentHoldsOnlyWhatIsPassed) {
   EXPECT_EQ(r.out, "[][yes]\n");
 }
 
+TEST_F(SandboxTest, NoProcessInsideHoldsTheHostsEnvironment) {
+  // Bubblewrap's own process is pid 1 inside: its environment is readable.
+  setenv("ARENA_HOST_SECRET", "leak", 1);
+  ProcessResult r = Run("cat /proc/[0-9]*/environ 2>/dev/null | tr '\\0' '\\n' | "
+                        "grep -c ARENA_HOST_SECRET || true");
+  EXPECT_EQ(r.out, "0\n") << r.err;
+}
+
+TEST_F(SandboxTest, EtcHoldsNoSecrets) {
+  ProcessResult r = Run("for f in /etc/shadow /etc/gshadow /etc/ssh /etc/sudoers; do "
+                        "[ -e $f ] && echo \"$f visible\"; done; "
+                        "[ -r /etc/passwd ] && [ -r /etc/ld.so.cache ] && echo usable");
+  EXPECT_EQ(r.out, "usable\n") << r.err;
+}
+
 TEST_F(SandboxTest, KilledWithItsChildrenAtTheTimeLimit) {
   // A child that leaves the process group with setsid, then a hang.
   ProcessResult r = Run("setsid sleep 1234.5 & sleep 1000", 1.0);

@@ -43,6 +43,14 @@ check "degeneracy is named" grep -q "degenerate output on small" <<<"$out"
 
 "$arena" --root "$fake_root" run --agent nobody --runs-dir "$tmp/bad_runs" >/dev/null 2>&1
 check "unknown agent exits 2" test $? -eq 2
+for flags in "--seed -1" "--seed 1.5" "--agent-budget -5" "--stage-timeout 1e10" \
+    "--stage-timeout 0" "--stage-timeout nan"; do
+  read -r -a f <<<"$flags"
+  out=$("$arena" --root "$fake_root" run --agent noop "${f[@]}" --runs-dir "$tmp/bad_runs" 2>&1)
+  rc=$?
+  check "run $flags exits 2" test "$rc" -eq 2
+  check "run $flags names the flag" grep -q -- "${f[0]}" <<<"$out"
+done
 check "nothing half-written for a bad run" test ! -e "$tmp/bad_runs/arena.db" -o -z "$(ls "$tmp/bad_runs" | grep -v arena.db)"
 
 "$arena" --root "$fake_root" run --tasks nothing/here --runs-dir "$tmp/bad_runs2" >/dev/null 2>&1

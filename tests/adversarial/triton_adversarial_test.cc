@@ -51,7 +51,7 @@ std::vector<Candidate> Candidates() {
   std::vector<Candidate> out;
   std::error_code ec;
   for (const auto& e : fs::directory_iterator(kCandidates, ec)) {
-    if (e.path().extension() != ".py") continue;
+    if (e.path().extension() != ".py" || e.path().filename().string()[0] == '_') continue;
     auto text = ReadFile(e.path().string());
     if (!text.ok()) continue;
     out.push_back({e.path().filename().string(), Header(*text, "expect"),
@@ -97,7 +97,12 @@ TEST_P(Adversarial, GetsTheVerdictItsHeaderAsksFor) {
   ASSERT_TRUE(family.ok());
   const std::string scratch = testing::TempDir() + "/adv_" + c.file;
   ASSERT_TRUE(ResetDir(scratch).ok());
-  ASSERT_TRUE(CopyFile(std::string(kCandidates) + "/" + c.file, scratch + "/cand/kernel.py").ok());
+  // Each candidate is the shared prelude (an honest gelu to use or misuse)
+  // followed by the file itself.
+  auto prelude = ReadFile(std::string(kCandidates) + "/_prelude.py");
+  auto body = ReadFile(std::string(kCandidates) + "/" + c.file);
+  ASSERT_TRUE(prelude.ok() && body.ok());
+  ASSERT_TRUE(WriteFileAtomic(scratch + "/cand/kernel.py", *prelude + "\n" + *body).ok());
   PipelineOptions o;
   o.work_dir = scratch + "/work";
   o.project_root = ".";

@@ -10,6 +10,7 @@
 // Exit codes: 0 ok, 1 evaluation failures, 2 bad input.
 #include <unistd.h>
 
+#include <cstdlib>
 #include <filesystem>
 #include <iostream>
 #include <sstream>
@@ -226,13 +227,35 @@ int Main(int argc, char** argv) {
   run_cmd->add_option("--gpus", gpus, "GPUs to use: all (default), none, or a list like 0,1");
   run_cmd->add_option("--resume", resume, "continue an interrupted run");
   run_cmd->add_option("--runs-dir", runs_dir, "where runs and arena.db live (default ROOT/runs)");
-  run_cmd->add_option("--seed", seed, "fix the evaluation seeds (default: fresh each time)");
+  // A number a flag cannot hold, or one that makes no sense, is bad input.
+  const CLI::Validator unsigned_integer(
+      [](std::string& v) -> std::string {
+        if (v.empty() || v.size() > 20 || v.find_first_not_of("0123456789") != std::string::npos) {
+          return "expected a non-negative integer, got '" + v + "'";
+        }
+        return "";
+      },
+      "UINT");
+  const CLI::Validator seconds_range(
+      [](std::string& v) -> std::string {
+        char* end = nullptr;
+        const double x = std::strtod(v.c_str(), &end);
+        // Written so that NaN fails too; up to about 11 days.
+        if (v.empty() || end == nullptr || *end != '\0' || !(x >= 0.001 && x <= 1e6)) {
+          return "expected seconds between 0.001 and 1e6, got '" + v + "'";
+        }
+        return "";
+      },
+      "SECONDS");
+  run_cmd->add_option("--seed", seed, "fix the evaluation seeds (default: fresh each time)")
+      ->check(unsigned_integer);
   run_cmd->add_option("--agent-config", agent_config_path, "YAML configuration of the agent");
-  run_cmd->add_option("--agent-budget", agent_budget, "seconds per task for the agent");
+  run_cmd->add_option("--agent-budget", agent_budget, "seconds per task for the agent")
+      ->check(seconds_range);
   run_cmd->add_option("--stage-timeout", stage_timeout,
                       "seconds one stage (a compile, one configuration's check or timing) may take; "
                       "past it the subject fails that stage (default 300)")
-      ->check(CLI::PositiveNumber);
+      ->check(seconds_range);
 
   auto* eval_cmd = app.add_subcommand("eval", "evaluate given candidate files (no agent)");
   std::string task_id, candidate;
@@ -241,10 +264,10 @@ int Main(int argc, char** argv) {
   eval_cmd->add_option("--candidate", candidate, "folder with the candidate's editable files")
       ->required();
   eval_cmd->add_option("--gpus", gpus, "GPU to use (default: the first)");
-  eval_cmd->add_option("--seed", seed, "evaluation seed (default: fresh)");
+  eval_cmd->add_option("--seed", seed, "evaluation seed (default: fresh)")->check(unsigned_integer);
   eval_cmd->add_flag("--json", eval_json, "print the full result as JSON");
   eval_cmd->add_option("--stage-timeout", stage_timeout, "seconds one stage may take (default 300)")
-      ->check(CLI::PositiveNumber);
+      ->check(seconds_range);
 
   auto* report_cmd = app.add_subcommand("report", "summarize a run");
   std::string run_id;

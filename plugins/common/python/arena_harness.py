@@ -7,6 +7,7 @@ Importing this module first sends everything but replies to stderr: a
 kernel's or a library's print can never be mistaken for a reply.
 """
 
+import ast
 import hashlib
 import importlib.util
 import json
@@ -57,14 +58,60 @@ class TaskError(Exception):
     """A problem with the task or candidate, reported as a failed stage."""
 
 
+_BINARY = {
+    ast.Add: lambda a, b: a + b, ast.Sub: lambda a, b: a - b, ast.Mult: lambda a, b: a * b,
+    ast.Div: lambda a, b: a / b, ast.FloorDiv: lambda a, b: a // b, ast.Mod: lambda a, b: a % b,
+    ast.Pow: lambda a, b: a ** b,
+}
+_FUNCTIONS = {"min": min, "max": max, "sqrt": math.sqrt, "log2": math.log2,
+              "ceil_div": lambda a, b: -(-a // b)}
+
+
 def _evaluate(expr, params):
-    """Evaluates a shape or parameter expression (the core's grammar)."""
+    """Evaluates a shape or parameter expression in the core's grammar
+    (core/expr.h): numbers, parameter names, + - * / // % **, unary minus,
+    min, max, ceil_div, sqrt, log2. Nothing else: the text of a task file
+    is never run as code."""
+    if isinstance(expr, bool):
+        raise TaskError(f"expression {expr!r}: expected a number")
     if isinstance(expr, (int, float)):
         return expr
-    names = {k: v for k, v in params.items() if isinstance(v, (int, float))}
-    names.update(min=min, max=max, sqrt=math.sqrt, log2=math.log2,
-                 ceil_div=lambda a, b: -(-a // b))
-    return eval(str(expr), {"__builtins__": {}}, names)  # the task's own text
+    text = str(expr)
+    if len(text) > 1000:
+        raise TaskError("expression longer than 1000 characters")
+    try:
+        tree = ast.parse(text, mode="eval")
+    except SyntaxError as e:
+        raise TaskError(f"expression {text!r}: {e.msg}") from None
+
+    def value(node):
+        if isinstance(node, ast.Expression):
+            return value(node.body)
+        if isinstance(node, ast.Constant) and isinstance(node.value, (int, float)) \
+                and not isinstance(node.value, bool):
+            return node.value
+        if isinstance(node, ast.Name):
+            v = params.get(node.id)
+            if isinstance(v, bool) or not isinstance(v, (int, float)):
+                raise TaskError(f"expression {text!r}: no numeric parameter '{node.id}'")
+            return v
+        if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)):
+            v = value(node.operand)
+            return -v if isinstance(node.op, ast.USub) else v
+        if isinstance(node, ast.BinOp) and type(node.op) in _BINARY:
+            left, right = value(node.left), value(node.right)
+            if isinstance(node.op, ast.Pow) and abs(right) > 64:
+                raise TaskError(f"expression {text!r}: exponent too large")
+            return _BINARY[type(node.op)](left, right)
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and \
+                node.func.id in _FUNCTIONS and not node.keywords:
+            return _FUNCTIONS[node.func.id](*[value(a) for a in node.args])
+        raise TaskError(f"expression {text!r}: only numbers, parameters, arithmetic and "
+                        "min/max/ceil_div/sqrt/log2 are allowed")
+    try:
+        return value(tree)
+    except (ZeroDivisionError, OverflowError, ValueError, TypeError) as e:
+        raise TaskError(f"expression {text!r}: {e}") from None
 
 
 def _load_module(path, unique_name):
