@@ -2,8 +2,11 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <fstream>
 #include <set>
 #include <sstream>
+
+#include "core/task_file_guard.h"
 
 namespace arena {
 namespace fs = std::filesystem;
@@ -542,9 +545,19 @@ Result<TaskSpec> LoadTask(const std::string& tasks_root, const std::string& yaml
     }
     return InvalidArgument(where + ": " + e.msg);
   };
+  ARENA_RETURN_IF_ERROR(CheckTaskFolder(task.dir, task.id, {"task.yaml"}));
+  std::string text;
+  {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) return NotFound(yaml_path + ": cannot be read");
+    text.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+  }
+  // Refused before yaml-cpp sees it: an alias bomb would expand without
+  // bound, bytes that are not UTF-8 would abort the JSON the core writes.
+  if (Status st = CheckTaskFileText(yaml_path, text); !st.ok()) return st;
   YAML::Node root_node;
   try {
-    root_node = YAML::LoadFile(path.string());
+    root_node = YAML::Load(text);
     YAML::Node family = root_node.IsMap() ? root_node["family"] : YAML::Node();
     if (family.IsDefined() && family.IsScalar() && family.Scalar() != parts[0]) {
       return FieldError(yaml_path, family, "family",
@@ -554,6 +567,10 @@ Result<TaskSpec> LoadTask(const std::string& tasks_root, const std::string& yaml
   } catch (const YAML::Exception& e) {
     return yaml_error(e);
   }
+  // What reaches an agent's workspace or a harness is a file of the task.
+  std::vector<std::string> files = task.editable;
+  files.insert(files.end(), task.harness.begin(), task.harness.end());
+  ARENA_RETURN_IF_ERROR(CheckTaskFolder(task.dir, task.id, files));
   return task;
 }
 
