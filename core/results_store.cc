@@ -1,5 +1,9 @@
 #include "core/results_store.h"
 
+#include <algorithm>
+#include <cstdlib>
+#include <filesystem>
+
 #include <sqlite3.h>
 
 #include <ctime>
@@ -185,6 +189,18 @@ Status DbError(sqlite3* db, const std::string& what) {
   return Internal("results database: " + what + ": " + sqlite3_errmsg(db));
 }
 
+// A stored JSON document, or why it cannot be read (never an exception).
+template <typename T>
+Result<T> FromStoredJson(const std::string& text) {
+  Json j = Json::parse(text, nullptr, false);
+  if (j.is_discarded()) return DataLoss("not valid JSON");
+  try {
+    return T::FromJson(j);
+  } catch (const std::exception& e) {
+    return DataLoss(std::string("not the expected document: ") + e.what());
+  }
+}
+
 }  // namespace
 
 Result<std::unique_ptr<ResultsStore>> ResultsStore::Open(const std::string& path) {
@@ -195,9 +211,68 @@ Result<std::unique_ptr<ResultsStore>> ResultsStore::Open(const std::string& path
     return Unavailable(path + ": cannot open database: " + msg);
   }
   sqlite3_busy_timeout(db, 30000);
-  std::unique_ptr<ResultsStore> store(new ResultsStore(db));
+  std::unique_ptr<ResultsStore> store(new ResultsStore(db, path));
+  ARENA_RETURN_IF_ERROR(store->CheckVersion(/*migrate=*/false));
   ARENA_RETURN_IF_ERROR(store->Exec(kSchema).WithContext(path));
+  ARENA_RETURN_IF_ERROR(store->CheckVersion(/*migrate=*/true));
   return store;
+}
+
+Result<std::unique_ptr<ResultsStore>> ResultsStore::OpenReadOnly(const std::string& path) {
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(path, ec)) {
+    return NotFound(path + ": no such results database");
+  }
+  // mode=ro first; where SQLite cannot even make its shared-memory file
+  // (a read-only folder holding a WAL database), immutable=1.
+  std::string last_error;
+  for (const char* query : {"?mode=ro", "?mode=ro&immutable=1"}) {
+    sqlite3* db = nullptr;
+    const std::string uri = "file:" + std::filesystem::absolute(path, ec).string() + query;
+    int rc = sqlite3_open_v2(uri.c_str(), &db, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, nullptr);
+    if (rc == SQLITE_OK) {
+      sqlite3_busy_timeout(db, 30000);
+      std::unique_ptr<ResultsStore> store(new ResultsStore(db, path));
+      Status st = store->CheckVersion(/*migrate=*/false);
+      if (st.ok()) {
+        auto probe = store->Query("SELECT count(*) FROM runs");
+        if (probe.ok()) return store;
+        st = probe.status();
+      }
+      last_error = st.message();
+      if (st.code() == StatusCode::kFailedPrecondition) return st;  // a newer schema
+      continue;
+    }
+    last_error = db ? sqlite3_errmsg(db) : "out of memory";
+    sqlite3_close(db);
+  }
+  return Unavailable(last_error.rfind(path, 0) == 0 ? last_error : path + ": " + last_error);
+}
+
+void ResultsStore::Skip(const std::string& what) {
+  if (std::find(skipped_.begin(), skipped_.end(), what) == skipped_.end()) skipped_.push_back(what);
+}
+
+Status ResultsStore::CheckVersion(bool migrate) {
+  auto rows = Query("PRAGMA user_version");
+  if (!rows.ok()) {
+    std::string why = rows.status().message();
+    const std::string prefix = "results database: query: ";
+    if (why.rfind(prefix, 0) == 0) why = why.substr(prefix.size());
+    return Unavailable(path_ + ": not a results database (" + why + ")");
+  }
+  const int version = rows->empty() || rows->front().empty() ? 0 : std::atoi(rows->front()[0].c_str());
+  if (version > kResultsSchemaVersion) {
+    return FailedPrecondition(path_ + ": written by a newer arena (schema " +
+                              std::to_string(version) + ", this arena reads up to " +
+                              std::to_string(kResultsSchemaVersion) + "); update the arena");
+  }
+  if (migrate && version < kResultsSchemaVersion) {
+    // Version 0 is the same tables, stored before versions were recorded.
+    ARENA_RETURN_IF_ERROR(
+        Exec("PRAGMA user_version = " + std::to_string(kResultsSchemaVersion)).WithContext(path_));
+  }
+  return OkStatus();
 }
 
 ResultsStore::~ResultsStore() { sqlite3_close(db_); }
@@ -227,22 +302,37 @@ Status ResultsStore::CreateRun(const RunInfo& info) {
 Result<RunInfo> ResultsStore::GetRun(const std::string& run_id) {
   std::lock_guard<std::mutex> lock(mu_);
   Statement s(db_, "SELECT info_json, status FROM runs WHERE run_id = ?");
+  if (!s.ok()) return DbError(db_, "read run " + run_id).WithContext(path_);
   s.Text(1, run_id);
-  if (s.Step() != SQLITE_ROW) return NotFound("no run '" + run_id + "' in the results database");
-  RunInfo info = RunInfo::FromJson(Json::parse(s.Column(0)));
-  info.status = s.Column(1);
-  return info;
+  int rc = s.Step();
+  if (rc == SQLITE_DONE) return NotFound("no run '" + run_id + "' in the results database");
+  if (rc != SQLITE_ROW) return DbError(db_, "read run " + run_id).WithContext(path_);
+  auto info = FromStoredJson<RunInfo>(s.Column(0));
+  if (!info.ok()) {
+    return DataLoss(path_ + ": run " + run_id + ": stored record unreadable: " +
+                    info.status().message());
+  }
+  info->status = s.Column(1);
+  return *info;
 }
 
 Result<std::vector<RunInfo>> ResultsStore::ListRuns() {
   std::lock_guard<std::mutex> lock(mu_);
-  Statement s(db_, "SELECT info_json, status FROM runs ORDER BY created_at, run_id");
+  Statement s(db_, "SELECT info_json, status, run_id FROM runs ORDER BY created_at, run_id");
+  if (!s.ok()) return DbError(db_, "list runs").WithContext(path_);
   std::vector<RunInfo> out;
-  while (s.Step() == SQLITE_ROW) {
-    RunInfo info = RunInfo::FromJson(Json::parse(s.Column(0)));
-    info.status = s.Column(1);
-    out.push_back(info);
+  int rc;
+  while ((rc = s.Step()) == SQLITE_ROW) {
+    auto info = FromStoredJson<RunInfo>(s.Column(0));
+    if (!info.ok()) {
+      Skip("run " + s.Column(2) + ": stored record unreadable (" + info.status().message() +
+           "), skipped");
+      continue;
+    }
+    info->status = s.Column(1);
+    out.push_back(*info);
   }
+  if (rc != SQLITE_DONE) return DbError(db_, "list runs").WithContext(path_);
   return out;
 }
 
@@ -326,9 +416,12 @@ Status ResultsStore::SaveTask(const std::string& run_id, const TaskResult& r) {
 Result<std::set<std::string>> ResultsStore::FinishedTasks(const std::string& run_id) {
   std::lock_guard<std::mutex> lock(mu_);
   Statement s(db_, "SELECT task_id FROM task_results WHERE run_id = ?");
+  if (!s.ok()) return DbError(db_, "read finished tasks").WithContext(path_);
   s.Text(1, run_id);
   std::set<std::string> out;
-  while (s.Step() == SQLITE_ROW) out.insert(s.Column(0));
+  int rc;
+  while ((rc = s.Step()) == SQLITE_ROW) out.insert(s.Column(0));
+  if (rc != SQLITE_DONE) return DbError(db_, "read finished tasks").WithContext(path_);
   return out;
 }
 
@@ -336,11 +429,20 @@ Result<std::vector<TaskResult>> ResultsStore::LoadTasks(const std::string& run_i
   ARENA_ASSIGN_OR_RETURN(RunInfo info, GetRun(run_id));
   std::lock_guard<std::mutex> lock(mu_);
   Statement s(db_, "SELECT task_id, result_json FROM task_results WHERE run_id = ?");
+  if (!s.ok()) return DbError(db_, "read task results").WithContext(path_);
   s.Text(1, run_id);
   std::map<std::string, TaskResult> by_id;
-  while (s.Step() == SQLITE_ROW) {
-    by_id[s.Column(0)] = TaskResult::FromJson(Json::parse(s.Column(1)));
+  int rc;
+  while ((rc = s.Step()) == SQLITE_ROW) {
+    auto result = FromStoredJson<TaskResult>(s.Column(1));
+    if (!result.ok()) {
+      Skip("run " + run_id + ", task " + s.Column(0) + ": stored result unreadable (" +
+           result.status().message() + "), skipped");
+      continue;
+    }
+    by_id[s.Column(0)] = std::move(*result);
   }
+  if (rc != SQLITE_DONE) return DbError(db_, "read task results").WithContext(path_);
   std::vector<TaskResult> out;
   for (const auto& id : info.task_ids) {
     auto it = by_id.find(id);

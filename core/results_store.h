@@ -39,10 +39,23 @@ struct RunInfo {
   static RunInfo FromJson(const Json& j);
 };
 
+// The schema this arena writes (PRAGMA user_version). A database of an
+// older version is migrated when opened for writing; a newer one is refused.
+constexpr int kResultsSchemaVersion = 1;
+
 class ResultsStore {
  public:
+  // Opens for writing, creating or migrating the database.
   static Result<std::unique_ptr<ResultsStore>> Open(const std::string& path);
+  // Opens without writing anything, not even SQLite's side files where the
+  // folder refuses them (an archive on read-only storage): for reports,
+  // leaderboards, comparisons and merge sources.
+  static Result<std::unique_ptr<ResultsStore>> OpenReadOnly(const std::string& path);
   ~ResultsStore();
+
+  // Stored rows that could not be read (a corrupt result), each skipped and
+  // named here: "run R, task T: ...". Reads go on without them.
+  const std::vector<std::string>& skipped() const { return skipped_; }
 
   Status CreateRun(const RunInfo& info);
   Result<RunInfo> GetRun(const std::string& run_id);
@@ -57,9 +70,13 @@ class ResultsStore {
   Result<std::vector<std::vector<std::string>>> Query(const std::string& sql);
 
  private:
-  explicit ResultsStore(sqlite3* db) : db_(db) {}
+  ResultsStore(sqlite3* db, std::string path) : db_(db), path_(std::move(path)) {}
   Status Exec(const std::string& sql);
+  Status CheckVersion(bool migrate);
+  void Skip(const std::string& what);
   sqlite3* db_;
+  std::string path_;
+  std::vector<std::string> skipped_;
   std::mutex mu_;
 };
 

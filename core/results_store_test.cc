@@ -1,6 +1,7 @@
 #include "core/results_store.h"
 
 #include <filesystem>
+#include <fstream>
 
 #include <gtest/gtest.h>
 
@@ -167,6 +168,96 @@ TEST_F(StoreTest, MergeCopiesWhatIsMissingAndFinishesRunsItCompletes) {
   auto refused = MergeStore(**third, *store_);
   ASSERT_FALSE(refused.ok());
   EXPECT_NE(refused.status().message().find("differs"), std::string::npos);
+}
+
+TEST_F(StoreTest, SchemaVersionIsRecordedAndANewerOneRefused) {
+  auto v = store_->Query("PRAGMA user_version");
+  ASSERT_TRUE(v.ok());
+  EXPECT_EQ((*v)[0][0], std::to_string(kResultsSchemaVersion));
+  ASSERT_TRUE(store_->Query("PRAGMA user_version = 99").ok());
+  store_.reset();
+  for (bool read_only : {false, true}) {
+    auto again = read_only ? ResultsStore::OpenReadOnly(path_) : ResultsStore::Open(path_);
+    ASSERT_FALSE(again.ok());
+    EXPECT_EQ(again.status().code(), StatusCode::kFailedPrecondition);
+    EXPECT_NE(again.status().message().find("written by a newer arena (schema 99"),
+              std::string::npos)
+        << again.status().message();
+  }
+}
+
+TEST_F(StoreTest, AnUnversionedDatabaseIsMigratedWhenOpenedForWriting) {
+  ASSERT_TRUE(store_->SaveTask("run-1", Sample("f/s/a", 2)).ok());
+  ASSERT_TRUE(store_->Query("PRAGMA user_version = 0").ok());
+  store_.reset();
+  auto reader = ResultsStore::OpenReadOnly(path_);
+  ASSERT_TRUE(reader.ok()) << reader.status().ToString();
+  EXPECT_EQ((*(*reader)->Query("PRAGMA user_version"))[0][0], "0");  // reading changes nothing
+  reader->reset();
+  auto writer = ResultsStore::Open(path_);
+  ASSERT_TRUE(writer.ok());
+  EXPECT_EQ((*(*writer)->Query("PRAGMA user_version"))[0][0], std::to_string(kResultsSchemaVersion));
+  EXPECT_EQ((*writer)->LoadTasks("run-1")->size(), 1u);
+}
+
+TEST_F(StoreTest, ACorruptResultIsNamedAndSkippedNeverAnAbort) {
+  ASSERT_TRUE(store_->SaveTask("run-1", Sample("f/s/a", 2)).ok());
+  ASSERT_TRUE(store_->SaveTask("run-1", Sample("f/s/b", 5)).ok());
+  // One flipped byte, and a document of the wrong shape.
+  ASSERT_TRUE(store_->Query("UPDATE task_results SET result_json = substr(result_json, 2) "
+                            "WHERE task_id = 'f/s/a'").ok());
+  auto loaded = store_->LoadTasks("run-1");
+  ASSERT_TRUE(loaded.ok()) << loaded.status().ToString();
+  ASSERT_EQ(loaded->size(), 1u);
+  EXPECT_EQ((*loaded)[0].task_id, "f/s/b");
+  ASSERT_EQ(store_->skipped().size(), 1u);
+  EXPECT_NE(store_->skipped()[0].find("run run-1, task f/s/a: stored result unreadable"),
+            std::string::npos)
+      << store_->skipped()[0];
+  ASSERT_TRUE(store_->Query("UPDATE task_results SET result_json = '{\"configs\": 7}' "
+                            "WHERE task_id = 'f/s/b'").ok());
+  EXPECT_TRUE(store_->LoadTasks("run-1").ok());
+  EXPECT_EQ(store_->skipped().size(), 2u);
+  ASSERT_TRUE(store_->Query("UPDATE runs SET info_json = '[1' WHERE run_id = 'run-1'").ok());
+  auto run = store_->GetRun("run-1");
+  ASSERT_FALSE(run.ok());
+  EXPECT_EQ(run.status().code(), StatusCode::kDataLoss);
+  auto runs = store_->ListRuns();
+  ASSERT_TRUE(runs.ok());
+  EXPECT_TRUE(runs->empty());
+  EXPECT_NE(store_->skipped().back().find("run run-1: stored record unreadable"), std::string::npos);
+}
+
+TEST_F(StoreTest, AMergeSourceIsNeverWritten) {
+  ASSERT_TRUE(store_->SaveTask("run-1", Sample("f/s/a", 2)).ok());
+  store_.reset();
+  auto bytes = [](const std::string& p) {
+    std::ifstream f(p, std::ios::binary);
+    return std::string((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
+  };
+  // Checkpointed and closed: the file alone holds the database.
+  const std::string before = bytes(path_);
+  auto from = ResultsStore::OpenReadOnly(path_);
+  ASSERT_TRUE(from.ok()) << from.status().ToString();
+  const std::string dest = path_ + ".into.db";
+  std::filesystem::remove(dest);
+  auto into = ResultsStore::Open(dest);
+  ASSERT_TRUE(into.ok());
+  auto merged = MergeStore(**from, **into);
+  ASSERT_TRUE(merged.ok()) << merged.status().ToString();
+  EXPECT_EQ(merged->tasks_added, 1);
+  EXPECT_FALSE((*from)->CreateRun(info_).ok()) << "a read-only store accepted a write";
+  from->reset();
+  EXPECT_EQ(bytes(path_), before);
+}
+
+TEST(Store, SomethingThatIsNotADatabaseIsNamed) {
+  const std::string path = testing::TempDir() + "/not_a_db.db";
+  std::ofstream(path) << "this is not sqlite, it is text\n";
+  auto r = ResultsStore::OpenReadOnly(path);
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.status().message().find(path), std::string::npos) << r.status().message();
+  EXPECT_FALSE(ResultsStore::OpenReadOnly(path + ".missing").ok());
 }
 
 }  // namespace

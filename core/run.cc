@@ -1,13 +1,15 @@
 #include "core/run.h"
 
+#include <fcntl.h>
+#include <sys/file.h>
+#include <unistd.h>
+
 #include <atomic>
 #include <filesystem>
 #include <mutex>
 #include <random>
 #include <set>
 #include <thread>
-
-#include <unistd.h>
 
 #include "core/agent.h"
 #include "core/family.h"
@@ -247,8 +249,49 @@ void ApplyStoredOptions(const RunInfo& info, RunRequest* req) {
   req->stage_timeout_s = o.value("stage_timeout_s", req->stage_timeout_s);
 }
 
+namespace {
+
+// An exclusive lock on a run, held while this process evaluates it: a second
+// `--resume` of a run in progress is refused instead of racing it. The lock
+// is the kernel's (flock): a killed arena releases it.
+class RunLock {
+ public:
+  static Result<std::unique_ptr<RunLock>> Take(const std::string& runs_dir,
+                                               const std::string& run_id) {
+    const std::string path = (fs::path(runs_dir) / ("." + run_id + ".lock")).string();
+    int fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+    if (fd < 0) return Unavailable(path + ": cannot open the run's lock file");
+    if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
+      char holder[32] = {0};
+      ssize_t n = pread(fd, holder, sizeof(holder) - 1, 0);
+      ::close(fd);
+      return FailedPrecondition("run " + run_id + " is being evaluated by another arena process" +
+                                (n > 0 ? " (pid " + std::string(holder, static_cast<size_t>(n)) + ")"
+                                       : std::string()) +
+                                "; wait for it, or stop it, before resuming");
+    }
+    const std::string pid = std::to_string(getpid());
+    if (ftruncate(fd, 0) == 0) {
+      ssize_t ignored = pwrite(fd, pid.data(), pid.size(), 0);
+      (void)ignored;
+    }
+    return std::unique_ptr<RunLock>(new RunLock(fd));
+  }
+  ~RunLock() { ::close(fd_); }
+
+ private:
+  explicit RunLock(int fd) : fd_(fd) {}
+  int fd_;
+};
+
+}  // namespace
+
 Result<RunOutcome> ExecuteRun(const RunRequest& request) {
   ARENA_RETURN_IF_ERROR(MakeDirs(request.runs_dir));
+  std::unique_ptr<RunLock> lock;
+  if (request.resume) {
+    ARENA_ASSIGN_OR_RETURN(lock, RunLock::Take(request.runs_dir, request.run_id));
+  }
   ARENA_ASSIGN_OR_RETURN(std::unique_ptr<ResultsStore> store,
                          ResultsStore::Open((fs::path(request.runs_dir) / "arena.db").string()));
   RunRequest req = request;
@@ -278,6 +321,7 @@ Result<RunOutcome> ExecuteRun(const RunRequest& request) {
     info.options = RunOptions(req);
     for (const auto& d : req.devices) info.devices.push_back(d.ToJson());
     for (const auto& t : tasks) info.task_ids.push_back(t.id);
+    ARENA_ASSIGN_OR_RETURN(lock, RunLock::Take(req.runs_dir, info.run_id));
     ARENA_RETURN_IF_ERROR(store->CreateRun(info));
   } else {
     ARENA_RETURN_IF_ERROR(store->SetRunStatus(info.run_id, "running"));

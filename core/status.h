@@ -27,6 +27,7 @@ enum class StatusCode {
   kUnavailable,       // a resource this machine lacks (no GPU, no compiler)
   kDeadlineExceeded,  // a time limit ran out
   kInternal,
+  kDataLoss,          // stored data that cannot be read back (corrupt)
 };
 
 const char* StatusCodeName(StatusCode code);
@@ -71,6 +72,9 @@ inline Status DeadlineExceeded(std::string m) {
 }
 inline Status Internal(std::string m) {
   return Status(StatusCode::kInternal, std::move(m));
+}
+inline Status DataLoss(std::string m) {
+  return Status(StatusCode::kDataLoss, std::move(m));
 }
 
 template <typename T>

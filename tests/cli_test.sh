@@ -116,6 +116,27 @@ check "resumed report equals the uninterrupted one" diff "$tmp/ref_report.txt" "
 check "every task stored once" \
   test "$(sqlite3 "$tmp/runs/arena.db" "SELECT count(*) FROM task_results")" -eq 3
 check "run marked finished" test "$(sqlite3 "$tmp/runs/arena.db" "SELECT status FROM runs")" = "finished"
+
+# --- the results database under stress ---
+out=$(flock "$tmp/runs/.$run_id.lock" "$arena" --root "$fake_root" run --resume "$run_id" \
+  --runs-dir "$tmp/runs" 2>&1)
+check "a second resume of a run in progress is refused" test $? -eq 1
+check "the refusal says why" grep -q "is being evaluated by another arena process" <<<"$out"
+mkdir -p "$tmp/archive" "$tmp/corrupt"
+cp "$tmp/runs/arena.db" "$tmp/archive/arena.db"
+cp "$tmp/runs/arena.db" "$tmp/archive.orig.db"
+chmod -R a-w "$tmp/archive"
+"$arena" report "$run_id" --runs-dir "$tmp/archive" >"$tmp/archive_report.txt" 2>&1
+check "a read-only archive is reported" test $? -eq 0
+check "reading an archive leaves it as it was" cmp -s "$tmp/archive/arena.db" "$tmp/archive.orig.db"
+chmod -R u+w "$tmp/archive"
+cp "$tmp/runs/arena.db" "$tmp/corrupt/arena.db"
+sqlite3 "$tmp/corrupt/arena.db" \
+  "UPDATE task_results SET result_json = substr(result_json, 3) WHERE rowid = (SELECT min(rowid) FROM task_results)"
+"$arena" report "$run_id" --runs-dir "$tmp/corrupt" >"$tmp/corrupt_out.txt" 2>"$tmp/corrupt_err.txt"
+check "a corrupt stored result fails the report (exit 1), never an abort" test $? -eq 1
+check "the corrupt result is named" grep -q "stored result unreadable" "$tmp/corrupt_err.txt"
+check "the rest is still reported" grep -q "compiled 2/2" "$tmp/corrupt_out.txt"
 check "no temporary files left" test -z "$(find "$tmp/runs" -name '*.tmp.*')"
 
 # --- report formats ---
@@ -146,7 +167,7 @@ check "merge of a missing database exits 2 naming it" \
 echo "not a database" >"$tmp/text.db"
 "$arena" merge "$tmp/text.db" --runs-dir "$tmp/both" >"$tmp/merge4.txt" 2>&1
 check "merge of a file that is not a database exits 2 naming it" \
-  test $? -eq 2 -a -n "$(grep "text.db: results database: file is not a database" "$tmp/merge4.txt")"
+  test $? -eq 2 -a -n "$(grep "text.db: not a results database (file is not a database)" "$tmp/merge4.txt")"
 cmp=$("$arena" compare "$ref_id" "$run_id" --runs-dir "$tmp/both" 2>&1)
 check "compare of two runs of the same candidates: all ties" grep -q "ties 3 (within 2%)" <<<"$cmp"
 byagent=$("$arena" leaderboard --runs-dir "$tmp/both" --tasks fake --by-agent)

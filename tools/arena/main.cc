@@ -44,6 +44,15 @@ int Fail(const Status& s) {
              : kExitFailures;
 }
 
+// Names on stderr what a results database held but could not be read (each
+// skipped); returns how many.
+int ReportSkipped(const std::string& path, const ResultsStore& store) {
+  for (const auto& what : store.skipped()) {
+    std::cerr << "arena: " << path << ": " << what << "\n";
+  }
+  return static_cast<int>(store.skipped().size());
+}
+
 // The project root: --root, else $ARENA_ROOT, else the nearest folder above
 // the working directory that holds tasks/.
 std::string FindRoot(const std::string& flag) {
@@ -333,20 +342,24 @@ int Main(int argc, char** argv) {
     fs::create_directories(runs_dir, ec);
     auto into = ResultsStore::Open(dest.string());
     if (!into.ok()) return Fail(into.status());
+    int skipped = 0;
     for (const auto& source : merge_sources) {
       if (!fs::is_regular_file(source)) return Fail(NotFound(source + ": no such results database"));
       if (fs::equivalent(source, dest, ec)) {
         return Fail(InvalidArgument(source + ": is the destination itself"));
       }
-      auto from = ResultsStore::Open(source);
+      // Sources are only read: an archive stays as it was, even on
+      // read-only storage.
+      auto from = ResultsStore::OpenReadOnly(source);
       if (!from.ok()) return Fail(InvalidArgument(from.status().message()));  // names the file
       auto merged = MergeStore(**from, **into);
       if (!merged.ok()) return Fail(InvalidArgument(source + ": " + merged.status().message()));
       for (const auto& line : merged->lines) std::cout << source << ": " << line << "\n";
       std::cout << source << ": " << merged->runs_added << " new run(s), " << merged->tasks_added
                 << " task result(s) added, " << merged->tasks_kept << " already here\n";
+      skipped += ReportSkipped(source, **from);
     }
-    return kExitOk;
+    return skipped ? kExitFailures : kExitOk;
   }
 
   if (app.got_subcommand("feedback")) {
@@ -481,7 +494,8 @@ int Main(int argc, char** argv) {
   }
 
   if (app.got_subcommand("report")) {
-    auto store = ResultsStore::Open((fs::path(runs_dir) / "arena.db").string());
+    const std::string db_path = (fs::path(runs_dir) / "arena.db").string();
+    auto store = ResultsStore::OpenReadOnly(db_path);
     if (!store.ok()) return Fail(store.status());
     if (run_id == "latest") {
       auto runs = (*store)->ListRuns();
@@ -511,11 +525,12 @@ int Main(int argc, char** argv) {
       Status w = WriteFileAtomic(html_path, HtmlReport(*info, *results, ceilings));
       if (!w.ok()) return Fail(w);
     }
-    return kExitOk;
+    return ReportSkipped(db_path, **store) ? kExitFailures : kExitOk;
   }
 
   if (app.got_subcommand("leaderboard") || app.got_subcommand("compare")) {
-    auto store = ResultsStore::Open((fs::path(runs_dir) / "arena.db").string());
+    const std::string db_path = (fs::path(runs_dir) / "arena.db").string();
+    auto store = ResultsStore::OpenReadOnly(db_path);
     if (!store.ok()) return Fail(store.status());
     auto runs = (*store)->ListRuns();
     if (!runs.ok()) return Fail(runs.status());
@@ -537,7 +552,7 @@ int Main(int argc, char** argv) {
       } else {
         std::cout << FormatComparison(a->first, b->first, c);
       }
-      return kExitOk;
+      return ReportSkipped(db_path, **store) ? kExitFailures : kExitOk;
     }
     std::vector<std::pair<RunInfo, std::vector<TaskResult>>> all;
     for (const auto& info : *runs) {
@@ -556,7 +571,7 @@ int Main(int argc, char** argv) {
       Status w = WriteFileAtomic(html_path, HtmlLeaderboard(rows, tasks));
       if (!w.ok()) return Fail(w);
     }
-    return kExitOk;
+    return ReportSkipped(db_path, **store) ? kExitFailures : kExitOk;
   }
   return kExitBadInput;
 }
