@@ -6,6 +6,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -207,8 +208,15 @@ struct ChildLimits {
   int nproc;               // RLIMIT_NPROC; 0: none
   const char* procs_file;  // join this pids cgroup; null: none
   bool isolate_network = false;
+  // The arena: the child is killed when it dies (a SIGKILLed arena leaves no
+  // worker or candidate running). 0: not asked for.
+  pid_t parent = 0;
   template <typename Executor>
   void operator()(Executor&) const {
+    if (parent > 0) {
+      prctl(PR_SET_PDEATHSIG, SIGKILL);
+      if (getppid() != parent) _exit(127);  // it died before the line above
+    }
     CloseInheritedDescriptors();
     if (isolate_network) UnshareNetwork();
     if (bytes > 0) {
@@ -275,7 +283,7 @@ Result<ProcessResult> RunProcess(const ProcessOptions& o) {
       bp::extend::on_exec_setup =
           ChildLimits{o.memory_limit_bytes, nproc,
                       cgroup.procs_file().empty() ? nullptr : cgroup.procs_file().c_str(),
-                      o.isolate_network},
+                      o.isolate_network, getpid()},
       ec);
   if (ec) return Unavailable("cannot start '" + o.argv[0] + "': " + ec.message());
 
@@ -380,7 +388,8 @@ Result<std::unique_ptr<WorkerProcess>> WorkerProcess::Start(const ProcessOptions
                           bp::std_err > impl->err_pipe, bp::std_in < impl->in_pipe,
                           BuildEnvironment(o), impl->group,
                           bp::start_dir(o.cwd.empty() ? "." : o.cwd),
-                          bp::extend::on_exec_setup = ChildLimits{o.memory_limit_bytes, 0, nullptr, o.isolate_network},
+                          bp::extend::on_exec_setup =
+                              ChildLimits{o.memory_limit_bytes, 0, nullptr, o.isolate_network, getpid()},
                           ec);
   if (ec) return Unavailable("cannot start '" + o.argv[0] + "': " + ec.message());
   impl->ReadStderr();

@@ -2,6 +2,7 @@
 
 #include <fcntl.h>
 #include <signal.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <chrono>
@@ -184,6 +185,42 @@ TEST(WorkerProcess, StderrIsKept) {
   ASSERT_TRUE(w.ok());
   ASSERT_TRUE((*w)->Request("x", 5).ok());
   EXPECT_NE((*w)->StderrTail().find("starting"), std::string::npos);
+}
+
+TEST(WorkerProcess, DiesWithTheProcessThatStartedIt) {
+  // A stand-in arena (a forked child of this test) starts a worker that
+  // writes its pid and sleeps, then is killed with SIGKILL: the worker must
+  // not outlive it.
+  const std::string pid_file = testing::TempDir() + "/worker_pid";
+  std::filesystem::remove(pid_file);
+  pid_t arena = fork();
+  ASSERT_GE(arena, 0);
+  if (arena == 0) {
+    auto w = WorkerProcess::Start(Sh("echo $$ > " + pid_file + "; exec sleep 600"));
+    if (!w.ok()) _exit(1);
+    pause();
+    _exit(0);
+  }
+  int worker = 0;
+  for (int i = 0; i < 100 && worker == 0; ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    std::ifstream(pid_file) >> worker;
+  }
+  ASSERT_GT(worker, 0) << "the worker never started";
+  ASSERT_TRUE(PidAlive(worker));
+  kill(arena, SIGKILL);
+  waitpid(arena, nullptr, 0);
+  bool gone = false;
+  for (int i = 0; i < 100 && !gone; ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    // Killed, it lingers as a zombie until init reaps it: gone either way.
+    std::ifstream stat("/proc/" + std::to_string(worker) + "/stat");
+    std::string line;
+    std::getline(stat, line);
+    gone = !stat || line.find(") Z ") != std::string::npos;
+  }
+  EXPECT_TRUE(gone) << "worker " << worker << " outlived the process that started it";
+  if (!gone) kill(worker, SIGKILL);
 }
 
 }  // namespace
