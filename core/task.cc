@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "core/task_file_guard.h"
+#include "core/tunables.h"
 
 namespace arena {
 namespace fs = std::filesystem;
@@ -461,6 +462,8 @@ class TaskDecoder {
       if (std::find(t.values.begin(), t.values.end(), t.default_value) == t.values.end()) {
         return FieldError(file_, n["default"], f + ".default", "not one of the values");
       }
+      t.default_line = n["default"].Mark().line + 1;
+      t.default_column = n["default"].Mark().column + 1;
       task_->tunables.push_back(std::move(t));
     }
     return OkStatus();
@@ -519,6 +522,46 @@ Json TaskSpec::ToJson() const {
               {"family_section", family_json}};
 }
 
+namespace {
+
+std::string TunableText(const Json& v) { return v.is_string() ? v.get<std::string>() : v.dump(); }
+
+}  // namespace
+
+// Each tunable is a constant of an editable file, and its default is the
+// value written there: a search starts from the shipped baseline.
+Status CheckTunables(const TaskSpec& task) {
+  std::map<std::string, std::string> texts;
+  for (const auto& rel : task.editable) {
+    std::ifstream in(fs::path(task.dir) / rel, std::ios::binary);
+    texts[rel].assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+  }
+  for (size_t i = 0; i < task.tunables.size(); ++i) {
+    const Tunable& t = task.tunables[i];
+    const std::string where = task.yaml_path + ":" + std::to_string(t.default_line) + ":" +
+                              std::to_string(t.default_column) + ": tunables[" +
+                              std::to_string(i) + "]";
+    bool found = false;
+    for (const auto& [rel, text] : texts) {
+      auto site = FindTunable(text, t.name);
+      if (!site) continue;
+      found = true;
+      if (site->value != TunableText(t.default_value)) {
+        return InvalidArgument(where + ".default: " + TunableText(t.default_value) + ", but " +
+                               rel + ":" + std::to_string(site->line) + " sets " + t.name +
+                               " to " + site->value);
+      }
+      break;
+    }
+    if (!found) {
+      return InvalidArgument(where + ".name: '" + t.name +
+                             "' is not a constant of the editable files (NAME = value, "
+                             "#define NAME value or constexpr T NAME = value)");
+    }
+  }
+  return OkStatus();
+}
+
 Result<TaskSpec> LoadTask(const std::string& tasks_root, const std::string& yaml_path) {
   TaskSpec task;
   std::error_code ec;
@@ -571,6 +614,7 @@ Result<TaskSpec> LoadTask(const std::string& tasks_root, const std::string& yaml
   std::vector<std::string> files = task.editable;
   files.insert(files.end(), task.harness.begin(), task.harness.end());
   ARENA_RETURN_IF_ERROR(CheckTaskFolder(task.dir, task.id, files));
+  ARENA_RETURN_IF_ERROR(CheckTunables(task));
   return task;
 }
 

@@ -63,6 +63,8 @@ struct Tunable {
   std::string name;
   Json values = Json::array();
   Json default_value;
+  int default_line = 0;  // where `default:` is written (1-based), for messages
+  int default_column = 0;
 };
 
 struct TaskSpec {
@@ -99,6 +101,10 @@ struct TaskSpec {
 };
 
 // Loads and validates `yaml_path`, a task.yaml under `tasks_root`.
+// Whether every tunable of `task` is a constant of its editable files whose
+// value there is the declared default (file:line:column errors).
+Status CheckTunables(const TaskSpec& task);
+
 Result<TaskSpec> LoadTask(const std::string& tasks_root,
                           const std::string& yaml_path);
 

@@ -47,7 +47,7 @@ class TaskTest : public ::testing::Test {
     fs::remove_all(root_);
     dir_ = root_ + "/fam/suite/t1";
     fs::create_directories(dir_);
-    std::ofstream(dir_ + "/kernel.py") << "# kernel\n";
+    std::ofstream(dir_ + "/kernel.py") << "# kernel\nBLOCK = 128\n";
     std::ofstream(dir_ + "/reference.py") << "# reference\n";
   }
   Result<TaskSpec> Load(const std::string& yaml) {
@@ -139,6 +139,16 @@ TEST_F(TaskTest, TooFewTimingRepetitions) {
 
 TEST_F(TaskTest, TunableDefaultMustBeAValue) {
   ExpectError(With("default: 128", "default: 100"), "task.yaml:26:", "not one of the values");
+}
+
+TEST_F(TaskTest, TunableDefaultMustBeTheValueInTheEditableFile) {
+  std::ofstream(dir_ + "/kernel.py") << "# kernel\nBLOCK = 64\n";
+  ExpectError(kValid, "task.yaml:26:", "tunables[0].default: 128, but kernel.py:2 sets BLOCK to 64");
+}
+
+TEST_F(TaskTest, TunableMustBeAConstantOfTheEditableFiles) {
+  std::ofstream(dir_ + "/kernel.py") << "# kernel\nBLOCKS = 128\n";
+  ExpectError(kValid, "task.yaml:26:", "tunables[0].name: 'BLOCK' is not a constant");
 }
 
 TEST_F(TaskTest, DuplicateConfigurationNames) {

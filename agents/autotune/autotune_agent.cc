@@ -17,11 +17,11 @@
 #include <filesystem>
 #include <map>
 #include <random>
-#include <regex>
 #include <sstream>
 
 #include "core/agent.h"
 #include "core/files.h"
+#include "core/tunables.h"
 
 namespace arena {
 namespace {
@@ -38,29 +38,6 @@ struct Knob {
   std::vector<Json> values;
   Json current;
 };
-
-std::regex KnobPattern(const std::string& name) {
-  // Group 1: everything up to the value; group 2: the value; group 3: the rest.
-  return std::regex("^(" + name + R"(\s*=\s*|#define\s+)" + name + R"(\s+|constexpr\s+[\w:]+\s+)" +
-                    name + R"(\s*=\s*)([^\s;#]+)(.*)$)");
-}
-
-bool Rewrite(std::string* text, const std::string& name, const std::string& value) {
-  std::regex pattern = KnobPattern(name);
-  std::istringstream in(*text);
-  std::string line, out;
-  bool found = false;
-  std::smatch m;
-  while (std::getline(in, line)) {
-    if (!found && std::regex_match(line, m, pattern)) {
-      line = m[1].str() + value + m[3].str();
-      found = true;
-    }
-    out += line + "\n";
-  }
-  if (found) *text = out;
-  return found;
-}
 
 class AutotuneAgent : public AgentAdapter {
  public:
@@ -85,8 +62,7 @@ class AutotuneAgent : public AgentAdapter {
       Knob k{t.name, "", {}, t.default_value};
       for (const auto& v : t.values) k.values.push_back(v);
       for (auto& [rel, text] : files) {
-        std::string probe = text;
-        if (Rewrite(&probe, t.name, ValueText(t.default_value))) {
+        if (FindTunable(text, t.name)) {
           k.file = rel;
           break;
         }
@@ -106,7 +82,7 @@ class AutotuneAgent : public AgentAdapter {
     std::mt19937_64 rng(req.seed);
     auto write = [&](const std::vector<Knob>& ks) -> Status {
       std::map<std::string, std::string> variant = files;
-      for (const auto& k : ks) Rewrite(&variant[k.file], k.name, ValueText(k.current));
+      for (const auto& k : ks) RewriteTunable(&variant[k.file], k.name, ValueText(k.current));
       for (const auto& [rel, text] : variant) {
         ARENA_RETURN_IF_ERROR(WriteFileAtomic((fs::path(req.workspace) / rel).string(), text));
       }

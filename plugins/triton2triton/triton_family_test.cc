@@ -171,5 +171,39 @@ TEST_F(TritonCandidates, TimingSaysSkippedWithoutAGpu) {
   }
 }
 
+TEST(TritonTaskInputs, AnInputsFunctionMustReturnWhatTheInterfaceDeclares) {
+  // gelu, with an inputs function that draws x as float32 where the
+  // interface says float16: a task error named by the judge, for both subjects.
+  const std::string root = testing::TempDir() + "/inputs_task";
+  const std::string dir = root + "/triton2triton/x/gelu";
+  ASSERT_TRUE(ResetDir(dir).ok());
+  for (const char* f : {"kernel.py", "reference.py"}) {
+    ASSERT_TRUE(CopyFile(std::string("tasks/triton2triton/elementwise/gelu/") + f, dir + "/" + f).ok());
+  }
+  auto yaml = ReadFile(kGelu);
+  ASSERT_TRUE(yaml.ok());
+  ASSERT_TRUE(WriteFileAtomic(dir + "/task.yaml",
+                              *yaml + "  inputs: reference.py:make_inputs\n").ok());
+  auto ref = ReadFile(dir + "/reference.py");
+  ASSERT_TRUE(WriteFileAtomic(dir + "/reference.py",
+                              *ref + "\n\ndef make_inputs(params, generator, device):\n"
+                                     "    return {'x': torch.randn(params['n'], generator=generator, "
+                                     "device=device)}\n").ok());
+  auto task = LoadTask(root, dir + "/task.yaml");
+  ASSERT_TRUE(task.ok()) << task.status().ToString();
+  auto family = TaskFamilyRegistry::Global().Create("triton2triton");
+  ASSERT_TRUE(family.ok());
+  PipelineOptions o;
+  o.work_dir = root + "/work";
+  o.project_root = ".";
+  o.stage_timeout_s = 60;
+  auto r = EvaluateCandidate(*task, **family, dir, o);
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  EXPECT_FALSE(r->baseline_compile.passed());
+  EXPECT_NE(r->baseline_compile.detail.find("returned 'x' as float32; the interface says float16"),
+            std::string::npos)
+      << r->baseline_compile.detail;
+}
+
 }  // namespace
 }  // namespace arena

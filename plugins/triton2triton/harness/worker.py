@@ -140,12 +140,26 @@ class Judge:
             tensors = self.make_inputs(params=params, generator=gen, device=self.device)
             if not isinstance(tensors, dict):
                 raise TaskError("the inputs function must return a dict of tensors")
-            for spec in self.task["inputs"]:
-                if spec["name"] not in tensors:
-                    raise TaskError(f"inputs function returned no '{spec['name']}'")
+            # What it returns must be what the interface declares: names,
+            # dtypes and shapes.
+            declared = {spec["name"]: spec for spec in self.task["inputs"]}
+            for name, spec in declared.items():
+                if name not in tensors:
+                    raise TaskError(f"inputs function returned no '{name}'")
             for name, t in tensors.items():
+                if name not in declared:
+                    raise TaskError(f"inputs function returned '{name}', which the interface "
+                                    "does not declare")
                 if not isinstance(t, torch.Tensor):
                     raise TaskError(f"inputs function returned '{name}' that is not a tensor")
+                spec = declared[name]
+                if t.dtype != _DTYPES[spec["dtype"]]:
+                    raise TaskError(f"inputs function returned '{name}' as "
+                                    f"{_dtype_name(t.dtype)}; the interface says {spec['dtype']}")
+                shape = [int(_evaluate(d, params)) for d in spec["shape"]]
+                if list(t.shape) != shape:
+                    raise TaskError(f"inputs function returned '{name}' of shape "
+                                    f"{list(t.shape)}; the interface says {shape}")
             return {k: v.contiguous() for k, v in tensors.items()}
         tensors = {}
         for spec in self.task["inputs"]:
@@ -575,8 +589,11 @@ def selftest(task_dir):
                              "arena_runner.py")
     task_dir = os.path.abspath(task_dir)
     scratch = tempfile.mkdtemp(prefix="selftest-")
-    runners = {s: {"argv": [sys.executable, runner_py, f"--device={device}",
-                            f"--workspace={os.path.abspath(task_dir)}"],
+    # Runners start with an empty environment: what they need is on the line.
+    env = ["/usr/bin/env", f"TRITON_CACHE_DIR={scratch}/triton", f"TMPDIR={scratch}"] + (
+        ["TRITON_INTERPRET=1"] if device == "cpu" else [])
+    runners = {s: {"argv": env + [sys.executable, runner_py, f"--device={device}",
+                                  f"--workspace={os.path.abspath(task_dir)}"],
                    "buffers": os.path.join(scratch, s), "sandbox_buffers": os.path.join(scratch, s)}
                for s in _SUBJECTS}
     os.chdir(scratch)
