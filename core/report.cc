@@ -138,6 +138,13 @@ std::string FormatTextReport(const RunInfo& info, const std::vector<TaskResult>&
   }
   out << "\nmean score (AgentKernelArena-compatible): " << FormatFixed(sum.mean_score, 1) << "\n";
   out << DescribeIntegrity(sum) << "\n";
+  if (info.task_errors.is_object() && !info.task_errors.empty()) {
+    out << "task errors (broken tasks, not evaluated): " << info.task_errors.size() << "\n";
+    for (const auto& [id, error] : info.task_errors.items()) {
+      out << "  " << id << ": " << (error.is_string() ? error.get<std::string>() : error.dump())
+          << "\n";
+    }
+  }
   double agent_s = 0;
   int feedback = 0, agent_failures = 0;
   for (const auto& r : results) {

@@ -65,7 +65,8 @@ std::string NowIso8601() {
 Json RunInfo::ToJson() const {
   return {{"run_id", run_id},   {"agent", agent},   {"selector", selector},
           {"created_at", created_at}, {"status", status}, {"devices", devices},
-          {"agent_config", agent_config}, {"options", options}, {"task_ids", task_ids}};
+          {"agent_config", agent_config}, {"options", options}, {"task_ids", task_ids},
+          {"task_errors", task_errors}};
 }
 
 RunInfo RunInfo::FromJson(const Json& j) {
@@ -79,6 +80,7 @@ RunInfo RunInfo::FromJson(const Json& j) {
   r.agent_config = j.value("agent_config", Json::object());
   r.options = j.value("options", Json::object());
   r.task_ids = j.value("task_ids", std::vector<std::string>{});
+  r.task_errors = j.value("task_errors", Json::object());
   return r;
 }
 

@@ -35,6 +35,9 @@ struct RunInfo {
   // stage_timeout_s. Empty for runs stored before they were recorded.
   Json options = Json::object();
   std::vector<std::string> task_ids;  // the run's tasks, in order
+  // Tasks the selector matched that were broken (not valid), so not
+  // evaluated: task id -> the error, with its file:line:column.
+  Json task_errors = Json::object();
   Json ToJson() const;
   static RunInfo FromJson(const Json& j);
 };

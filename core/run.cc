@@ -22,25 +22,43 @@
 namespace arena {
 namespace fs = std::filesystem;
 
-Result<std::vector<TaskSpec>> LoadTasks(const std::string& tasks_root,
-                                        const std::string& selector) {
+Result<TaskCatalog> ScanTasks(const std::string& tasks_root, const std::string& selector) {
   ARENA_ASSIGN_OR_RETURN(std::vector<std::string> files, FindTaskFiles(tasks_root));
-  std::vector<TaskSpec> out;
+  TaskCatalog out;
   for (const auto& file : files) {
     fs::path rel = fs::path(file).parent_path().lexically_relative(tasks_root);
     if (!TaskMatches(rel.generic_string(), selector)) continue;
-    ARENA_ASSIGN_OR_RETURN(TaskSpec task, LoadTask(tasks_root, file));
-    auto family = TaskFamilyRegistry::Global().Create(task.family);
-    if (!family.ok()) {
-      return InvalidArgument(file + ":" + std::to_string(task.family_line) + ":" +
-                             std::to_string(task.family_column) +
-                             ": family: " + family.status().message());
+    auto broken = [&](Status error) { out.broken.push_back({rel.generic_string(), std::move(error)}); };
+    auto task = LoadTask(tasks_root, file);
+    if (!task.ok()) {
+      broken(task.status());
+      continue;
     }
-    ARENA_RETURN_IF_ERROR((*family)->ValidateTask(task));
-    out.push_back(std::move(task));
+    auto family = TaskFamilyRegistry::Global().Create(task->family);
+    if (!family.ok()) {
+      broken(InvalidArgument(file + ":" + std::to_string(task->family_line) + ":" +
+                             std::to_string(task->family_column) +
+                             ": family: " + family.status().message()));
+      continue;
+    }
+    Status valid = (*family)->ValidateTask(*task);
+    if (!valid.ok()) {
+      broken(valid);
+      continue;
+    }
+    out.tasks.push_back(std::move(*task));
   }
-  if (out.empty()) return NotFound("no task under " + tasks_root + " matches '" + selector + "'");
+  if (out.tasks.empty() && out.broken.empty()) {
+    return NotFound("no task under " + tasks_root + " matches '" + selector + "'");
+  }
   return out;
+}
+
+Result<std::vector<TaskSpec>> LoadTasks(const std::string& tasks_root,
+                                        const std::string& selector) {
+  ARENA_ASSIGN_OR_RETURN(TaskCatalog catalog, ScanTasks(tasks_root, selector));
+  if (!catalog.broken.empty()) return catalog.broken.front().error;
+  return std::move(catalog.tasks);
 }
 
 Status PrepareWorkspace(const TaskSpec& task, const std::string& workspace,
@@ -311,7 +329,10 @@ Result<RunOutcome> ExecuteRun(const RunRequest& request) {
   if (!AgentRegistry::Global().Contains(req.agent)) {
     return InvalidArgument("unknown agent '" + req.agent + "'");
   }
-  ARENA_ASSIGN_OR_RETURN(std::vector<TaskSpec> tasks, LoadTasks(req.tasks_root, req.selector));
+  // Broken tasks are reported and left out; the valid ones are evaluated.
+  ARENA_ASSIGN_OR_RETURN(TaskCatalog catalog, ScanTasks(req.tasks_root, req.selector));
+  std::vector<TaskSpec> tasks = std::move(catalog.tasks);
+  if (tasks.empty()) return catalog.broken.front().error;
   if (!req.resume) {
     info.run_id = req.run_id.empty() ? NewRunId(req.agent) : req.run_id;
     info.agent = req.agent;
@@ -321,6 +342,7 @@ Result<RunOutcome> ExecuteRun(const RunRequest& request) {
     info.options = RunOptions(req);
     for (const auto& d : req.devices) info.devices.push_back(d.ToJson());
     for (const auto& t : tasks) info.task_ids.push_back(t.id);
+    for (const auto& b : catalog.broken) info.task_errors[b.id] = b.error.message();
     ARENA_ASSIGN_OR_RETURN(lock, RunLock::Take(req.runs_dir, info.run_id));
     ARENA_RETURN_IF_ERROR(store->CreateRun(info));
   } else {
@@ -334,6 +356,7 @@ Result<RunOutcome> ExecuteRun(const RunRequest& request) {
   std::vector<const TaskSpec*> todo;
   RunOutcome outcome;
   outcome.run_id = info.run_id;
+  outcome.broken = catalog.broken;
   for (const auto& t : tasks) {
     if (finished.count(t.id)) {
       ++outcome.skipped_finished;

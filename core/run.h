@@ -26,6 +26,15 @@
 
 namespace arena {
 
+// A task the selector matched that is not valid.
+struct BrokenTask {
+  std::string id;  // <family>/<suite>/<task>
+  Status error;    // names file:line:column and the field
+};
+struct TaskCatalog {
+  std::vector<TaskSpec> tasks;
+  std::vector<BrokenTask> broken;
+};
 struct RunRequest {
   std::string run_id;   // with resume: the run to continue; else optional
   bool resume = false;
@@ -45,6 +54,7 @@ struct RunRequest {
 struct RunOutcome {
   std::string run_id;
   std::vector<TaskResult> results;  // every task of the run, in order
+  std::vector<BrokenTask> broken;   // matched, but not valid: not evaluated
   int evaluated_now = 0;            // tasks evaluated by this call
   int skipped_finished = 0;         // tasks a resumed run found finished
 };
@@ -59,8 +69,12 @@ Json RunOptions(const RunRequest& req);
 // recorded keeps the request's).
 void ApplyStoredOptions(const RunInfo& info, RunRequest* req);
 
-// Loads and validates the tasks matching `selector` under `tasks_root`
-// (schema and family section); the first error stops the load.
+// The tasks matching `selector` under `tasks_root`, each loaded and
+// validated (schema and family section) on its own: one broken task does
+// not hide the others. Fails only when nothing matches.
+Result<TaskCatalog> ScanTasks(const std::string& tasks_root, const std::string& selector);
+
+// As ScanTasks, but the first broken task is the error.
 Result<std::vector<TaskSpec>> LoadTasks(const std::string& tasks_root, const std::string& selector);
 
 // Fills `workspace` with what an agent may see of `task`.

@@ -28,6 +28,18 @@ check "bad task exits 2" test "$rc" -eq 2
 check "bad task names file, line and field" \
   grep -q 'tasks/fake/suite/bad/task.yaml:18:30: configs.heldout\[1\].m: expected a scalar parameter' <<<"$out"
 
+out=$("$arena" --root "$broken_root" tasks --tasks fake/suite 2>&1)
+check "every broken task is named at once (exit 2)" test $? -eq 2
+check "... two broken, one line each" test "$(grep -c '^arena: .*task.yaml:[0-9]*:[0-9]*: ' <<<"$out")" -eq 2
+check "... and the valid one still listed" grep -q "^fake/suite/constant " <<<"$out"
+"$arena" --root "$broken_root" run --agent noop --tasks fake/suite --runs-dir "$tmp/broken_runs" \
+  >"$tmp/broken_run.txt" 2>&1
+check "a run over broken and valid tasks evaluates the valid ones (exit 1)" test $? -eq 1
+check "... and records the broken ones as task errors" \
+  grep -q "task errors (broken tasks, not evaluated): 2" "$tmp/broken_run.txt"
+check "... with their positions" grep -q "fake/suite/wrongtype: .*task.yaml:2[0-9]:[0-9]*: cost.flops" \
+  "$tmp/broken_run.txt"
+check "... the valid task evaluated" grep -q "^fake/suite/constant " "$tmp/broken_run.txt"
 out=$("$arena" --root "$broken_root" tasks --tasks nosuch 2>&1)
 check "unknown family exits 2" test $? -eq 2
 check "unknown family names file, line and field" \

@@ -377,15 +377,20 @@ int Main(int argc, char** argv) {
   }
 
   if (app.got_subcommand("tasks")) {
-    auto tasks = LoadTasks(tasks_root, selector);
-    if (!tasks.ok()) return Fail(tasks.status());
+    auto catalog = ScanTasks(tasks_root, selector);
+    if (!catalog.ok()) return Fail(catalog.status());
+    const std::vector<TaskSpec>* tasks = &catalog->tasks;
+    // Every broken task at once, one line each; the valid ones still listed
+    // or validated. Any broken task makes the exit 2.
+    for (const auto& b : catalog->broken) std::cerr << "arena: " << b.error.message() << "\n";
+    const int broken = static_cast<int>(catalog->broken.size());
     if (!validate) {
       for (const auto& t : *tasks) {
         std::cout << t.id << "  (" << t.ConfigsOfKind(ConfigKind::kTuning).size() << " tuning, "
                   << t.ConfigsOfKind(ConfigKind::kHeldout).size() << " held-out)  "
                   << t.description << "\n";
       }
-      return kExitOk;
+      return broken ? kExitBadInput : kExitOk;
     }
     auto devices = SelectDevices(gpus);
     if (!devices.ok()) return Fail(devices.status());
@@ -402,8 +407,9 @@ int Main(int argc, char** argv) {
         ++failures;
       }
     }
-    std::cout << tasks->size() - failures << "/" << tasks->size() << " task(s) valid\n";
-    return failures ? kExitFailures : kExitOk;
+    std::cout << tasks->size() - failures << "/" << tasks->size() + broken << " task(s) valid"
+              << (broken ? " (" + std::to_string(broken) + " broken, named above)" : "") << "\n";
+    return broken ? kExitBadInput : failures ? kExitFailures : kExitOk;
   }
 
   if (app.got_subcommand("run")) {
@@ -437,6 +443,7 @@ int Main(int argc, char** argv) {
     if (!info.ok()) return Fail(info.status());
     std::cout << FormatTextReport(*info, outcome->results);
     std::cout << "results: " << (fs::path(runs_dir) / outcome->run_id).string() << "\n";
+    if (!outcome->broken.empty()) return kExitFailures;  // named in the report
     for (const auto& r : outcome->results) {
       if (FailedAGate(r)) return kExitFailures;
     }
