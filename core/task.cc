@@ -32,6 +32,18 @@ Status FieldError(const std::string& file, const YAML::Node& node,
   return InvalidArgument(out.str());
 }
 
+Status SectionError(const TaskSpec& task, const YAML::Node& node, const std::string& field,
+                    const std::string& message) {
+  auto placed = [](const YAML::Node& n) { return n.IsDefined() && n.Mark().line >= 0; };
+  if (placed(node)) return FieldError(task.yaml_path, node, field, message);
+  if (placed(task.family_section)) {
+    return FieldError(task.yaml_path, task.family_section, field, message);
+  }
+  return InvalidArgument(task.yaml_path + ":" + std::to_string(std::max(task.family_line, 1)) +
+                         ":" + std::to_string(std::max(task.family_column, 1)) + ": " + field +
+                         ": " + message);
+}
+
 Json YamlToJson(const YAML::Node& node) {
   if (!node.IsDefined()) return nullptr;
   switch (node.Type()) {
@@ -77,7 +89,11 @@ class TaskDecoder {
   TaskDecoder(std::string file, TaskSpec* task) : file_(std::move(file)), task_(task) {}
 
   Status Decode(const YAML::Node& root) {
-    if (!root.IsMap()) return FieldError(file_, root, "(top level)", "expected a mapping");
+    if (!root.IsMap()) {
+      // An empty document has no position of its own: it is the whole file.
+      if (root.Mark().line < 0) return InvalidArgument(file_ + ":1:1: (top level): expected a mapping");
+      return FieldError(file_, root, "(top level)", "expected a mapping");
+    }
     ARENA_ASSIGN_OR_RETURN(task_->family, RequiredString(root, "family", "family"));
     task_->family_line = root["family"].Mark().line + 1;
     task_->family_column = root["family"].Mark().column + 1;
@@ -232,6 +248,8 @@ class TaskDecoder {
         if (!t["init"].IsMap()) return FieldError(file_, t["init"], f + ".init", "expected a mapping");
         spec.init = YamlToJson(t["init"]);
       }
+      spec.line = t.Mark().line + 1;
+      spec.column = t.Mark().column + 1;
       out.push_back(std::move(spec));
     }
     if (required && out.empty()) return FieldError(file_, list, field, "must not be empty");
@@ -288,6 +306,7 @@ class TaskDecoder {
     Configuration c;
     c.kind = kind;
     c.line = n.Mark().line + 1;
+    c.column = n.Mark().column + 1;
     std::string auto_name;
     for (const auto& kv : n) {
       const std::string key = kv.first.Scalar();
@@ -359,7 +378,8 @@ class TaskDecoder {
     std::set<std::string> names;
     for (const auto& c : task_->configs) {
       if (!names.insert(c.name).second) {
-        return InvalidArgument(file_ + ":" + std::to_string(c.line) +
+        return InvalidArgument(file_ + ":" + std::to_string(c.line) + ":" +
+                               std::to_string(c.column) +
                                ": configs: duplicate configuration name '" + c.name + "'");
       }
     }

@@ -39,6 +39,7 @@ struct Configuration {
   double bytes = 0;              // cost model: fewest bytes moved
   double flops = 0;              // cost model: floating-point operations
   int line = 0;                  // 1-based line in task.yaml
+  int column = 0;                // 1-based column
 };
 
 struct TensorSpec {
@@ -46,6 +47,8 @@ struct TensorSpec {
   std::string dtype;
   std::vector<std::string> shape;  // expressions of the parameters
   Json init = Json::object();      // how inputs are drawn: {dist: normal, ...}
+  int line = 0;                    // where it is declared (1-based), for messages
+  int column = 0;
 };
 
 struct Tolerance {
@@ -119,6 +122,11 @@ bool TaskMatches(const std::string& task_id, const std::string& selector);
 // "file:line:column: field: message", from a node's position.
 Status FieldError(const std::string& file, const YAML::Node& node,
                   const std::string& field, const std::string& message);
+// The same for a field of `task`'s family section that may be missing
+// altogether: a node that is not there is placed at the family section, or
+// at `family:` when the section itself is missing.
+Status SectionError(const TaskSpec& task, const YAML::Node& node, const std::string& field,
+                    const std::string& message);
 
 // Converts a YAML scalar/sequence/map into JSON (numbers stay numbers).
 Json YamlToJson(const YAML::Node& node);

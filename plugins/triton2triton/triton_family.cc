@@ -240,7 +240,7 @@ class TritonFamily : public TaskFamily {
   Status ValidateTask(const TaskSpec& task) const override {
     const YAML::Node& s = task.family_section;
     if (!s.IsDefined() || !s.IsMap()) {
-      return InvalidArgument(task.yaml_path + ": triton2triton: missing section (entry, reference)");
+      return SectionError(task, s, "triton2triton", "missing section (entry, reference)");
     }
     static const std::set<std::string> kKeys = {"entry", "reference", "inputs", "reference_dtype",
                                                 "allowed_ops"};
@@ -285,18 +285,20 @@ class TritonFamily : public TaskFamily {
                         "expected float64 or native");
     }
     if (task.ConfigsOfKind(ConfigKind::kSmall).empty()) {
-      return InvalidArgument(task.yaml_path +
-                             ": configs.small: required (checked under the Triton interpreter "
-                             "on machines without a GPU)");
+      return SectionError(task, YAML::Node(YAML::NodeType::Undefined), "configs.small",
+                          "required (checked under the Triton interpreter on machines "
+                          "without a GPU)");
     }
     for (const auto& t : task.inputs) {
       std::string dist = t.init.value("dist", "normal");
       if (dist != "normal" && dist != "uniform" && dist != "randint") {
-        return InvalidArgument(task.yaml_path + ": interface.inputs." + t.name +
+        return InvalidArgument(task.yaml_path + ":" + std::to_string(t.line) + ":" +
+                               std::to_string(t.column) + ": interface.inputs." + t.name +
                                ".init.dist: unknown distribution '" + dist + "'");
       }
       if (dist == "randint" && !t.init.contains("high")) {
-        return InvalidArgument(task.yaml_path + ": interface.inputs." + t.name +
+        return InvalidArgument(task.yaml_path + ":" + std::to_string(t.line) + ":" +
+                               std::to_string(t.column) + ": interface.inputs." + t.name +
                                ".init.high: randint needs high");
       }
     }

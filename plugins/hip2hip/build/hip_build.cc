@@ -238,7 +238,8 @@ Status ValidateHipTask(const TaskSpec& task, const std::string& section,
                        const std::vector<std::string>& keys, const std::string& reference_ext) {
   const YAML::Node& s = task.family_section;
   if (!s.IsDefined() || !s.IsMap() || !s["reference"].IsDefined()) {
-    return InvalidArgument(task.yaml_path + ": " + section + ".reference: missing (the reference file)");
+    return SectionError(task, YAML::Node(YAML::NodeType::Undefined), section + ".reference",
+                        "missing (the reference file)");
   }
   for (const auto& kv : s) {
     const std::string key = kv.first.Scalar();
