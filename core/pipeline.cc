@@ -136,6 +136,7 @@ Result<TaskResult> EvaluateCandidate(const TaskSpec& task, const TaskFamily& fam
   // other configuration: its remaining checks are skipped, saying why.
   constexpr int kMaxTimeouts = 2;
   int timeouts[2] = {0, 0};
+  int timing_timeouts = 0;
   auto check = [&](Subject subject, const Configuration& config) {
     int& n = timeouts[subject == Subject::kBaseline ? 0 : 1];
     if (n >= kMaxTimeouts) {
@@ -184,11 +185,19 @@ Result<TaskResult> EvaluateCandidate(const TaskSpec& task, const TaskFamily& fam
       cr.timing.stage = StageOutcome::Skipped("not timed: the small configuration only serves checks");
     } else if (!options.timing) {
       cr.timing.stage = StageOutcome::Skipped("not timed: checks only were asked for");
+    } else if (cr.baseline_check.passed() && cr.candidate_check.passed() &&
+               timing_timeouts >= kMaxTimeouts) {
+      // Timing runs out of time the way checks do: a kernel that never ends
+      // is not given the full limit again on every configuration.
+      cr.timing.stage = StageOutcome::Skipped(
+          "skipped: timing ran out of time on " + std::to_string(timing_timeouts) +
+          " configurations already");
     } else if (cr.baseline_check.passed() && cr.candidate_check.passed()) {
       note("time " + config->name);
       auto t = std::chrono::steady_clock::now();
       cr.timing = session->Time(*config);
       if (cr.timing.stage.seconds == 0) cr.timing.stage.seconds = SecondsSince(t);
+      if (cr.timing.stage.metrics.value("timed_out", false)) ++timing_timeouts;
     } else if (cr.candidate_check.status == StageStatus::kSkipped ||
                cr.baseline_check.status == StageStatus::kSkipped) {
       const StageOutcome& skipped = cr.candidate_check.status == StageStatus::kSkipped

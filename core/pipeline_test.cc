@@ -155,6 +155,23 @@ TEST_F(PipelineTest, AHangingCandidateIsNotWaitedForOnEveryConfiguration) {
   EXPECT_FALSE(ScoreTask(r).correct);
 }
 
+TEST_F(PipelineTest, AKernelThatHangsWhenTimedIsNotTimedOnEveryConfiguration) {
+  TaskResult r = Evaluate("hang_timing_on: [all]\ntime_us: 10\n");
+  int failed = 0, skipped = 0;
+  for (const auto& c : r.configs) {
+    if (c.kind == ConfigKind::kSmall) continue;
+    EXPECT_TRUE(c.candidate_check.passed()) << c.name;
+    if (c.timing.stage.status == StageStatus::kFailed) ++failed;
+    if (c.timing.stage.status == StageStatus::kSkipped) {
+      ++skipped;
+      EXPECT_NE(c.timing.stage.detail.find("timing ran out of time on 2"), std::string::npos)
+          << c.timing.stage.detail;
+    }
+  }
+  EXPECT_EQ(failed, 2);
+  EXPECT_GT(skipped, 0);
+}
+
 TEST_F(PipelineTest, MissingEditableFileFailsCompile) {
   const std::string empty = scratch_ + "/empty";
   ASSERT_TRUE(MakeDirs(empty).ok());

@@ -32,6 +32,7 @@ struct FakeKernel {
   std::string compile = "ok";
   std::vector<std::string> wrong_on;
   std::vector<std::string> hang_on;
+  std::vector<std::string> hang_timing_on;  // correct, but never ends when timed
   YAML::Node time_us;
   int sleep_ms = 0;
   bool tamper = false;  // rewrites the harness file reference.txt
@@ -62,6 +63,7 @@ Result<FakeKernel> LoadKernel(const std::string& dir) {
     if (n["compile"]) k.compile = n["compile"].as<std::string>();
     if (n["wrong_on"]) k.wrong_on = n["wrong_on"].as<std::vector<std::string>>();
     if (n["hang_on"]) k.hang_on = n["hang_on"].as<std::vector<std::string>>();
+    if (n["hang_timing_on"]) k.hang_timing_on = n["hang_timing_on"].as<std::vector<std::string>>();
     k.time_us = n["time_us"];
     if (n["sleep_ms"]) k.sleep_ms = n["sleep_ms"].as<int>();
     if (n["tamper"]) k.tamper = n["tamper"].as<bool>();
@@ -136,6 +138,11 @@ class FakeSession : public EvaluationSession {
 
   TimingOutcome Time(const Configuration& c) override {
     TimingOutcome t;
+    if (Listed(kernels_[1].hang_timing_on, c)) {
+      t.stage = StageOutcome::Failed("candidate: timed out after 60.0 s");
+      t.stage.metrics["timed_out"] = true;
+      return t;
+    }
     t.stage = StageOutcome::Passed("fake timing");
     t.method = "fake";
     double b = TimeFor(kernels_[0], c.name), k = TimeFor(kernels_[1], c.name);

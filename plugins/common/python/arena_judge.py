@@ -29,10 +29,11 @@ _LOG_CAP = 256 << 20
 class SubjectFailure(Exception):
     """The subject's process failed; the message says how."""
 
-    def __init__(self, message, log="", integrity=False):
+    def __init__(self, message, log="", integrity=False, timed_out=False):
         super().__init__(message)
         self.log = log
         self.integrity = integrity  # the runner broke the protocol
+        self.timed_out = timed_out
 
 
 class RunnerClient:
@@ -157,10 +158,11 @@ class RunnerClient:
             return f"was killed by signal {sig} ({name})"
         return f"exited with status {code}"
 
-    def _fail(self, message):
+    def _fail(self, message, timed_out=False):
         log = self.log_tail()
         self.stop()
-        raise SubjectFailure(f"{self.subject}: {message}", log, "not the protocol" in message)
+        raise SubjectFailure(f"{self.subject}: {message}", log, "not the protocol" in message,
+                             timed_out)
 
     # -- protocol --------------------------------------------------------------
     def send(self, obj, fds=()):
@@ -182,7 +184,7 @@ class RunnerClient:
             while b"\n" not in self._buffer:
                 left = deadline - time.monotonic()
                 if left <= 0:
-                    self._fail(f"timed out after {timeout_s:.1f} s")
+                    self._fail(f"timed out after {timeout_s:.1f} s", timed_out=True)
                 ready, _, _ = select.select([self.sock], [], [], left)
                 if not ready:
                     continue

@@ -296,6 +296,8 @@ class Judge:
                           seconds=time.perf_counter() - start)
         except SubjectFailure as e:
             metrics = {"integrity": [str(e)]} if e.integrity else {}
+            if e.timed_out:
+                metrics["timed_out"] = True  # counted by the pipeline's limit
             return _reply("failed", str(e), log=e.log, seconds=time.perf_counter() - start,
                           metrics=metrics)
 
@@ -403,6 +405,8 @@ class Judge:
             return _reply("failed", str(e), metrics={"integrity": e.findings})
         except SubjectFailure as e:
             metrics = {"integrity": [str(e)]} if e.integrity else {}
+            if e.timed_out:
+                metrics["timed_out"] = True
             return _reply("failed", str(e), log=e.log, metrics=metrics)
 
     def _time(self, config):
