@@ -423,6 +423,8 @@ std::string HtmlReport(const RunInfo& info, const std::vector<TaskResult>& resul
     << " vs held-out " << FormatSpeedup(s.heldout_geomean) << " (geomean); P(candidate correct | "
     << "baseline correct) on held-out " << Share(s.conditional_correctness) << "</p>\n";
   if (const std::string line = DescribeConfigCounts(s); !line.empty()) h << "<p>" << Escape(line) << "</p>\n";
+  h << "<p" << (s.integrity_tasks ? " class=\"bad\"" : "") << ">" << Escape(DescribeIntegrity(s))
+    << "</p>\n";
 
   // Per-configuration speedups, binned on a log2 scale from 1/16 to 16.
   constexpr int kBins = 16;
