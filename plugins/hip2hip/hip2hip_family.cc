@@ -35,6 +35,7 @@ class HipSession : public EvaluationSession {
     const std::string src = (fs::path(dir) / HipSource(*ctx_.task)).string();
     libs_.erase(name);
     HipBuildOptions build{ctx_.project_root, ctx_.work_dir, ctx_.device, ctx_.stage_timeout_s};
+    build.editable = ctx_.task->editable;  // built sandboxed, on these files alone
     std::string lib;
     StageOutcome o = BuildHip(build, src, name, &lib);
     if (!o.passed()) {

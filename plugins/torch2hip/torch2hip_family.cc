@@ -60,6 +60,7 @@ class TorchHipSession : public EvaluationSession {
     candidate_lib_.clear();
     hip_.Stop();  // a new library: the next check starts a fresh worker
     HipBuildOptions build{ctx_.project_root, ctx_.work_dir, ctx_.device, ctx_.stage_timeout_s};
+    build.editable = ctx_.task->editable;  // built sandboxed, on these files alone
     return BuildHip(build, src, "candidate", &candidate_lib_);
   }
 

@@ -12,6 +12,8 @@
 # left unwritten on its last row (argmax_rows). The correct one is
 # transpose_2d's baseline, copied here.
 set -uo pipefail
+# Candidates are built and run sandboxed: the bundle carries bubblewrap.
+export ARENA_BWRAP="${ARENA_BWRAP:-$PWD/bin/bwrap}"
 out="${1:?output folder}"
 stage_timeout="${2:-20}"
 mkdir -p "$out"

@@ -8,6 +8,8 @@
 #
 #   tools/gpu/overfit_torch2hip.sh OUT_DIR
 set -uo pipefail
+# Candidates are built and run sandboxed: the bundle carries bubblewrap.
+export ARENA_BWRAP="${ARENA_BWRAP:-$PWD/bin/bwrap}"
 out="${1:?output folder}"
 mkdir -p "$out"
 here="$(pwd)"

@@ -12,8 +12,10 @@
 
 #include <openssl/sha.h>
 
+#include "core/files.h"
 #include "core/harness_worker.h"
 #include "core/process.h"
+#include "core/sandbox.h"
 
 namespace arena {
 namespace {
@@ -137,11 +139,83 @@ ProcessResult RunBuildStep(const HipBuildOptions& options, std::vector<std::stri
   return failed;
 }
 
-StageOutcome BuildHip(const HipBuildOptions& options, const std::string& source,
+namespace {
+
+constexpr char kSandboxInclude[] = "/opt/arena/include";
+constexpr char kSandboxLayer[] = "/opt/arena/hip_on_cuda";
+
+// A build command run in the sandbox, on `stage` (bound read-write at
+// kSandboxWorkspace) and the two include folders (read-only).
+ProcessResult RunSandboxedBuildStep(const HipBuildOptions& options, const std::string& stage,
+                                    const std::string& include, const std::string& layer,
+                                    std::vector<std::string> argv) {
+  SandboxOptions sb;
+  sb.workspace = stage;
+  sb.read_only = {{include, kSandboxInclude}, {layer, kSandboxLayer}};
+  ProcessResult failed;
+  auto p = SandboxedProcess(sb, argv);
+  if (!p.ok()) {
+    failed.err = p.status().message();
+    return failed;
+  }
+  p->timeout_s = options.timeout_s;
+  auto r = RunProcess(*p);
+  if (r.ok()) return *r;
+  failed.err = r.status().message();
+  return failed;
+}
+
+}  // namespace
+
+StageOutcome BuildHip(const HipBuildOptions& options, const std::string& source_path,
                       const std::string& name, std::string* library) {
-  const std::string include = ArenaHipIncludeDir(options.project_root);
-  const std::string layer =
+  std::string include = ArenaHipIncludeDir(options.project_root);
+  std::string layer =
       (fs::path(options.project_root) / "plugins/hip2hip/hip_on_cuda/include").string();
+  // Untrusted source: a copy of the editable files alone, built sandboxed.
+  const bool sandboxed = !options.editable.empty();
+  std::string source = source_path;
+  std::string stage;
+  if (sandboxed) {
+    if (std::string why = SandboxUnavailableReason(); !why.empty()) {
+      return StageOutcome::Failed("harness: the build sandbox cannot run here: " + why);
+    }
+    stage = (fs::path(options.work_dir) / ("build-" + name)).string();
+    std::error_code ec;
+    fs::remove_all(stage, ec);
+    fs::create_directories(stage, ec);
+    const fs::path from = fs::path(source_path).parent_path();
+    for (const auto& rel : options.editable) {
+      const fs::path src = from / rel;
+      if (fs::is_symlink(src, ec) || !fs::is_regular_file(src, ec)) {
+        return StageOutcome::Failed(rel + " is missing or not a regular file");
+      }
+      fs::create_directories((fs::path(stage) / rel).parent_path(), ec);
+      fs::copy_file(src, fs::path(stage) / rel, fs::copy_options::overwrite_existing, ec);
+      if (ec) return StageOutcome::Failed("harness: " + rel + ": " + ec.message());
+    }
+    source = (fs::path(stage) / fs::path(source_path).filename()).string();
+    // The headers as real files: a Bazel runfiles tree is links that point
+    // outside the sandbox.
+    const fs::path headers = fs::path(options.work_dir) / "build-headers";
+    if (!fs::is_directory(headers / "include", ec) || !fs::is_directory(headers / "hip_on_cuda", ec)) {
+      fs::remove_all(headers, ec);
+      Status copied = CopyTree(include, (headers / "include").string());
+      if (copied.ok()) copied = CopyTree(layer, (headers / "hip_on_cuda").string());
+      if (!copied.ok()) return StageOutcome::Failed("harness: " + copied.message());
+    }
+    include = (headers / "include").string();
+    layer = (headers / "hip_on_cuda").string();
+  }
+  // Paths as the compilers see them.
+  const std::string in_include = sandboxed ? kSandboxInclude : include;
+  const std::string in_layer = sandboxed ? kSandboxLayer : layer;
+  const std::string in_source =
+      sandboxed ? std::string(kSandboxWorkspace) + "/" + fs::path(source).filename().string() : source;
+  auto run_step = [&](std::vector<std::string> argv) {
+    return sandboxed ? RunSandboxedBuildStep(options, stage, include, layer, std::move(argv))
+                     : RunBuildStep(options, std::move(argv));
+  };
   StageOutcome o = StageOutcome::Passed();
   const std::string nvcc = FindNvcc();
   if (nvcc.empty()) return StageOutcome::Failed("harness: nvcc not found (set ARENA_NVCC)");
@@ -179,24 +253,34 @@ StageOutcome BuildHip(const HipBuildOptions& options, const std::string& source,
                " (cached: same source, headers and compilers)";
     return o;
   }
+  // Outputs: in the stage when sandboxed (the only folder it may write),
+  // moved out after.
+  const std::string amd_out = sandboxed
+                                  ? std::string(kSandboxWorkspace) + "/" + name + "_gfx90a.so"
+                                  : (fs::path(options.work_dir) / (name + "_gfx90a.so")).string();
+  const std::string nv_out = sandboxed ? std::string(kSandboxWorkspace) + "/" + name + ".so" : lib;
   // AMD first, in the background: the same source must build there too,
   // and the two compilers need not wait for each other.
   ProcessResult amd;
   std::thread amd_build;
   if (!hipcc.empty()) {
     amd_build = std::thread([&] {
-      amd = RunBuildStep(options, {hipcc, "--offload-arch=gfx90a", "-std=c++17", "-O3", "-fPIC",
-                                   "-shared", "-I" + include, source, "-o",
-                                   (fs::path(options.work_dir) / (name + "_gfx90a.so")).string()});
+      amd = run_step({hipcc, "--offload-arch=gfx90a", "-std=c++17", "-O3", "-fPIC", "-shared",
+                      "-I" + in_include, in_source, "-o", amd_out});
     });
   }
   // -t 0: nvcc runs its host and device passes side by side (about 15%
   // faster for one translation unit).
   std::vector<std::string> argv = {nvcc};
   argv.insert(argv.end(), nv_flags.begin(), nv_flags.end());
-  argv.insert(argv.end(), {"-I" + layer, "-I" + include, source, "-o", lib});
-  auto nv = RunBuildStep(options, argv);
+  argv.insert(argv.end(), {"-I" + in_layer, "-I" + in_include, in_source, "-o", nv_out});
+  auto nv = run_step(argv);
   if (amd_build.joinable()) amd_build.join();
+  if (sandboxed && nv.success()) {
+    std::error_code ec;
+    fs::copy_file(fs::path(stage) / (name + ".so"), lib, fs::copy_options::overwrite_existing, ec);
+    if (ec) return StageOutcome::Failed("harness: " + lib + ": " + ec.message());
+  }
   o.metrics["nvidia_arch"] = arch;
   o.metrics["nvidia_compile_s"] = nv.wall_s;
   if (!nv.success()) {

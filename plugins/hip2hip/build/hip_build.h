@@ -23,6 +23,12 @@ struct HipBuildOptions {
   std::string work_dir;      // where libraries are written
   DeviceInfo device;         // its arch when it is a CUDA device, else sm_90
   double timeout_s = 300;
+  // The files of the source's folder the compilers may see (the task's
+  // editable files). Set, the build runs in the sandbox (core/sandbox) on a
+  // copy of these files alone: `#include "reference.cpp"` or an absolute
+  // path into the project finds nothing. Empty: the folder as it is,
+  // unsandboxed (harness code the arena trusts).
+  std::vector<std::string> editable;
 };
 
 // nvcc (ARENA_NVCC, else /usr/local/cuda/bin/nvcc) and hipcc (ARENA_HIPCC,

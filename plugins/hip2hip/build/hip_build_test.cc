@@ -92,5 +92,31 @@ TEST_F(HipBuild, AnEditableHeaderBesideTheSourceIsPartOfTheKey) {
   EXPECT_EQ(Build(with_header, "h2").metrics.value("cache", ""), "miss");
 }
 
+TEST_F(HipBuild, AnUntrustedSourceSeesItsEditableFilesAlone) {
+  // A candidate that includes the task's reference (beside it in the staged
+  // task folder, or by an absolute path into the project) to compute its
+  // outputs on the host: built sandboxed, on a copy of the editable files,
+  // it finds neither.
+  setenv("ARENA_HIP_CACHE", "off", 1);
+  options_.editable = {"kernel.hip"};
+  const std::string secret = root_ + "/src_leak/reference.cpp";
+  ASSERT_TRUE(WriteFileAtomic(secret, "#error the reference was reachable\n").ok());
+  StageOutcome beside = Build(std::string("#include \"reference.cpp\"\n") + kKernel, "leak");
+  EXPECT_EQ(beside.status, StageStatus::kFailed);
+  EXPECT_EQ(beside.log.find("the reference was reachable"), std::string::npos) << beside.log;
+  EXPECT_NE(beside.log.find("reference.cpp"), std::string::npos) << beside.log;  // not found
+  const std::string project_file = (fs::current_path() / "plugins/hip2hip/build/hip_build.cc").string();
+  StageOutcome absolute = Build("#include \"" + project_file + "\"\n" + kKernel, "abs");
+  EXPECT_EQ(absolute.status, StageStatus::kFailed);
+  // Without the sandbox (harness code) the same include would be found.
+  options_.editable.clear();
+  StageOutcome trusted = Build(std::string("#include \"reference.cpp\"\n") + kKernel, "leak");
+  EXPECT_NE(trusted.log.find("the reference was reachable"), std::string::npos) << trusted.log;
+  // An honest source still builds, sandboxed.
+  options_.editable = {"kernel.hip"};
+  StageOutcome honest = Build(kKernel, "honest");
+  EXPECT_TRUE(honest.passed()) << honest.detail << honest.log;
+}
+
 }  // namespace
 }  // namespace arena
