@@ -152,6 +152,14 @@ ProcessResult RunSandboxedBuildStep(const HipBuildOptions& options, const std::s
   SandboxOptions sb;
   sb.workspace = stage;
   sb.read_only = {{include, kSandboxInclude}, {layer, kSandboxLayer}};
+  // A compiler installed outside /usr (ARENA_NVCC=/opt/cuda/bin/nvcc, say):
+  // its installation, read-only, at the same path.
+  std::error_code ec;
+  const fs::path compiler = fs::canonical(argv.front(), ec);
+  if (!ec && compiler.string().rfind("/usr/", 0) != 0) {
+    const std::string install = compiler.parent_path().parent_path().string();
+    sb.read_only.push_back({install, install});
+  }
   ProcessResult failed;
   auto p = SandboxedProcess(sb, argv);
   if (!p.ok()) {
