@@ -1,7 +1,7 @@
 """Pieces shared by the arena's Python harness workers (triton2triton,
 torch2hip): the JSON-lines protocol, dtypes and tolerances, comparison with
 a reference, and GPU timing helpers (L2 flush, a blocking kernel that keeps
-the host's launch path out of the events, device-synchronised samples).
+the host's launch path out of the events).
 
 Importing this module first sends everything but replies to stderr: a
 kernel's or a library's print can never be mistaken for a reply.
@@ -158,22 +158,6 @@ def _event_once(fn, flush, block_cycles=0):
     end.record()
     end.synchronize()
     return start.elapsed_time(end) * 1e3
-
-
-def _device_synced_once(fn, flush):
-    flush.add_(1.0)
-    start = torch.cuda.Event(enable_timing=True)
-    end = torch.cuda.Event(enable_timing=True)
-    start.record()
-    fn()
-    torch.cuda.synchronize()  # waits for every stream, not only this one
-    end.record()
-    end.synchronize()
-    return start.elapsed_time(end) * 1e3
-
-
-def _event_median(fn, n, flush, block_cycles=0):
-    return _median([_event_once(fn, flush, block_cycles) for _ in range(n)])
 
 
 def _median(values):

@@ -425,7 +425,6 @@ class Judge:
         params = config["params"]
         timing = self.task["timing"]
         inplace = set(self.task.get("inplace", []))
-        names = None
         rng = secrets.SystemRandom()
         runners = {s: self._runner(s) for s in _SUBJECTS}
         outputs = self._output_specs(params)
