@@ -64,6 +64,27 @@ int RemoveStaleTemporaries(const std::string& dir) {
   return removed;
 }
 
+int RemoveOrphanedScratch(const std::string& dir) {
+  static const std::regex kScratch(R"(arena-[a-z]+-(\d+)(-.*)?)");
+  std::error_code ec;
+  std::vector<fs::path> orphaned;
+  for (auto it = fs::directory_iterator(dir, ec); !ec && it != fs::directory_iterator();
+       it.increment(ec)) {
+    std::smatch m;
+    const std::string name = it->path().filename().string();
+    if (!std::regex_match(name, m, kScratch) || fs::is_symlink(it->symlink_status(ec)) ||
+        !it->is_directory(ec)) {
+      continue;
+    }
+    const long pid = std::stol(m[1].str().substr(0, 9));
+    if (pid == getpid() || ::kill(static_cast<pid_t>(pid), 0) == 0 || errno != ESRCH) continue;
+    orphaned.push_back(it->path());
+  }
+  int removed = 0;
+  for (const auto& p : orphaned) removed += fs::remove_all(p, ec) > 0 ? 1 : 0;
+  return removed;
+}
+
 Result<std::string> ReadFile(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   if (!in) return NotFound(path + ": cannot open");

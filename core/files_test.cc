@@ -28,5 +28,23 @@ TEST(Files, StaleTemporariesOfDeadWritersAreRemovedAndLiveOnesKept) {
   EXPECT_EQ(RemoveStaleTemporaries(dir + "/missing"), 0);
 }
 
+TEST(Files, ScratchFoldersOfDeadArenasAreRemoved) {
+  const std::string dir = testing::TempDir() + "/scratch";
+  ASSERT_TRUE(ResetDir(dir).ok());
+  const std::string dead = dir + "/arena-eval-99999999";
+  const std::string dead_fb = dir + "/arena-fb-99999999-3";
+  const std::string live = dir + "/arena-eval-" + std::to_string(getpid());
+  for (const auto& d : {dead, dead_fb, live, dir + "/arena-notes", dir + "/other-99999999"}) {
+    ASSERT_TRUE(WriteFileAtomic(d + "/f", "x").ok());
+  }
+  EXPECT_EQ(RemoveOrphanedScratch(dir), 2);
+  EXPECT_FALSE(fs::exists(dead));
+  EXPECT_FALSE(fs::exists(dead_fb));
+  EXPECT_TRUE(fs::exists(live));
+  EXPECT_TRUE(fs::exists(dir + "/arena-notes"));
+  EXPECT_TRUE(fs::exists(dir + "/other-99999999"));
+  EXPECT_EQ(RemoveOrphanedScratch(dir + "/missing"), 0);
+}
+
 }  // namespace
 }  // namespace arena

@@ -330,6 +330,9 @@ int Main(int argc, char** argv) {
     int rc = app.exit(e);
     return rc == 0 ? kExitOk : kExitBadInput;
   }
+  // What an arena killed earlier left in the temporary folders goes now.
+  RemoveOrphanedScratch(fs::temp_directory_path().string());
+  if (fs::temp_directory_path() != "/tmp") RemoveOrphanedScratch("/tmp");
   const std::string root = FindRoot(root_flag);
   const std::string tasks_root = (fs::path(root) / "tasks").string();
   if (runs_dir.empty()) runs_dir = DefaultRunsDir(root);
