@@ -64,16 +64,35 @@ int RemoveStaleTemporaries(const std::string& dir) {
   return removed;
 }
 
+namespace {
+
+std::string PidNamespace() {
+  std::error_code ec;
+  const std::string link = fs::read_symlink("/proc/self/ns/pid", ec).string();  // "pid:[4026531836]"
+  std::string digits;
+  for (char c : link) {
+    if (c >= '0' && c <= '9') digits += c;
+  }
+  return digits.empty() ? "0" : digits;
+}
+
+}  // namespace
+
+std::string ScratchName(const std::string& what) {
+  return "arena-" + what + "-" + std::to_string(getpid()) + "-" + PidNamespace();
+}
+
 int RemoveOrphanedScratch(const std::string& dir) {
-  static const std::regex kScratch(R"(arena-[a-z]+-(\d+)(-.*)?)");
+  static const std::regex kScratch(R"(arena-[a-z]+-(\d+)-(\d+)(-.*)?)");
+  const std::string ours = PidNamespace();
   std::error_code ec;
   std::vector<fs::path> orphaned;
   for (auto it = fs::directory_iterator(dir, ec); !ec && it != fs::directory_iterator();
        it.increment(ec)) {
     std::smatch m;
     const std::string name = it->path().filename().string();
-    if (!std::regex_match(name, m, kScratch) || fs::is_symlink(it->symlink_status(ec)) ||
-        !it->is_directory(ec)) {
+    if (!std::regex_match(name, m, kScratch) || m[2].str() != ours ||
+        fs::is_symlink(it->symlink_status(ec)) || !it->is_directory(ec)) {
       continue;
     }
     const long pid = std::stol(m[1].str().substr(0, 9));

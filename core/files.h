@@ -17,10 +17,14 @@ Status WriteFileAtomic(const std::string& path, const std::string& contents);
 // process is gone (killed mid-write); returns how many. A resumed run calls
 // it so that an interruption leaves nothing behind.
 int RemoveStaleTemporaries(const std::string& dir);
-// Removes the scratch folders directly in `dir` named "arena-<what>-<pid>..."
-// (an evaluation's, a validation's, a feedback socket's) whose process is
-// gone: an arena killed mid-run leaves nothing behind for long. Returns how
-// many. The arena calls it on the temporary folder at start.
+// "arena-<what>-<pid>-<pid namespace>": the name of a scratch folder of this
+// process (an evaluation's, a validation's, a feedback socket's).
+std::string ScratchName(const std::string& what);
+// Removes the scratch folders directly in `dir` named by ScratchName whose
+// process is gone: an arena killed mid-run leaves nothing behind for long.
+// Only folders of this PID namespace are judged (a pid means nothing in
+// another container sharing /tmp). Returns how many. The arena calls it on
+// the temporary folders at start.
 int RemoveOrphanedScratch(const std::string& dir);
 Result<std::string> ReadFile(const std::string& path);
 // Copies a directory tree (regular files and folders; links are followed to

@@ -31,18 +31,24 @@ TEST(Files, StaleTemporariesOfDeadWritersAreRemovedAndLiveOnesKept) {
 TEST(Files, ScratchFoldersOfDeadArenasAreRemoved) {
   const std::string dir = testing::TempDir() + "/scratch";
   ASSERT_TRUE(ResetDir(dir).ok());
-  const std::string dead = dir + "/arena-eval-99999999";
-  const std::string dead_fb = dir + "/arena-fb-99999999-3";
-  const std::string live = dir + "/arena-eval-" + std::to_string(getpid());
-  for (const auto& d : {dead, dead_fb, live, dir + "/arena-notes", dir + "/other-99999999"}) {
+  const std::string live = dir + "/" + ScratchName("eval");
+  // The same name with a pid above the kernel's maximum: no such process.
+  std::string dead_name = ScratchName("eval");
+  dead_name.replace(dead_name.find(std::to_string(getpid())), std::to_string(getpid()).size(),
+                    "99999999");
+  const std::string dead = dir + "/" + dead_name;
+  const std::string dead_fb = dir + "/" + dead_name.replace(6, 4, "fb") + "-3";
+  // Another PID namespace (a container sharing /tmp): not ours to judge.
+  const std::string elsewhere = dir + "/arena-eval-99999999-1";
+  for (const auto& d : {dead, dead_fb, live, elsewhere, dir + "/arena-notes"}) {
     ASSERT_TRUE(WriteFileAtomic(d + "/f", "x").ok());
   }
   EXPECT_EQ(RemoveOrphanedScratch(dir), 2);
   EXPECT_FALSE(fs::exists(dead));
-  EXPECT_FALSE(fs::exists(dead_fb));
+  EXPECT_FALSE(fs::exists(dead_fb)) << dead_fb;
   EXPECT_TRUE(fs::exists(live));
+  EXPECT_TRUE(fs::exists(elsewhere));
   EXPECT_TRUE(fs::exists(dir + "/arena-notes"));
-  EXPECT_TRUE(fs::exists(dir + "/other-99999999"));
   EXPECT_EQ(RemoveOrphanedScratch(dir + "/missing"), 0);
 }
 

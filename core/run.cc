@@ -190,7 +190,7 @@ Result<TaskResult> RunOneTask(const RunRequest& req, const std::string& run_dir,
   };
   static std::atomic<int> socket_counter{0};
   // Under /tmp itself, not $TMPDIR: a Unix socket path has at most 107 bytes.
-  const std::string socket_dir = "/tmp/arena-fb-" + std::to_string(getpid()) + "-" +
+  const std::string socket_dir = "/tmp/" + ScratchName("fb") + "-" +
                                  std::to_string(socket_counter++);
   ARENA_RETURN_IF_ERROR(ResetDir(socket_dir));
   const std::string socket_path = socket_dir + "/sock";

@@ -137,7 +137,7 @@ Status ValidateBaseline(const TaskSpec& task, const TaskFamily& family, const De
   o.device = device;
   o.project_root = root;
   o.work_dir = (fs::temp_directory_path() /
-                ("arena-validate-" + std::to_string(getpid()) + "-" + TaskIdToFileName(task.id)))
+                (ScratchName("validate") + "-" + TaskIdToFileName(task.id)))
                    .string();
   auto r = EvaluateCandidate(task, family, task.dir, o);
   RemoveTree(o.work_dir).ok();
@@ -471,7 +471,7 @@ int Main(int argc, char** argv) {
     o.seed = seed;
     o.stage_timeout_s = stage_timeout;
     o.project_root = root;
-    o.work_dir = (fs::temp_directory_path() / ("arena-eval-" + std::to_string(getpid()))).string();
+    o.work_dir = (fs::temp_directory_path() / ScratchName("eval")).string();
     o.on_stage = [](const std::string& s) { Progress("[eval] " + s); };
     auto r = EvaluateCandidate(task, **family, fs::absolute(candidate).string(), o);
     RemoveTree(o.work_dir).ok();
