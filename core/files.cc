@@ -159,8 +159,31 @@ Status RemoveTree(const std::string& path) {
 }
 
 Status ResetDir(const std::string& path) {
+  std::error_code ec;
+  if (fs::is_directory(fs::symlink_status(path, ec))) {
+    // Emptied in place: a sandbox may have this very folder bound.
+    for (const auto& e : fs::directory_iterator(path, ec)) fs::remove_all(e.path(), ec);
+    if (ec) return Internal(path + ": " + ec.message());
+    return OkStatus();
+  }
   ARENA_RETURN_IF_ERROR(RemoveTree(path));
   return MakeDirs(path);
+}
+
+Result<std::vector<std::string>> CopyRegularFiles(const std::string& from,
+                                                  const std::vector<std::string>& files,
+                                                  const std::string& to) {
+  std::vector<std::string> missing;
+  for (const auto& rel : files) {
+    const fs::path src = fs::path(from) / rel;
+    std::error_code ec;
+    if (fs::is_symlink(fs::symlink_status(src, ec)) || !fs::is_regular_file(src, ec)) {
+      missing.push_back(rel);
+      continue;
+    }
+    ARENA_RETURN_IF_ERROR(CopyFile(src.string(), (fs::path(to) / rel).string()));
+  }
+  return missing;
 }
 
 std::string TaskIdToFileName(const std::string& task_id) {

@@ -7,6 +7,7 @@
 #define ARENA_CORE_FILES_H_
 
 #include <string>
+#include <vector>
 
 #include "core/status.h"
 
@@ -33,8 +34,15 @@ Status CopyTree(const std::string& from, const std::string& to);
 Status CopyFile(const std::string& from, const std::string& to);
 Status MakeDirs(const std::string& path);
 Status RemoveTree(const std::string& path);
-// A fresh empty directory (removed first if it exists).
+// An empty directory: created, or emptied in place if it exists (a sandbox
+// may have it bound; a link there is replaced by a folder).
 Status ResetDir(const std::string& path);
+// Copies `files` (paths relative to `from`) into `to`, regular files only:
+// a link or anything else is never followed. Returns those it did not copy
+// for that reason, or because they are missing.
+Result<std::vector<std::string>> CopyRegularFiles(const std::string& from,
+                                                  const std::vector<std::string>& files,
+                                                  const std::string& to);
 // "triton2triton/norms/rmsnorm" -> "triton2triton__norms__rmsnorm"
 std::string TaskIdToFileName(const std::string& task_id);
 

@@ -112,13 +112,9 @@ uint64_t TaskSeed(uint64_t run_seed, const std::string& task_id) {
 Status TakeEditableFiles(const TaskSpec& task, const std::string& workspace,
                          const std::string& dest) {
   ARENA_RETURN_IF_ERROR(ResetDir(dest));
-  for (const auto& rel : task.editable) {
-    fs::path src = fs::path(workspace) / rel;
-    if (fs::is_regular_file(src) && !fs::is_symlink(src)) {
-      ARENA_RETURN_IF_ERROR(CopyFile(src.string(), (fs::path(dest) / rel).string()));
-    }
-  }
-  return OkStatus();
+  // A file the agent deleted or replaced by a link is left out: the
+  // candidate then fails to compile, saying so.
+  return CopyRegularFiles(workspace, task.editable, dest).status();
 }
 
 // Feedback may name only configurations of the kinds it evaluates; the

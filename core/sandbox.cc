@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cstdlib>
 #include <filesystem>
+#include <map>
+#include <mutex>
 
 namespace arena {
 namespace fs = std::filesystem;
@@ -27,17 +29,27 @@ std::string Bwrap() {
 }  // namespace
 
 std::string SandboxUnavailableReason() {
-  if (Bwrap().empty()) return "bubblewrap (bwrap) is not installed";
+  const std::string bwrap = Bwrap();
+  if (bwrap.empty()) return "bubblewrap (bwrap) is not installed";
+  // Probed once per binary: every evaluation and every HIP build asks.
+  static std::mutex mu;
+  static std::map<std::string, std::string> known;
+  std::lock_guard<std::mutex> lock(mu);
+  if (auto it = known.find(bwrap); it != known.end()) return it->second;
   ProcessOptions probe;
-  probe.argv = {Bwrap(), "--ro-bind", "/usr", "/usr", "--symlink", "usr/bin", "/bin",
+  probe.argv = {bwrap, "--ro-bind", "/usr", "/usr", "--symlink", "usr/bin", "/bin",
                 "--symlink", "usr/lib", "/lib", "--symlink", "usr/lib64", "/lib64",
                 "--proc", "/proc", "--dev", "/dev", "--unshare-all", "--die-with-parent",
                 "/bin/true"};
   probe.timeout_s = 20;
   auto r = RunProcess(probe);
-  if (!r.ok()) return r.status().message();
-  if (!r->success()) return "bubblewrap cannot create a sandbox here: " + r->err;
-  return "";
+  std::string why;
+  if (!r.ok()) {
+    why = r.status().message();
+  } else if (!r->success()) {
+    why = "bubblewrap cannot create a sandbox here: " + r->err;
+  }
+  return known[bwrap] = why;
 }
 
 std::vector<std::string> GpuDeviceNodes() {

@@ -46,7 +46,7 @@ struct SandboxOptions {
 
 // Why the sandbox cannot run here, or "" when it can. The bubblewrap binary
 // is $ARENA_BWRAP when set (a machine without the package can carry one),
-// else the system's.
+// else the system's. The answer is probed once per binary and kept.
 std::string SandboxUnavailableReason();
 
 // A ProcessOptions that runs argv inside the sandbox (timeout left to the

@@ -70,8 +70,10 @@ TEST(TaskLoaderFuzz, MutationsLoadOrAreRefusedWithAPosition) {
     const std::string dir = root + "/" + rel;
     ASSERT_TRUE(ResetDir(dir).ok());
     for (const auto& e : fs::directory_iterator(seed)) {
-      if (e.path().filename() != "task.yaml" && e.path().filename() != "BUILD.bazel") {
-        ASSERT_TRUE(CopyFile(e.path().string(), dir + "/" + e.path().filename().string()).ok());
+      if (e.is_regular_file() && e.path().filename() != "task.yaml" &&
+          e.path().filename() != "BUILD.bazel") {
+        Status copied = CopyFile(e.path().string(), dir + "/" + e.path().filename().string());
+        ASSERT_TRUE(copied.ok()) << copied.message();
       }
     }
     for (int i = 0; i < kMutations; ++i) {

@@ -49,37 +49,18 @@ Status ValidateEntry(const TaskSpec& task, const std::string& key, const std::st
 class TritonSession : public EvaluationSession {
  public:
   explicit TritonSession(const EvaluationContext& ctx)
-      : ctx_(ctx), worker_([this] { return Start(); }) {
-    const Json& section = ctx_.task->family_json;
-    if (section.is_object() && section.contains("allowed_ops") &&
-        section["allowed_ops"].is_array()) {
-      for (const auto& op : section["allowed_ops"]) {
-        if (op.is_string()) allowed_ops_.push_back(op.get<std::string>());
-      }
-    }
-  }
+      : ctx_(ctx), worker_([this] { return Start(); }) {}
 
   StageOutcome Compile(Subject subject) override {
     compiled_.erase(subject);
     // The runner sees the subject's editable files alone: never the
     // harness (reference, input makers), never the other subject's.
-    // Emptied in place, not replaced: a runner started earlier has this very
-    // folder bound into its sandbox.
     const std::string dir = SubjectDir(subject);
-    std::error_code ec;
-    fs::create_directories(dir, ec);
-    for (const auto& e : fs::directory_iterator(dir, ec)) fs::remove_all(e.path(), ec);
-    if (ec) return StageOutcome::Failed("harness error", dir + ": " + ec.message());
+    if (Status st = ResetDir(dir); !st.ok()) return StageOutcome::Failed("harness error", st.message());
     const std::string& from = subject == Subject::kBaseline ? ctx_.baseline_dir : ctx_.candidate_dir;
-    for (const auto& f : ctx_.task->editable) {
-      fs::path src = fs::path(from) / f;
-      if (fs::is_symlink(src) || !fs::is_regular_file(src)) {
-        return StageOutcome::Failed(f + " is missing or not a regular file");
-      }
-      if (Status st = CopyFile(src.string(), (fs::path(dir) / f).string()); !st.ok()) {
-        return StageOutcome::Failed("harness error", st.message());
-      }
-    }
+    auto missing = CopyRegularFiles(from, ctx_.task->editable, dir);
+    if (!missing.ok()) return StageOutcome::Failed("harness error", missing.status().message());
+    if (!missing->empty()) return StageOutcome::Failed(missing->front() + " is missing or not a regular file");
     StageOutcome o = worker_.Send(CompileRequest(subject), ctx_.stage_timeout_s, SubjectName(subject));
     if (o.passed()) compiled_.insert(subject);
     o.metrics["network_isolated"] = NetworkIsolationAvailable();
@@ -159,8 +140,11 @@ class TritonSession : public EvaluationSession {
       sb.env["TRITON_INTERPRET"] = "1";
       sb.env["CUDA_VISIBLE_DEVICES"] = "";
     }
+    // Library ops the task allows outside Triton kernels (validated names).
     std::string allowed;
-    for (const auto& op : allowed_ops_) allowed += (allowed.empty() ? "" : ",") + op;
+    for (const auto& op : ctx_.task->family_json.value("allowed_ops", Json::array())) {
+      allowed += (allowed.empty() ? "" : ",") + op.get<std::string>();
+    }
     std::string python_inside = python;
     if (python.find('/') != std::string::npos) python_inside = fs::absolute(python).string();
     ARENA_ASSIGN_OR_RETURN(
@@ -206,7 +190,6 @@ class TritonSession : public EvaluationSession {
     }
     o.memory_limit_bytes = ctx_.memory_limit_bytes;
     o.isolate_network = true;  // candidate code gets no network
-    o.max_processes = 512;     // the judge, its runners and what they start
     ARENA_ASSIGN_OR_RETURN(std::unique_ptr<WorkerProcess> worker, WorkerProcess::Start(o));
     Json init = {{"op", "init"},
                  {"task", ctx_.task->ToJson()},
@@ -230,7 +213,6 @@ class TritonSession : public EvaluationSession {
   }
 
   EvaluationContext ctx_;
-  std::vector<std::string> allowed_ops_;
   std::set<Subject> compiled_;
   HarnessWorker worker_;  // last: stopped before the members it uses go
 };

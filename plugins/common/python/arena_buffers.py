@@ -113,9 +113,11 @@ class CudaVmm:
 class Buffer:
     """One allocation: `tensor` is a flat uint8 view of it."""
 
-    def __init__(self, key, nbytes, tensor, release):
-        self.key = key
-        self.nbytes = nbytes
+    def __init__(self, key, nbytes, tensor, release, size=None, handle=None):
+        self.key = key  # the file's name (CPU)
+        self.nbytes = nbytes  # usable bytes
+        self.size = nbytes if size is None else size  # allocated bytes (CUDA granularity)
+        self.handle = handle  # the CUDA allocation's handle
         self.tensor = tensor
         self._release = release
 
@@ -160,9 +162,7 @@ class BufferPool:
                     os.unlink(path)
                 except FileNotFoundError:
                     pass
-            buf = Buffer(key, nbytes, tensor, release)
-            buf.size = nbytes
-            return buf
+            return Buffer(key, nbytes, tensor, release)
         handle, size, ptr = self.vmm.create(nbytes)
         holder = _CudaArray(ptr, size)
         tensor = torch.as_tensor(holder, device="cuda")
@@ -171,10 +171,7 @@ class BufferPool:
         def release(handle=handle, ptr=ptr, size=size):
             torch.cuda.synchronize()
             vmm.release(handle, ptr, size)
-        buf = Buffer(key, nbytes, tensor, release)
-        buf.size = size
-        buf.handle = handle
-        return buf
+        return Buffer(key, nbytes, tensor, release, size, handle)
 
     def describe(self, buf):
         """(descriptor, file descriptors to send with it) for the runner."""

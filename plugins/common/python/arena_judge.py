@@ -158,11 +158,12 @@ class RunnerClient:
             return f"was killed by signal {sig} ({name})"
         return f"exited with status {code}"
 
-    def _fail(self, message, timed_out=False):
+    def _fail(self, message, protocol=False, timed_out=False):
+        """Kills the runner and raises its failure; `protocol`: it broke the
+        protocol (an integrity finding, not an accident)."""
         log = self.log_tail()
         self.stop()
-        raise SubjectFailure(f"{self.subject}: {message}", log, "not the protocol" in message,
-                             timed_out)
+        raise SubjectFailure(f"{self.subject}: {message}", log, protocol, timed_out)
 
     # -- protocol --------------------------------------------------------------
     def send(self, obj, fds=()):
@@ -196,14 +197,17 @@ class RunnerClient:
                     self._fail(f"runner {self._ended()}")
                 self._buffer += chunk
                 if len(self._buffer) > _MAX_LINE and b"\n" not in self._buffer:
-                    self._fail("runner sent a line longer than 1 MiB: not the protocol")
+                    self._fail("runner sent a line longer than 1 MiB: not the protocol",
+                               protocol=True)
             line, self._buffer = self._buffer.split(b"\n", 1)
             try:
                 msg = json.loads(line.decode("utf-8"))
             except (UnicodeDecodeError, ValueError):
-                self._fail("runner sent something that is not a JSON line: not the protocol")
+                self._fail("runner sent something that is not a JSON line: not the protocol",
+                           protocol=True)
             if not isinstance(msg, dict):
-                self._fail("runner sent a reply that is not an object: not the protocol")
+                self._fail("runner sent a reply that is not an object: not the protocol",
+                           protocol=True)
             if "finding" in msg and len(msg) == 1:
                 self.findings.append(str(msg["finding"])[:500])
                 continue
@@ -211,11 +215,13 @@ class RunnerClient:
 
     def request(self, obj, timeout_s, fds=()):
         if self._buffer.strip():
-            self._fail("runner sent a reply nobody asked for: not the protocol")
+            self._fail("runner sent a reply nobody asked for: not the protocol",
+                       protocol=True)
         self.send(obj, fds)
         reply = self.receive(timeout_s)
         if not isinstance(reply.get("ok"), bool):
-            self._fail("runner's reply has no 'ok': not the protocol")
+            self._fail("runner's reply has no 'ok': not the protocol",
+                       protocol=True)
         return reply
 
     def pending_bytes(self):

@@ -77,15 +77,23 @@ def _arena_warm_up(x_ptr, n, BLOCK: tl.constexpr):
 """
 
 
+def import_file(path, name, execute=lambda run: run()):
+    """The module in `path`, registered as `name`; `execute` runs its code
+    (the subject's under the runner's guard)."""
+    spec = importlib.util.spec_from_file_location(name, path)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    execute(lambda: spec.loader.exec_module(module))
+    return module
+
+
 def warm_up_triton(torch):
     """One launch of a Triton kernel of the runner's own, so that whatever
     Triton and torch load on first use is loaded before the subject runs."""
     path = os.path.join(os.environ.get("TMPDIR", "/tmp"), "arena_warm_up.py")
     with open(path, "w") as f:
         f.write(_WARM_UP)
-    spec = importlib.util.spec_from_file_location("arena_warm_up", path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
+    module = import_file(path, "arena_warm_up")
     x = torch.zeros(64, device="cuda")
     module._arena_warm_up[(1,)](x, 64, BLOCK=64)
     torch.cuda.synchronize()
@@ -272,11 +280,7 @@ def main():
         if not os.path.isfile(path):
             raise RuntimeError(f"{file_name} is missing")
         sys.path.insert(0, workspace)
-        spec = importlib.util.spec_from_file_location("subject_" + file_name[:-3].replace("/", "_"),
-                                                      path)
-        module = importlib.util.module_from_spec(spec)
-        sys.modules[spec.name] = module
-        run_subject(lambda: spec.loader.exec_module(module))
+        module = import_file(path, "subject_" + file_name[:-3].replace("/", "_"), run_subject)
         fn = getattr(module, func, None)
         if not callable(fn):
             raise RuntimeError(f"{file_name} defines no function '{func}'")

@@ -126,17 +126,27 @@ std::string FindBuiltBinary(const std::string& project_root, const std::string& 
   return "";
 }
 
+namespace {
+
+// Runs one build command; a command that cannot even start is a result
+// saying why (the build's failure, with its message in the log).
+ProcessResult RunStep(const ProcessOptions& o) {
+  auto r = RunProcess(o);
+  if (r.ok()) return *r;
+  ProcessResult failed;
+  failed.err = r.status().message();
+  return failed;
+}
+
+}  // namespace
+
 ProcessResult RunBuildStep(const HipBuildOptions& options, std::vector<std::string> argv) {
   ProcessOptions o;
   o.argv = std::move(argv);
   o.timeout_s = options.timeout_s;
   o.cwd = options.work_dir;
   o.isolate_network = true;
-  auto r = RunProcess(o);
-  if (r.ok()) return *r;
-  ProcessResult failed;
-  failed.err = r.status().message();
-  return failed;
+  return RunStep(o);
 }
 
 namespace {
@@ -160,17 +170,14 @@ ProcessResult RunSandboxedBuildStep(const HipBuildOptions& options, const std::s
     const std::string install = compiler.parent_path().parent_path().string();
     sb.read_only.push_back({install, install});
   }
-  ProcessResult failed;
   auto p = SandboxedProcess(sb, argv);
   if (!p.ok()) {
+    ProcessResult failed;
     failed.err = p.status().message();
     return failed;
   }
   p->timeout_s = options.timeout_s;
-  auto r = RunProcess(*p);
-  if (r.ok()) return *r;
-  failed.err = r.status().message();
-  return failed;
+  return RunStep(*p);
 }
 
 }  // namespace
@@ -190,18 +197,11 @@ StageOutcome BuildHip(const HipBuildOptions& options, const std::string& source_
     }
     stage = (fs::path(options.work_dir) / ("build-" + name)).string();
     std::error_code ec;
-    fs::remove_all(stage, ec);
-    fs::create_directories(stage, ec);
-    const fs::path from = fs::path(source_path).parent_path();
-    for (const auto& rel : options.editable) {
-      const fs::path src = from / rel;
-      if (fs::is_symlink(src, ec) || !fs::is_regular_file(src, ec)) {
-        return StageOutcome::Failed(rel + " is missing or not a regular file");
-      }
-      fs::create_directories((fs::path(stage) / rel).parent_path(), ec);
-      fs::copy_file(src, fs::path(stage) / rel, fs::copy_options::overwrite_existing, ec);
-      if (ec) return StageOutcome::Failed("harness: " + rel + ": " + ec.message());
-    }
+    Status reset = ResetDir(stage);
+    if (!reset.ok()) return StageOutcome::Failed("harness: " + reset.message());
+    auto missing = CopyRegularFiles(fs::path(source_path).parent_path().string(), options.editable, stage);
+    if (!missing.ok()) return StageOutcome::Failed("harness: " + missing.status().message());
+    if (!missing->empty()) return StageOutcome::Failed(missing->front() + " is missing or not a regular file");
     source = (fs::path(stage) / fs::path(source_path).filename()).string();
     // The headers as real files: a Bazel runfiles tree is links that point
     // outside the sandbox.

@@ -62,16 +62,17 @@ def _resolve(ref, directory, prefix):
     return fn
 
 
-def _nbytes(t):
-    return t.numel() * t.element_size()
-
-
 def _dtype_name(dtype):
     return str(dtype).replace("torch.", "")
 
 
 def _round_up(n, m=_ALIGN):
     return (n + m - 1) // m * m
+
+
+def _slot_bytes(dtype, shape):
+    """Bytes one tensor takes in lent memory (each set 256-byte aligned)."""
+    return _round_up(math.prod(int(d) for d in shape) * torch.empty((), dtype=dtype).element_size())
 
 
 class IntegrityFailure(Exception):
@@ -224,6 +225,10 @@ class Judge:
             self._reference_outputs[seed] = self._expected(originals, params)
         return self._reference_outputs[seed]
 
+    def _produced(self, outputs):
+        """The names a call writes: its outputs, then its in-place inputs."""
+        return list(outputs) + sorted(self.task.get("inplace", []))
+
     def _tolerance(self, tensor):
         name = _dtype_name(tensor.dtype)
         tol = (self.task.get("tolerances") or {}).get(name)
@@ -241,7 +246,7 @@ class Judge:
         for i, (name, (dtype, shape)) in enumerate(layouts.items()):
             numel = math.prod(int(d) for d in shape)
             size = torch.empty((), dtype=dtype).element_size()
-            stride = _round_up(numel * size)
+            stride = _slot_bytes(dtype, shape)
             buf = runner.pool.allocate(stride * count)
             buffers.append(buf)
             slabs[name] = buf.view(dtype, [count, stride // size])[:, :numel]
@@ -262,10 +267,8 @@ class Judge:
             runner.start()
             self.entry_loaded[subject] = False
         if not self.entry_loaded.get(subject):
-            reply = runner.request({"op": "load", "entry": self.section["entry"]}, self.timeout_s)
-            self._raise_findings(runner)
-            if not reply["ok"]:
-                raise SubjectFailure(reply.get("error", "load failed"), reply.get("log", ""))
+            self._accept(runner, runner.request({"op": "load", "entry": self.section["entry"]},
+                                                self.timeout_s))
             self.entry_loaded[subject] = True
         return runner
 
@@ -275,18 +278,26 @@ class Judge:
             findings, runner.findings = runner.findings, []
             raise IntegrityFailure(findings)
 
-    def _call(self, runner, ids, params):
-        reply = runner.request({"op": "call", "sets": ids, "params": params}, self.timeout_s)
-        self._raise_findings(runner)
+    @classmethod
+    def _accept(cls, runner, reply):
+        """What a runner's reply may be taken for: nothing, unless it raised
+        no finding, says ok, and came alone."""
+        cls._raise_findings(runner)
         if not reply["ok"]:
-            raise SubjectFailure(reply.get("error", "call failed"), reply.get("log", ""))
+            raise SubjectFailure(f"{runner.subject}: {reply.get('error', 'failed')}",
+                                 reply.get("log", ""))
         if runner.pending_bytes():
             runner.stop()
             raise SubjectFailure(f"{runner.subject}: runner sent a reply nobody asked for: "
                                  "not the protocol", integrity=True)
         return reply
 
-    def _guarded(self, subject, body):
+    def _call(self, runner, ids, params):
+        return self._accept(runner, runner.request(
+            {"op": "call", "sets": ids, "params": params}, self.timeout_s))
+
+    @staticmethod
+    def _guarded(body):
         """Runs a stage; a subject's failure is its stage's failure."""
         start = time.perf_counter()
         try:
@@ -331,7 +342,7 @@ class Judge:
             return _reply("passed", f"compiled and launched on {len(per_config)} configuration(s)",
                           seconds=time.perf_counter() - start,
                           metrics={"seconds_per_config": per_config})
-        return self._guarded(subject, body)
+        return self._guarded(body)
 
     def check(self, req):
         subject, config = req["subject"], req["config"]
@@ -365,15 +376,14 @@ class Judge:
                     if verdict is not None:
                         return _reply("failed", f"trial {trial}: {verdict}", metrics=worst,
                                       seconds=time.perf_counter() - start)
-                    fingerprints.append([_fingerprint(shared[k])
-                                         for k in list(outputs) + sorted(inplace)])
+                    fingerprints.append([_fingerprint(shared[k]) for k in self._produced(outputs)])
                 finally:
                     runner.unbind(ids, self.timeout_s)
             worst["fingerprints"] = fingerprints
             worst["trials"] = trials
             return _reply("passed", f"{trials} trial(s) within tolerance",
                           metrics=worst, seconds=time.perf_counter() - start)
-        return self._guarded(subject, body)
+        return self._guarded(body)
 
     def _verify(self, shared, originals, outputs, expected, inplace, worst, produced=None):
         """None if the judge's own memory holds the right answer, else why not."""
@@ -383,7 +393,7 @@ class Judge:
             if not _bitwise_equal(shared[name], original):
                 return f"input '{name}' was modified (it is not in-place)"
         got_all = produced if produced is not None else \
-            {k: shared[k] for k in list(outputs) + sorted(inplace)}
+            {k: shared[k] for k in self._produced(outputs)}
         for name, got in got_all.items():
             if name not in expected:
                 raise TaskError(f"reference returned no '{name}'")
@@ -398,16 +408,7 @@ class Judge:
     def time(self, req):
         if self.device != "cuda":
             return _reply("skipped", "skipped: no GPU")
-        config = req["config"]
-        try:
-            return self._time(config)
-        except IntegrityFailure as e:
-            return _reply("failed", str(e), metrics={"integrity": e.findings})
-        except SubjectFailure as e:
-            metrics = {"integrity": [str(e)]} if e.integrity else {}
-            if e.timed_out:
-                metrics["timed_out"] = True
-            return _reply("failed", str(e), log=e.log, metrics=metrics)
+        return self._guarded(lambda: self._time(req["config"]))
 
     def _time(self, config):
         """Times both subjects from the judge's clock.
@@ -431,9 +432,8 @@ class Judge:
         probe = self._inputs(params, rng.getrandbits(48))
         layouts = {k: (v.dtype, list(v.shape)) for k, v in probe.items()}
         layouts.update(outputs)
-        names = list(outputs) + sorted(inplace)
-        per_set = sum(_round_up(math.prod(s) * torch.empty((), dtype=d).element_size())
-                      for d, s in layouts.values())
+        names = self._produced(outputs)
+        per_set = sum(_slot_bytes(d, s) for d, s in layouts.values())
 
         # A round trip with no work, through the baseline's runner: a
         # candidate cannot inflate what is subtracted from its own time.
@@ -450,7 +450,6 @@ class Judge:
                     self._poison({k: views[0][k] for k in outputs})
                     torch.cuda.synchronize()
                     times.append(self._round_trip(r, {"op": "call", "sets": ids, "params": params}))
-                self._raise_findings(r)
                 single[s] = max(_median(times) - overhead, 1.0)
             finally:
                 r.unbind(ids, self.timeout_s)
@@ -486,7 +485,6 @@ class Judge:
                     runners["baseline"],
                     request or {"op": "call", "sets": lent["baseline"][0], "params": params})
                     - overhead for _ in range(2)])
-                self._raise_findings(runners["baseline"])
                 if attempt == 1 or work >= 4000.0 or count >= cap:
                     break
                 # The estimate came from one eager call: resize to the round.
@@ -525,14 +523,7 @@ class Judge:
                         elapsed = (time.perf_counter() - t0) * 1e6
                     finally:
                         other.freeze(False)
-                    self._raise_findings(r)
-                    if not reply["ok"]:
-                        raise SubjectFailure(f"{s}: {reply.get('error', 'failed')}",
-                                             reply.get("log", ""))
-                    if r.pending_bytes():
-                        r.stop()
-                        raise SubjectFailure(f"{s}: runner answered before it was asked: "
-                                             "not the protocol", integrity=True)
+                    self._accept(r, reply)
                     verdict = self._verify(views[secret], originals, outputs, expected, inplace,
                                            worst, produced=snapshot)
                     if verdict is not None:
@@ -554,12 +545,11 @@ class Judge:
                              "candidate_us": samples["candidate"]})
 
     def _round_trip(self, runner, request):
+        """Microseconds from asking the runner to its accepted answer."""
         t0 = time.perf_counter()
         reply = runner.request(request, self.timeout_s)
         elapsed = (time.perf_counter() - t0) * 1e6
-        if not reply["ok"]:
-            raise SubjectFailure(f"{runner.subject}: {reply.get('error', 'failed')}",
-                                 reply.get("log", ""))
+        self._accept(runner, reply)
         return elapsed
 
 
@@ -595,7 +585,7 @@ def selftest(task_dir):
     # Runners start with an empty environment: what they need is on the line.
     env = ["/usr/bin/env", f"TRITON_CACHE_DIR={scratch}/triton", f"TMPDIR={scratch}"] + (
         ["TRITON_INTERPRET=1"] if device == "cpu" else [])
-    runners = {s: {"argv": env + [sys.executable, runner_py, f"--device={device}",
+    runners = {s: {"argv": env + [sys.executable, "-B", runner_py, f"--device={device}",
                                   f"--workspace={os.path.abspath(task_dir)}"],
                    "buffers": os.path.join(scratch, s), "sandbox_buffers": os.path.join(scratch, s)}
                for s in _SUBJECTS}
