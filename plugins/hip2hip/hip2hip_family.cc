@@ -5,11 +5,13 @@
 // Compile: the candidate's kernel.hip into a shared library for the target
 // platform (compiler output verbatim in the log), plus a compile for AMD
 // gfx90a where hipcc exists, so a candidate must stay portable; the task's
-// CPU reference (reference.cpp) with the host compiler. Check and time: in
-// a worker process (worker/worker.cc) that loads the libraries; a segfault,
-// a never-ending kernel or an illegal address ends that worker, is recorded
-// as the subject's failure, and a fresh worker continues. Without a GPU,
-// compiling is all that can run: checks and timing say "skipped: no GPU".
+// CPU reference (reference.cpp) with the host compiler. Check and time: a
+// judge process (worker/worker.cc) holding the inputs, the reference and
+// the clock, and one sandboxed runner per subject (runner/runner.cc) that
+// alone loads the subject's library; a segfault, a never-ending kernel or
+// an illegal address ends that runner and is recorded as the subject's
+// failure. Without a GPU, compiling is all that can run: checks and timing
+// say "skipped: no GPU".
 #include <algorithm>
 #include <cstdlib>
 #include <filesystem>
@@ -96,38 +98,26 @@ class HipSession : public EvaluationSession {
 
  private:
   // A worker kept up (a session open across feedback calls, which rebuilds
-  // the candidate) swaps the subject's library in place and keeps the
-  // inputs and CPU references it prepared. Each build is loaded from a copy
-  // of its own name: the loader would hand back a library it still holds
-  // under the old name. A worker that cannot swap is stopped; the next
-  // check starts a fresh one from libs_.
+  // the candidate) gets the subject's new runner command and keeps the
+  // inputs and CPU references it prepared. A worker that cannot take it is
+  // stopped; the next check starts a fresh one from libs_.
   void Reload(const std::string& subject, const std::string& lib) {
     if (!worker_.running()) return;
-    std::string path;
-    if (!lib.empty()) {
-      path = (fs::path(ctx_.work_dir) / (subject + "." + std::to_string(++loads_) + ".so")).string();
-      std::error_code ec;
-      fs::copy_file(lib, path, fs::copy_options::overwrite_existing, ec);
-      if (ec) {
-        worker_.Stop();
-        return;
-      }
+    auto runner = HipRunner(ctx_, subject, lib);
+    if (!runner.ok()) {
+      worker_.Stop();
+      return;
     }
-    StageOutcome o = worker_.Send({{"op", "load"}, {"subject", subject}, {"lib", path}},
+    StageOutcome o = worker_.Send({{"op", "load"}, {"subject", subject}, {"runner", *runner}},
                                   ctx_.stage_timeout_s, subject);
     if (!o.passed()) worker_.Stop();
   }
 
-  Result<std::unique_ptr<WorkerProcess>> StartWorker() {
-    return StartHipWorker(ctx_, {{"baseline", libs_.count("baseline") ? libs_["baseline"] : ""},
-                                 {"candidate", libs_.count("candidate") ? libs_["candidate"] : ""},
-                                 {"reference", reference_}});
-  }
+  Result<std::unique_ptr<WorkerProcess>> StartWorker() { return StartHipWorker(ctx_, libs_, reference_); }
 
   EvaluationContext ctx_;
   std::string reference_;
   std::map<std::string, std::string> libs_;
-  int loads_ = 0;  // libraries swapped into a running worker
   HarnessWorker worker_;  // last: stopped before the members it uses go
 };
 

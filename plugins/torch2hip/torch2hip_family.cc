@@ -20,6 +20,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <map>
+#include <random>
 
 #include "core/family.h"
 #include "core/harness_worker.h"
@@ -32,7 +33,8 @@ namespace fs = std::filesystem;
 
 constexpr char kReferenceWorker[] = "plugins/torch2hip/harness/reference_worker.py";
 constexpr int kTimingRounds = 4;
-constexpr uint64_t kTimingSeed = 12345;  // both sides time trial 0 of it
+constexpr uint64_t kTimingSeed = 12345;  // PyTorch's own timing inputs
+constexpr int kVerifyTrials = 4;  // the candidate's timed calls are verified on
 
 class TorchHipSession : public EvaluationSession {
  public:
@@ -96,16 +98,22 @@ class TorchHipSession : public EvaluationSession {
       return t;
     }
     Json cfg = {{"name", config.name}, {"params", config.params}};
-    // The timing inputs, drawn by the reference for both sides.
-    StageOutcome prep = Prepare(cfg, kTimingSeed, 1, /*reference=*/false, /*check_eager=*/false);
+    // Trials the judge verifies the candidate's timed calls on, drawn from
+    // a seed no one can predict (the judge fills each round's other sets
+    // from their inputs, at secret offsets).
+    std::random_device entropy;
+    const uint64_t secret = ((static_cast<uint64_t>(entropy()) << 32) ^ entropy()) >> 1;
+    StageOutcome prep = Prepare(cfg, secret, kVerifyTrials, /*reference=*/true, /*check_eager=*/false);
     prepared_key_.clear();  // not a check's trials
     if (!prep.passed() || prepared_.empty()) {
       t.stage = StageOutcome::Failed("harness: timing inputs: " + prep.detail, prep.log);
       return t;
     }
-    const Json inputs = prepared_[0]["inputs"];
+    const Json verify = prepared_;
     const int reps = ctx_.task->timing.repetitions;
     const int per_round = (reps + kTimingRounds - 1) / kTimingRounds;
+    // The judge's rounds of the candidate per PyTorch round (30 in all).
+    const int hip_rounds = (30 + kTimingRounds - 1) / kTimingRounds;
     std::string eager_method, hip_method;
     Json hip_metrics;
     for (int round = 0; round < kTimingRounds; ++round) {
@@ -125,8 +133,8 @@ class TorchHipSession : public EvaluationSession {
       StageOutcome h = hip_.Send({{"op", "time"},
                                   {"config", cfg},
                                   {"subjects", Json::array({"candidate"})},
-                                  {"repetitions", per_round},
-                                  {"inputs", inputs}},
+                                  {"rounds", hip_rounds},
+                                  {"verify", verify}},
                                  ctx_.stage_timeout_s, "the candidate", &hip);
       if (!h.passed()) {
         t.stage = h;
@@ -224,7 +232,7 @@ class TorchHipSession : public EvaluationSession {
   }
 
   Result<std::unique_ptr<WorkerProcess>> StartHip() {
-    return StartHipWorker(ctx_, {{"candidate", candidate_lib_}});
+    return StartHipWorker(ctx_, {{"candidate", candidate_lib_}}, "");
   }
 
   EvaluationContext ctx_;

@@ -355,16 +355,67 @@ Status ValidateHipTask(const TaskSpec& task, const std::string& section,
   return OkStatus();
 }
 
-Result<std::unique_ptr<WorkerProcess>> StartHipWorker(const EvaluationContext& ctx, const Json& libs) {
+Result<Json> HipRunner(const EvaluationContext& ctx, const std::string& subject, const std::string& lib) {
+  if (lib.empty()) return Json{{"argv", Json::array()}};
+  if (std::string why = SandboxUnavailableReason(); !why.empty()) {
+    // Code under test never runs outside the sandbox.
+    return Unavailable("the candidate sandbox cannot run here: " + why);
+  }
+  const std::string bin = FindBuiltBinary(ctx.project_root, "plugins/hip2hip/hip2hip_runner");
+  if (bin.empty()) return NotFound("hip2hip runner binary not found under " + ctx.project_root);
+  // The runner's binary, copied (a Bazel runfiles tree is links that point
+  // outside the sandbox), and the subject's library alone in a folder of
+  // its own, fresh for every runner: nothing of the harness, the other
+  // subject or an earlier build.
+  const fs::path code = fs::path(ctx.work_dir) / "runner_code";
+  ARENA_RETURN_IF_ERROR(MakeDirs(code.string()));
+  if (!fs::exists(code / "hip2hip_runner")) {
+    ARENA_RETURN_IF_ERROR(CopyFile(bin, (code / "hip2hip_runner").string()));
+    std::error_code ec;
+    fs::permissions(code / "hip2hip_runner", fs::perms::owner_all, fs::perm_options::replace, ec);
+    if (ec) return Internal("cannot make the runner executable: " + ec.message());
+  }
+  static int runners = 0;
+  const fs::path dir = fs::path(ctx.work_dir) / "runners" / (subject + "." + std::to_string(++runners));
+  ARENA_RETURN_IF_ERROR(ResetDir(dir.string()));
+  ARENA_RETURN_IF_ERROR(CopyFile(lib, (dir / (subject + ".so")).string()));
+  SandboxOptions sb;
+  sb.workspace = dir.string();
+  sb.workspace_read_only = true;
+  sb.read_only = {{code.string(), "/opt/arena/runner"}};
+  sb.devices = GpuDeviceNodes();
+  sb.env = {{"CUDA_VISIBLE_DEVICES", std::to_string(ctx.device.index)}};
+  ARENA_ASSIGN_OR_RETURN(
+      std::vector<std::string> argv,
+      SandboxArgv(sb, {"/opt/arena/runner/hip2hip_runner",
+                       "--lib=" + std::string(kSandboxWorkspace) + "/" + subject + ".so"}));
+  return Json{{"argv", argv}};
+}
+
+Result<std::unique_ptr<WorkerProcess>> StartHipWorker(const EvaluationContext& ctx,
+                                                      const std::map<std::string, std::string>& libs,
+                                                      const std::string& reference) {
   std::string bin = FindBuiltBinary(ctx.project_root, "plugins/hip2hip/hip2hip_worker");
   if (bin.empty()) return NotFound("hip2hip worker binary not found under " + ctx.project_root);
+  Json runners = Json::object();
+  for (const auto& [subject, lib] : libs) {
+    ARENA_ASSIGN_OR_RETURN(runners[subject], HipRunner(ctx, subject, lib));
+  }
   ProcessOptions o;
   o.argv = {bin};
   o.cwd = ctx.work_dir;
   o.env["CUDA_VISIBLE_DEVICES"] = std::to_string(ctx.device.index);
   o.isolate_network = true;
   ARENA_ASSIGN_OR_RETURN(std::unique_ptr<WorkerProcess> worker, WorkerProcess::Start(o));
-  Json init = {{"op", "init"}, {"task", ctx.task->ToJson()}, {"device_index", 0}, {"libs", libs}};
+  Json init = {{"op", "init"},
+               {"task", ctx.task->ToJson()},
+               {"device_index", 0},
+               {"runners", runners},
+               {"reference", reference},
+               {"log_dir", ctx.work_dir},
+               // The judge gives up on a runner before this process gives
+               // up on the judge, so the right subject is blamed.
+               {"timeout_s", std::max(1.0, ctx.stage_timeout_s * 0.9 - 1.0)}};
   ARENA_RETURN_IF_ERROR(InitializeWorker(*worker, init, 120, "hip worker"));
   return worker;
 }

@@ -8,6 +8,7 @@
 #ifndef ARENA_PLUGINS_HIP2HIP_BUILD_HIP_BUILD_H_
 #define ARENA_PLUGINS_HIP2HIP_BUILD_HIP_BUILD_H_
 
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -61,10 +62,21 @@ std::string HipSource(const TaskSpec& task);
 Status ValidateHipTask(const TaskSpec& task, const std::string& section,
                        const std::vector<std::string>& keys, const std::string& reference_ext);
 
-// Starts the HIP worker (plugins/hip2hip/hip2hip_worker) on the context's
-// device with `libs` ({"baseline", "candidate", "reference"}: shared
-// libraries, any of them empty or absent) and initialises it.
-Result<std::unique_ptr<WorkerProcess>> StartHipWorker(const EvaluationContext& ctx, const Json& libs);
+// The command line of a subject's runner (plugins/hip2hip/hip2hip_runner)
+// for the judge: the runner in the sandbox (core/sandbox), on the context's
+// GPU, seeing `lib` (copied into a folder of its own) and nothing else, as
+// {"argv": [...]}; an empty `lib` gives an empty command (no subject).
+// Without a sandbox, an error: code under test never runs outside one.
+Result<Json> HipRunner(const EvaluationContext& ctx, const std::string& subject, const std::string& lib);
+
+// Starts the HIP judge (plugins/hip2hip/hip2hip_worker) on the context's
+// device with a runner per subject in `libs` ({"baseline", "candidate"}:
+// shared libraries, empty for a subject that did not build) and the CPU
+// reference library `reference` (empty where the family sends trial data),
+// and initialises it.
+Result<std::unique_ptr<WorkerProcess>> StartHipWorker(const EvaluationContext& ctx,
+                                                      const std::map<std::string, std::string>& libs,
+                                                      const std::string& reference);
 
 }  // namespace arena
 

@@ -1,11 +1,14 @@
-// The hip2hip evaluation worker (NVIDIA platform): one process per
-// evaluation, driven by the family plugin with one JSON request and reply per
-// line (the protocol of plugins/triton2triton/harness/worker.py). It loads
-// the baseline's and the candidate's shared libraries (built by the plugin)
-// and the task's CPU reference, and checks and times them with the CUDA
-// runtime. A candidate that corrupts the GPU context (an illegal address)
-// makes this process exit; the plugin records the failure and starts a
-// fresh worker.
+// The hip2hip judge (NVIDIA platform): one process per evaluation, driven by
+// the family plugin with one JSON request and reply per line. It never runs
+// a subject's code: each subject (baseline, candidate) runs in its own
+// sandboxed runner (plugins/hip2hip/runner/runner.cc), whose command line
+// the plugin sends. The judge draws the inputs, computes the CPU reference,
+// lends the runner device memory it owns (CUDA virtual memory shared by file
+// descriptor), asks it to run, and reads and compares the outputs in its own
+// memory; it times the runner's round trips on its own clock, over rounds of
+// fresh inputs whose outputs are verified. A runner that crashes, hangs,
+// corrupts its GPU context or breaks the protocol fails its subject's stage;
+// the next request starts a fresh runner.
 #include <dlfcn.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -17,6 +20,9 @@
 #include <cstdio>
 #include <iostream>
 #include <map>
+#include <memory>
+#include <optional>
+#include <random>
 #include <string>
 #include <thread>
 #include <vector>
@@ -25,6 +31,8 @@
 #include <nlohmann/json.hpp>
 
 #include "core/expr.h"
+#include "plugins/hip2hip/runner/runner_client.h"
+#include "plugins/hip2hip/runner/vmm.h"
 #include "plugins/hip2hip/worker/shelf.h"
 #include "plugins/hip2hip/worker/tensors.h"
 
@@ -32,22 +40,26 @@ namespace arena::hip2hip {
 namespace {
 
 using Json = nlohmann::json;
-using RunFn = int (*)(const ArenaTensor*, int, ArenaTensor*, int, const ArenaParam*, int,
-                      cudaStream_t);
 using ReferenceFn = int (*)(const ArenaHostConstTensor*, int, ArenaHostTensor*, int,
                             const ArenaParam*, int);
+
+constexpr size_t kAlign = 256;
+const std::vector<std::string> kSubjects = {"baseline", "candidate"};
+
+size_t RoundUp(size_t n, size_t m = kAlign) { return (n + m - 1) / m * m; }
 
 Json Reply(const std::string& status, const std::string& detail, Json metrics = Json::object()) {
   return {{"status", status}, {"detail", detail}, {"log", ""}, {"seconds", 0.0},
           {"metrics", metrics}};
 }
 
-// A CUDA error that leaves the context unusable ends the worker.
-bool Sticky(cudaError_t e) {
-  return e == cudaErrorIllegalAddress || e == cudaErrorLaunchFailure ||
-         e == cudaErrorMisalignedAddress || e == cudaErrorIllegalInstruction ||
-         e == cudaErrorHardwareStackError || e == cudaErrorInvalidPc ||
-         e == cudaErrorAssert || e == cudaErrorLaunchTimeout;
+// A failed stage that is an integrity finding (counted in reports).
+Json Finding(const std::string& finding) {
+  return Reply("failed", "integrity: " + finding, {{"integrity", Json::array({finding})}});
+}
+
+std::string CudaText(cudaError_t e) {
+  return std::string(cudaGetErrorName(e)) + ": " + cudaGetErrorString(e);
 }
 
 struct TensorSpec {
@@ -57,6 +69,7 @@ struct TensorSpec {
   Json init;
 };
 
+// The judge's own device memory (never lent).
 struct DeviceBuffer {
   void* ptr = nullptr;
   size_t bytes = 0;
@@ -70,6 +83,90 @@ struct DeviceBuffer {
   DeviceBuffer(const DeviceBuffer&) = delete;
   DeviceBuffer& operator=(const DeviceBuffer&) = delete;
 };
+
+// Fills `numel` elements at `dst` with the dtype's poison (NaN, or the
+// smallest integer): a byte-uniform poison by memset, any other by one
+// element copied up and doubled in place.
+Status Poison(void* dst, ArenaDtype dtype, size_t numel) {
+  const HostTensor one = Poisoned(dtype, {1});
+  const size_t size = one.bytes.size(), total = numel * size;
+  if (total == 0) return OkStatus();
+  auto* d = static_cast<uint8_t*>(dst);
+  cudaError_t e;
+  if (std::all_of(one.bytes.begin(), one.bytes.end(), [&](uint8_t x) { return x == one.bytes[0]; })) {
+    e = cudaMemset(d, one.bytes[0], total);
+  } else {
+    e = cudaMemcpy(d, one.bytes.data(), size, cudaMemcpyHostToDevice);
+    for (size_t done = size; done < total && e == cudaSuccess;) {
+      const size_t n = std::min(done, total - done);
+      e = cudaMemcpy(d + done, d, n, cudaMemcpyDeviceToDevice);
+      done += n;
+    }
+  }
+  if (e == cudaSuccess) e = cudaDeviceSynchronize();
+  if (e != cudaSuccess) return Internal("poisoning an output failed: " + CudaText(e));
+  return OkStatus();
+}
+
+// Where one tensor of a request sits in a subject's lent memory: set k's
+// copy at off + k * stride.
+struct Placed {
+  ArenaDtype dtype;
+  std::vector<int64_t> shape;
+  size_t bytes = 0;
+  size_t off = 0;
+  size_t stride = 0;
+};
+
+int64_t Numel(const std::vector<int64_t>& shape) {
+  int64_t n = 1;
+  for (int64_t d : shape) n *= d;
+  return n;
+}
+
+// Inputs and outputs of `sets` sets, tensor by tensor (each tensor's sets
+// side by side, 256-byte aligned), in memory of `*total` bytes.
+std::pair<std::vector<Placed>, std::vector<Placed>> Place(
+    const std::vector<std::pair<ArenaDtype, std::vector<int64_t>>>& in,
+    const std::vector<std::pair<ArenaDtype, std::vector<int64_t>>>& out, size_t sets, size_t* total) {
+  size_t at = 0;
+  auto place = [&](const std::vector<std::pair<ArenaDtype, std::vector<int64_t>>>& specs) {
+    std::vector<Placed> placed;
+    for (const auto& [dtype, shape] : specs) {
+      Placed p{dtype, shape, static_cast<size_t>(Numel(shape)) * DtypeSize(dtype), at, 0};
+      p.stride = RoundUp(std::max<size_t>(p.bytes, 1));
+      at += p.stride * sets;
+      placed.push_back(p);
+    }
+    return placed;
+  };
+  auto i = place(in);
+  auto o = place(out);
+  *total = std::max<size_t>(at, 1);
+  return {i, o};
+}
+
+Json Describe(const std::vector<Placed>& tensors, int slab) {
+  Json a = Json::array();
+  for (const auto& t : tensors) {
+    a.push_back({{"slab", slab}, {"off", t.off}, {"stride", t.stride}, {"dtype", DtypeName(t.dtype)},
+                 {"shape", t.shape}});
+  }
+  return a;
+}
+
+HostTensor Download(const void* src, ArenaDtype dtype, const std::vector<int64_t>& shape) {
+  HostTensor t = Poisoned(dtype, shape);
+  if (!t.bytes.empty() && cudaMemcpy(t.bytes.data(), src, t.bytes.size(), cudaMemcpyDeviceToHost) != cudaSuccess) {
+    t = Poisoned(dtype, shape);  // never compared as if downloaded
+  }
+  return t;
+}
+
+double Median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  return v.empty() ? 0.0 : 0.5 * (v[(v.size() - 1) / 2] + v[v.size() / 2]);
+}
 
 class Worker {
  public:
@@ -94,60 +191,80 @@ class Worker {
         (std::string(key) == "inputs" ? inputs_ : outputs_).push_back(spec);
       }
     }
+    timeout_s_ = req.value("timeout_s", 60.0);
+    log_dir_ = req.value("log_dir", std::string("."));
     cudaError_t e = cudaSetDevice(req.value("device_index", 0));
-    if (e == cudaSuccess) e = cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking);
-    if (e != cudaSuccess) return Reply("failed", std::string("CUDA: ") + cudaGetErrorString(e));
+    if (e == cudaSuccess) e = cudaFree(nullptr);
+    if (e != cudaSuccess) return Reply("failed", "CUDA: " + CudaText(e));
     int l2 = 0;
     cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, req.value("device_index", 0));
-    flush_ = std::make_unique<DeviceBuffer>(std::max<size_t>(2 * static_cast<size_t>(l2), 64 << 20));
-    const Json& libs = req["libs"];
-    for (const char* subject : {"baseline", "candidate"}) {
-      std::string path = libs.value(subject, "");
-      if (path.empty()) continue;  // did not compile: never asked for
-      Json loaded = LoadLibrary(subject, path);
-      if (loaded["status"] != "passed") return loaded;
+    l2_bytes_ = static_cast<size_t>(l2);
+    flush_ = std::make_unique<DeviceBuffer>(std::max<size_t>(2 * l2_bytes_, 64 << 20));
+    auto vmm = Vmm::Open(req.value("device_index", 0));
+    if (!vmm.ok()) return Reply("failed", vmm.status().message());
+    vmm_ = *vmm;
+    for (const auto& [subject, spec] : req.value("runners", Json::object()).items()) {
+      runner_argv_[subject] = spec.value("argv", std::vector<std::string>{});
     }
     // A family whose reference lives elsewhere (torch2hip) sends each
     // trial's inputs and reference outputs as files instead.
-    const std::string ref_path = libs.value("reference", "");
+    const std::string ref_path = req.value("reference", std::string());
     if (!ref_path.empty()) {
       void* ref = dlopen(ref_path.c_str(), RTLD_NOW | RTLD_LOCAL);
       if (!ref) return Reply("failed", std::string("reference: cannot load: ") + dlerror());
       reference_ = reinterpret_cast<ReferenceFn>(dlsym(ref, "arena_reference"));
       if (!reference_) return Reply("failed", "reference: no extern \"C\" arena_reference");
     }
-    return Reply("passed", "worker ready");
+    return Reply("passed", "judge ready");
   }
 
-  Json LoadLibrary(const std::string& subject, const std::string& path) {
-    void* h = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
-    if (!h) return Reply("failed", subject + ": cannot load: " + dlerror());
-    auto fn = reinterpret_cast<RunFn>(dlsym(h, "arena_run"));
-    if (!fn) {
-      dlclose(h);
-      return Reply("failed", subject + ": no extern \"C\" arena_run");
-    }
-    handles_[subject] = h;
-    run_[subject] = fn;
-    return Reply("passed", subject + " loaded");
-  }
-
-  // Replaces one subject's library (a session kept open across feedback
-  // calls rebuilds its candidate); the prepared trials stay. An empty path
-  // forgets the subject.
+  // Gives a subject another runner command (a session kept open across
+  // feedback calls rebuilds its candidate); the prepared trials stay. An
+  // empty command forgets the subject.
   Json Load(const Json& req) {
     const std::string subject = req.value("subject", "");
     if (subject != "baseline" && subject != "candidate") {
       return Reply("error", "load: unknown subject '" + subject + "'");
     }
-    run_.erase(subject);
-    if (auto h = handles_.find(subject); h != handles_.end()) {
-      dlclose(h->second);
-      handles_.erase(h);
+    runners_.erase(subject);
+    runner_argv_[subject] = req.value("runner", Json::object()).value("argv", std::vector<std::string>{});
+    return Reply("passed", subject + (runner_argv_[subject].empty() ? " forgotten" : " replaced"));
+  }
+
+  // The subject's runner, started when there is none (or it died).
+  Result<RunnerClient*> Runner(const std::string& subject) {
+    auto argv = runner_argv_.find(subject);
+    if (argv == runner_argv_.end() || argv->second.empty()) {
+      return FailedPrecondition(subject + " was not compiled");
     }
-    const std::string path = req.value("lib", "");
-    if (path.empty()) return Reply("passed", subject + " unloaded");
-    return LoadLibrary(subject, path);
+    auto& r = runners_[subject];
+    if (r != nullptr && r->alive()) return r.get();
+    r = std::make_unique<RunnerClient>(subject, argv->second, log_dir_ + "/runner-" + subject + ".log");
+    ARENA_RETURN_IF_ERROR(r->Start(timeout_s_));
+    return r.get();
+  }
+
+  // A runner's failure as a stage's reply: protocol breaks are findings.
+  static Json RunnerFailure(RunnerClient* r, const Status& s) {
+    Json reply = s.message().find("broke the protocol") != std::string::npos
+                     ? Finding(s.message())
+                     : Reply("failed", s.message());
+    if (r != nullptr) reply["log"] = r->LogTail();
+    return reply;
+  }
+
+  // One request to a runner whose answer must be "ok".
+  Json Ask(RunnerClient* r, const Json& req, bool* ok) {
+    *ok = false;
+    auto a = r->Request(req, timeout_s_);
+    if (!a.ok()) return RunnerFailure(r, a.status());
+    if (!(*a)["ok"].get<bool>()) {
+      Json reply = Reply("failed", r->subject() + ": " + a->value("why", std::string("failed")));
+      reply["log"] = r->LogTail();
+      return reply;
+    }
+    *ok = true;
+    return Json();
   }
 
   Result<std::vector<int64_t>> Shape(const TensorSpec& t, const ParameterValues& p) {
@@ -187,100 +304,6 @@ class Worker {
     return out;
   }
 
-  // Device copies of host tensors, and the ArenaTensor views of them.
-  struct Bound {
-    std::vector<std::unique_ptr<DeviceBuffer>> buffers;
-    std::vector<ArenaTensor> views;
-  };
-
-  Result<Bound> Upload(const std::vector<HostTensor>& host) {
-    Bound b;
-    for (const auto& t : host) {
-      auto buf = std::make_unique<DeviceBuffer>(t.bytes.size());
-      if (!buf->ptr) return Unavailable("out of device memory");
-      if (cudaMemcpy(buf->ptr, t.bytes.data(), t.bytes.size(), cudaMemcpyHostToDevice) !=
-          cudaSuccess) {
-        return Internal("copy to the device failed");
-      }
-      ArenaTensor v{};
-      v.data = buf->ptr;
-      v.dtype = t.dtype;
-      v.ndim = static_cast<int>(t.shape.size());
-      for (int d = 0; d < v.ndim; ++d) v.shape[d] = t.shape[static_cast<size_t>(d)];
-      v.numel = t.numel;
-      b.views.push_back(v);
-      b.buffers.push_back(std::move(buf));
-    }
-    return b;
-  }
-
-  static HostTensor Download(const ArenaTensor& v, const std::vector<int64_t>& shape) {
-    HostTensor t = Poisoned(v.dtype, shape);
-    cudaMemcpy(t.bytes.data(), v.data, t.bytes.size(), cudaMemcpyDeviceToHost);
-    return t;
-  }
-
-  // `v` copied into host memory kept between checks (slot `slot`), so that
-  // its pages are faulted in once per worker rather than on every download
-  // of every trial; valid until the slot's next download.
-  const HostTensor& DownloadKept(size_t slot, const ArenaTensor& v, const std::vector<int64_t>& shape) {
-    if (kept_.size() <= slot) kept_.resize(slot + 1);
-    HostTensor& t = kept_[slot];
-    t.dtype = v.dtype;
-    t.shape = shape;
-    t.numel = v.numel;
-    t.bytes.resize(static_cast<size_t>(v.numel) * DtypeSize(v.dtype));
-    if (cudaMemcpy(t.bytes.data(), v.data, t.bytes.size(), cudaMemcpyDeviceToHost) != cudaSuccess) {
-      // Never compared as if downloaded: the poison fails every comparison.
-      t = Poisoned(v.dtype, shape);
-    }
-    return t;
-  }
-
-  // Device buffers for the outputs, filled with their dtype's poison (NaN,
-  // or the smallest integer) on the device: a byte-uniform poison by
-  // memset, any other by one element copied up and doubled in place.
-  Result<Bound> PoisonedOutputs(const std::vector<std::vector<int64_t>>& shapes) {
-    Bound b;
-    for (size_t i = 0; i < outputs_.size(); ++i) {
-      const ArenaDtype dtype = outputs_[i].dtype;
-      const HostTensor one = Poisoned(dtype, {1});
-      const size_t size = one.bytes.size();
-      ArenaTensor v{};
-      v.dtype = dtype;
-      v.ndim = static_cast<int>(shapes[i].size());
-      v.numel = 1;
-      for (int d = 0; d < v.ndim; ++d) {
-        v.shape[d] = shapes[i][static_cast<size_t>(d)];
-        v.numel *= v.shape[d];
-      }
-      const size_t total = static_cast<size_t>(v.numel) * size;
-      auto buf = std::make_unique<DeviceBuffer>(total);
-      if (!buf->ptr) return Unavailable("out of device memory");
-      auto* dst = static_cast<uint8_t*>(buf->ptr);
-      cudaError_t e = cudaSuccess;
-      const bool uniform = std::all_of(one.bytes.begin(), one.bytes.end(),
-                                       [&](uint8_t x) { return x == one.bytes[0]; });
-      if (total == 0) {
-      } else if (uniform) {
-        e = cudaMemset(dst, one.bytes[0], total);
-      } else {
-        e = cudaMemcpy(dst, one.bytes.data(), size, cudaMemcpyHostToDevice);
-        for (size_t done = size; done < total && e == cudaSuccess;) {
-          const size_t n = std::min(done, total - done);
-          e = cudaMemcpy(dst + done, dst, n, cudaMemcpyDeviceToDevice);
-          done += n;
-        }
-      }
-      // The worker's stream does not wait for the default stream's work.
-      if (e == cudaSuccess) e = cudaDeviceSynchronize();
-      if (e != cudaSuccess) return Internal(std::string("poisoning an output failed: ") + cudaGetErrorString(e));
-      v.data = buf->ptr;
-      b.views.push_back(v);
-      b.buffers.push_back(std::move(buf));
-    }
-    return b;
-  }
 
   // A configuration's parameters, as numbers for shape expressions and as
   // the ArenaParam list arena_run receives; `args` points into `names`, so it
@@ -313,20 +336,6 @@ class Worker {
     return {t.value("atol", fallback), t.value("rtol", fallback)};
   }
 
-  // Launches `subject` once and waits for every stream of the device.
-  Json Launch(const std::string& subject, const Bound& in, Bound& out,
-              const std::vector<ArenaParam>& params, bool* fatal) {
-    int rc = CallRun(subject, in, out, params);
-    cudaError_t e = cudaDeviceSynchronize();
-    if (e == cudaSuccess) e = cudaGetLastError();
-    if (e != cudaSuccess) {
-      *fatal = Sticky(e);
-      return Reply("failed", std::string("CUDA error: ") + cudaGetErrorName(e) + ": " +
-                                 cudaGetErrorString(e));
-    }
-    if (rc != 0) return Reply("failed", "arena_run returned " + std::to_string(rc));
-    return Json();
-  }
 
   // One trial's inputs and reference outputs. Both subjects are checked on
   // the very same trials, so they are drawn and computed once per
@@ -358,10 +367,8 @@ class Worker {
   // trials go on the shelf and the new key's come back from it when there:
   // a session kept open across feedback calls checks the same
   // configurations on the same seed call after call, and their inputs and
-  // CPU references (the slow part of a check) are prepared once. Device
-  // inputs are kept for the current configuration only.
+  // CPU references (the slow part of a check) are prepared once.
   void ResetTrials(const std::string& key) {
-    device_inputs_.clear();
     if (!trials_.empty()) {
       const size_t bytes = TrialsBytes(trials_);
       shelf_.Put(trial_key_, std::move(trials_), bytes);
@@ -369,31 +376,6 @@ class Worker {
     trials_.clear();
     trial_key_ = key;
     if (auto kept = shelf_.Take(key)) trials_ = std::move(*kept);
-  }
-
-  // Keeps a trial's device inputs, just proven unmodified, for the next
-  // subject's check of the same trial, while all the configuration's trials
-  // take at most a quarter of the free device memory.
-  void KeepInputs(uint64_t seed, Bound in, int trials) {
-    size_t bytes = 0;
-    for (const auto& b : in.buffers) bytes += b->bytes;
-    size_t free = 0, total = 0;
-    if (cudaMemGetInfo(&free, &total) != cudaSuccess) return;
-    if (bytes * static_cast<size_t>(std::max(trials, 1)) <= free / 4) {
-      device_inputs_[seed] = std::move(in);
-    }
-  }
-
-  // Trial `seed`'s inputs on the device: the copy a check kept (taken, so
-  // that it serves one run before it is proven unmodified again), or `host`
-  // uploaded.
-  Result<Bound> DeviceInputs(uint64_t seed, const std::vector<HostTensor>& host) {
-    if (auto kept = device_inputs_.find(seed); kept != device_inputs_.end()) {
-      Bound in = std::move(kept->second);
-      device_inputs_.erase(kept);
-      return in;
-    }
-    return Upload(host);
   }
 
   Result<const Trial*> PrepareTrial(const ParameterValues& p, const std::vector<ArenaParam>& params,
@@ -447,24 +429,6 @@ class Worker {
     return t;
   }
 
-  // What identifies the contents of tensor files: their specs, inodes,
-  // sizes and change times ("" if one cannot be read: read them again).
-  static std::string FilesKey(const Json& specs) {
-    std::string key;
-    for (const auto& spec : specs) {
-      struct stat st;
-      if (::stat(spec.value("path", "").c_str(), &st) != 0) return "";
-      key += spec.dump() + '\0';
-      for (long long v : {static_cast<long long>(st.st_ino), static_cast<long long>(st.st_size),
-                          static_cast<long long>(st.st_mtim.tv_sec),
-                          static_cast<long long>(st.st_mtim.tv_nsec),
-                          static_cast<long long>(st.st_ctim.tv_sec),
-                          static_cast<long long>(st.st_ctim.tv_nsec)}) {
-        key += std::to_string(v) + ',';
-      }
-    }
-    return key;
-  }
 
   static Result<HostTensor> ReadTensor(const Json& spec) {
     ARENA_ASSIGN_OR_RETURN(ArenaDtype dtype, ParseDtype(spec.value("dtype", "float64")));
@@ -557,10 +521,35 @@ class Worker {
     }
   };
 
+
+  std::vector<std::pair<ArenaDtype, std::vector<int64_t>>> Specs(const std::vector<HostTensor>& ts) const {
+    std::vector<std::pair<ArenaDtype, std::vector<int64_t>>> s;
+    for (const auto& t : ts) s.push_back({t.dtype, t.shape});
+    return s;
+  }
+  std::vector<std::pair<ArenaDtype, std::vector<int64_t>>> OutSpecs(
+      const std::vector<std::vector<int64_t>>& shapes) const {
+    std::vector<std::pair<ArenaDtype, std::vector<int64_t>>> s;
+    for (size_t i = 0; i < outputs_.size(); ++i) s.push_back({outputs_[i].dtype, shapes[i]});
+    return s;
+  }
+
+  static Json ParamList(const std::vector<ArenaParam>& params) {
+    Json a = Json::array();
+    for (const auto& p : params) a.push_back(Json::array({p.name, p.value}));
+    return a;
+  }
+
   Json Check(const Json& req) {
     PhaseClock phases;
     const std::string subject = req["subject"];
-    if (!run_.count(subject)) return Reply("failed", subject + " was not compiled");
+    auto runner = Runner(subject);
+    if (!runner.ok()) {
+      Json reply = Reply("failed", runner.status().message());
+      if (auto it = runners_.find(subject); it != runners_.end() && it->second) reply["log"] = it->second->LogTail();
+      return reply;
+    }
+    RunnerClient* r = *runner;
     const ConfigParams config_params(req["config"]["params"]);
     const ParameterValues& p = config_params.numeric;
     const std::vector<ArenaParam>& params = config_params.args;
@@ -612,34 +601,40 @@ class Worker {
       }
       const Trial& t = **prepared;
       phases.Lap("prepare_s");
-      // The inputs an earlier subject ran on (proven unmodified since), or
-      // a fresh upload.
-      auto uploaded = DeviceInputs(seed, t.inputs);
-      if (!uploaded.ok()) return Reply("failed", uploaded.status().message());
-      Bound in = std::move(*uploaded);
-      auto out = PoisonedOutputs(t.out_shapes);
-      if (!out.ok()) return Reply("failed", out.status().message());
-      phases.Lap("transfer_s");
-      bool fatal = false;
-      Json failure = Launch(subject, in, *out, params, &fatal);
-      phases.Lap("run_s");
-      if (!failure.is_null()) {
-        if (fatal) fatal_ = true;
-        return failure;
+      // The trial in the subject's lent memory: fresh inputs, poisoned outputs.
+      size_t total = 0;
+      auto [in, out] = Place(Specs(t.inputs), OutSpecs(t.out_shapes), 1, &total);
+      if (Status s = r->Reserve(vmm_, total, timeout_s_); !s.ok()) return RunnerFailure(r, s);
+      auto* base = reinterpret_cast<uint8_t*>(r->slab_ptr());
+      for (size_t i = 0; i < in.size(); ++i) {
+        if (cudaMemcpy(base + in[i].off, t.inputs[i].bytes.data(), in[i].bytes, cudaMemcpyHostToDevice) !=
+            cudaSuccess) {
+          return Reply("error", "copying an input to the device failed");
+        }
       }
+      for (const auto& o : out) {
+        if (Status s = Poison(base + o.off, o.dtype, static_cast<size_t>(Numel(o.shape))); !s.ok()) {
+          return Reply("error", s.message());
+        }
+      }
+      phases.Lap("transfer_s");
+      bool ok = false;
+      Json failure = Ask(r, {{"op", "call"}, {"sets", 1}, {"in", Describe(in, r->slab_id())},
+                             {"out", Describe(out, r->slab_id())}, {"params", ParamList(params)}}, &ok);
+      phases.Lap("run_s");
+      if (!ok) return failure;
       for (size_t i = 0; i < inputs_.size(); ++i) {
-        const HostTensor& now = DownloadKept(0, in.views[i], t.inputs[i].shape);
+        const HostTensor now = Download(base + in[i].off, in[i].dtype, in[i].shape);
         phases.Lap("transfer_s");
         if (now.bytes != t.inputs[i].bytes) {
           return Reply("failed", "input '" + inputs_[i].name + "' was modified");
         }
         phases.Lap("compare_s");
       }
-      KeepInputs(seed, std::move(in), trials);
       Json trial_prints = Json::array();
       for (size_t i = 0; i < outputs_.size(); ++i) {
         phases.Lap("compare_s");  // the earlier outputs compared and fingerprinted
-        const HostTensor& got = DownloadKept(1 + i, out->views[i], t.out_shapes[i]);
+        const HostTensor got = Download(base + out[i].off, out[i].dtype, out[i].shape);
         phases.Lap("transfer_s");
         const auto [atol, rtol] = Tolerance(i);
         Comparison c = Compare(outputs_[i].name, got, t.reference[i], atol, rtol);
@@ -659,361 +654,364 @@ class Worker {
                   {"trials", trials}, {"phases", phases.ToJson()}});
   }
 
-  // A host function that holds the stream for `us` microseconds: every
-  // launch of a sample is queued behind it, so the events see device time
-  // and not the host's launch path. Bounded, so a subject that synchronises
-  // inside arena_run only waits, never deadlocks.
-  static void CUDART_CB HoldStream(void* arg) {
-    const auto us = static_cast<int64_t>(reinterpret_cast<intptr_t>(arg));
-    const auto until = std::chrono::steady_clock::now() + std::chrono::microseconds(us);
-    while (std::chrono::steady_clock::now() < until) {
-    }
-  }
-
-  void Hold(int64_t us) {
-    if (us > 0) cudaLaunchHostFunc(stream_, HoldStream, reinterpret_cast<void*>(static_cast<intptr_t>(us)));
-  }
-
-  int CallRun(const std::string& subject, const Bound& in, Bound& out,
-              const std::vector<ArenaParam>& params) {
-    return run_[subject](in.views.data(), static_cast<int>(in.views.size()), out.views.data(),
-                         static_cast<int>(out.views.size()), params.data(),
-                         static_cast<int>(params.size()), stream_);
-  }
-
-  // One sample of `subject` in microseconds, the L2 flushed before it.
-  double EventOnce(const std::string& subject, const Bound& in, Bound& out,
-                   const std::vector<ArenaParam>& params, bool device_sync, int64_t hold_us) {
-    Hold(hold_us);
-    cudaMemsetAsync(flush_->ptr, 1, flush_->bytes, stream_);  // evicts the L2
-    cudaEventRecord(start_, stream_);
-    CallRun(subject, in, out, params);
-    if (device_sync) cudaDeviceSynchronize();  // work on other streams counts
-    cudaEventRecord(end_, stream_);
-    cudaEventSynchronize(end_);
-    float ms = 0;
-    cudaEventElapsedTime(&ms, start_, end_);
-    return ms * 1000.0;
-  }
-
-  static double Median(std::vector<double> v) {
-    std::sort(v.begin(), v.end());
-    return v.empty() ? 0.0 : 0.5 * (v[(v.size() - 1) / 2] + v[v.size() / 2]);
-  }
-
-  // The host's time to issue one call of `subject` (its launch path).
-  double HostLaunchUs(const std::string& subject, const Bound& in, Bound& out,
-                      const std::vector<ArenaParam>& params) {
-    std::vector<double> host;
-    for (int i = 0; i < 5; ++i) {
-      auto t0 = std::chrono::steady_clock::now();
-      CallRun(subject, in, out, params);
-      host.push_back(std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0).count());
-      cudaDeviceSynchronize();
-    }
-    return Median(host);
-  }
-
-  // Graph replay for short kernels: each subject's calls over `sets`
-  // rotating buffer sets (the same buffers for both subjects) captured in
-  // one CUDA graph, so each call reads data that is not in the L2 and the
-  // launch overhead is amortised. Returns false with `why` when a subject
-  // cannot be captured or its replay differs from an eager call.
-  bool TimeGraphs(const std::vector<std::string>& order, const std::vector<HostTensor>& host_in,
-                  const ParameterValues& p,
-                  const std::vector<ArenaParam>& params, int reps,
-                  std::map<std::string, std::vector<double>>* samples, std::string* method,
-                  std::string* why) {
-    int l2 = 0;
-    cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, 0);
-    size_t footprint = 0;
-    for (const auto& t : host_in) footprint += t.bytes.size();
-    std::vector<HostTensor> poisoned;
-    for (const auto& o : outputs_) {
-      auto shape = Shape(o, p);
-      if (!shape.ok()) {
-        *why = shape.status().message();
-        return false;
-      }
-      poisoned.push_back(Poisoned(o.dtype, *shape));
-      footprint += poisoned.back().bytes.size();
-    }
-    const size_t sets = std::max<size_t>(
-        8, std::min<size_t>(1024, (2 * static_cast<size_t>(l2) + footprint - 1) / std::max<size_t>(footprint, 1)));
-    *method = "cuda-graph-replay+" + std::to_string(sets) + "-rotating-buffer-sets+interleaved";
-    std::vector<Bound> ins, outs;
-    for (size_t k = 0; k < sets; ++k) {
-      auto in = Upload(host_in);
-      auto out = Upload(poisoned);
-      if (!in.ok() || !out.ok()) {
-        *why = "out of device memory for " + std::to_string(sets) + " buffer sets";
-        return false;
-      }
-      ins.push_back(std::move(*in));
-      outs.push_back(std::move(*out));
-    }
-    std::map<std::string, cudaGraphExec_t> execs;
-    auto cleanup = [&] {
-      for (auto& [s, e] : execs) cudaGraphExecDestroy(e);
-    };
-    for (const std::string& s : order) {
-      for (size_t k = 0; k < 2; ++k) CallRun(s, ins[k], outs[k], params);  // warm-up
-      cudaDeviceSynchronize();
-      cudaGraph_t graph = nullptr;
-      cudaError_t e = cudaStreamBeginCapture(stream_, cudaStreamCaptureModeRelaxed);
-      int rc = 0;
-      for (size_t k = 0; k < sets && e == cudaSuccess; ++k) rc |= CallRun(s, ins[k], outs[k], params);
-      cudaError_t end = cudaStreamEndCapture(stream_, &graph);
-      if (e == cudaSuccess) e = end;
-      cudaGraphExec_t exec = nullptr;
-      if (e == cudaSuccess && rc == 0) e = cudaGraphInstantiate(&exec, graph, 0);
-      if (graph != nullptr) cudaGraphDestroy(graph);
-      if (e != cudaSuccess || rc != 0) {
-        (void)cudaGetLastError();
-        cudaDeviceSynchronize();
-        cleanup();
-        *why = std::string(s) + " cannot be captured in a CUDA graph (" +
-               (rc != 0 ? "arena_run returned " + std::to_string(rc) : cudaGetErrorString(e)) + ")";
-        return false;
-      }
-      execs[s] = exec;
-      // The replay must compute what an eager call computes; work that
-      // escapes the graph (another stream, host-side caching) fails here.
-      auto eager = Upload(poisoned);
-      if (!eager.ok()) {
-        cleanup();
-        *why = "out of device memory";
-        return false;
-      }
-      CallRun(s, ins[0], *eager, params);
-      cudaDeviceSynchronize();
-      for (size_t i = 0; i < outputs_.size(); ++i) {
-        cudaMemcpy(outs[0].views[i].data, poisoned[i].bytes.data(), poisoned[i].bytes.size(),
-                   cudaMemcpyHostToDevice);
-      }
-      cudaGraphLaunch(exec, stream_);
-      cudaError_t err = cudaStreamSynchronize(stream_);
-      if (err == cudaSuccess) err = cudaDeviceSynchronize();
-      if (err != cudaSuccess) {
-        fatal_ |= Sticky(err);
-        cleanup();
-        *why = std::string(s) + ": graph replay: " + cudaGetErrorString(err);
-        return false;
-      }
-      for (size_t i = 0; i < outputs_.size(); ++i) {
-        HostTensor replayed = Download(outs[0].views[i], poisoned[i].shape);
-        HostTensor direct = Download(eager->views[i], poisoned[i].shape);
-        const auto [atol, rtol] = Tolerance(i);
-        Comparison c = Compare(outputs_[i].name, replayed, Widen(direct), atol, rtol);
-        if (!c.ok) {
-          cleanup();
-          *why = std::string(s) + ": graph replay differs from an eager call (work outside the stream?): " +
-                 c.detail;
-          return false;
-        }
+  // Input i's init with its expressions evaluated.
+  Result<Json> EvaluatedInit(size_t i, const ParameterValues& p) const {
+    Json init = inputs_[i].init;
+    for (const char* k : {"low", "high", "mean", "std"}) {
+      if (init.contains(k) && init[k].is_string()) {
+        ARENA_ASSIGN_OR_RETURN(double v, EvaluateExpression(init[k].get<std::string>(), p));
+        init[k] = v;
       }
     }
-    const size_t n = order.size();
-    for (int i = 0; i < reps; ++i) {
-      for (size_t k = 0; k < n; ++k) {
-        const std::string& s = order[(static_cast<size_t>(i) + k) % n];
-        Hold(50);
-        cudaEventRecord(start_, stream_);
-        cudaGraphLaunch(execs[s], stream_);
-        cudaEventRecord(end_, stream_);
-        cudaEventSynchronize(end_);
-        float ms = 0;
-        cudaEventElapsedTime(&ms, start_, end_);
-        (*samples)[s].push_back(ms * 1000.0 / static_cast<double>(sets));
-      }
-    }
-    cleanup();
-    return true;
+    return init;
   }
 
+  // Microseconds from a request to its accepted answer; a runner's failure
+  // goes to `*failure`.
+  double RoundTrip(RunnerClient* r, const Json& req, Json* failure) {
+    const auto t0 = std::chrono::steady_clock::now();
+    bool ok = false;
+    Json f = Ask(r, req, &ok);
+    const double us = std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0).count();
+    if (!ok && failure->is_null()) *failure = f;
+    return us;
+  }
+
+  // Times the subjects from the judge's clock, in rounds.
+  //
+  // A round lends a subject N sets of fresh inputs (windows at secret
+  // offsets into pools drawn from a secret seed) and poisoned outputs, asks
+  // its runner to run them all (one CUDA graph replay, or eager calls) and
+  // waits for its answer; the round ends when the judge has copied the
+  // outputs of one set, chosen in secret, out of its own memory. That set is
+  // verified afterwards, inputs included: against the other subject's
+  // outputs on the same inputs when both are timed, against a reference
+  // computed elsewhere (the request's "verify" trials, which then fill the
+  // chosen set) when one subject is timed alone. A runner that answers
+  // before its work is done, skips or caches calls, or behaves differently
+  // when timed is caught, and all its work, on any stream or host thread,
+  // is inside the round. The other subject's runner is stopped (SIGSTOP)
+  // meanwhile.
   Json Time(const Json& req) {
-    // The subjects to time, interleaved: both by default; one where the
-    // other is timed by another process (PyTorch eager in torch2hip).
-    std::vector<std::string> order =
-        req.value("subjects", std::vector<std::string>{"baseline", "candidate"});
+    const std::vector<std::string> order = req.value("subjects", kSubjects);
+    const bool alone = order.size() == 1;
+    std::map<std::string, RunnerClient*> runners;
     for (const auto& s : order) {
-      if (!run_.count(s)) return Reply("failed", s + " was not compiled");
+      auto r = Runner(s);
+      if (!r.ok()) return Reply("failed", r.status().message());
+      runners[s] = *r;
     }
     const ConfigParams config_params(req["config"]["params"]);
     const ParameterValues& p = config_params.numeric;
     const std::vector<ArenaParam>& params = config_params.args;
+    const Json plist = ParamList(params);
     const Json timing = task_["timing"];
-    const int reps = req.value("repetitions", timing.value("repetitions", 100));
-    std::vector<HostTensor> host_in;
-    const std::vector<HostTensor>* timing_in = &host_in;
-    if (req.contains("inputs")) {
-      // Files written by another process; a caller that times in rounds
-      // sends the same files each round: they are read once.
-      const std::string key = FilesKey(req["inputs"]);
-      if (key.empty() || key != timing_files_key_) {
-        timing_files_key_.clear();
-        timing_files_.clear();
-        for (const auto& spec : req["inputs"]) {
-          auto t = ReadTensor(spec);
-          if (!t.ok()) return Reply("error", "timing inputs: " + t.status().message());
-          timing_files_.push_back(std::move(*t));
-        }
-        timing_files_key_ = key;
-      }
-      timing_in = &timing_files_;
-    } else if (!trials_.empty() &&
-               trial_key_.rfind(req["config"].value("name", "") + "/", 0) == 0) {
-      // Without given inputs: those of the configuration's first check
-      // trial, still in memory (drawn from this evaluation's seed).
-      timing_in = &trials_.begin()->second.inputs;
-    } else {
-      auto drawn = DrawInputs(p, 12345);
-      if (!drawn.ok()) return Reply("failed", drawn.status().message());
-      host_in = std::move(*drawn);
+    const int rounds = req.value("rounds", std::max(10, std::min(timing.value("repetitions", 100), 30)));
+    std::vector<std::pair<ArenaDtype, std::vector<int64_t>>> in_specs, out_specs;
+    for (const auto& t : inputs_) {
+      auto shape = Shape(t, p);
+      if (!shape.ok()) return Reply("failed", shape.status().message());
+      in_specs.push_back({t.dtype, *shape});
     }
-    // The first trial's device inputs when a check kept them (timing does
-    // not prove them unmodified afterwards, so they are not kept again).
-    const bool first_trial = !trials_.empty() && timing_in == &trials_.begin()->second.inputs;
-    auto in = first_trial ? DeviceInputs(trials_.begin()->first, *timing_in) : Upload(*timing_in);
-    if (!in.ok()) return Reply("failed", in.status().message());
     std::vector<std::vector<int64_t>> out_shapes;
-    for (const auto& o : outputs_) {
-      auto shape = Shape(o, p);
+    for (const auto& t : outputs_) {
+      auto shape = Shape(t, p);
       if (!shape.ok()) return Reply("failed", shape.status().message());
       out_shapes.push_back(*shape);
     }
-    std::map<std::string, Bound> outs;
-    for (const auto& s : order) {
-      auto out = PoisonedOutputs(out_shapes);
-      if (!out.ok()) return Reply("failed", out.status().message());
-      outs[s] = std::move(*out);
-    }
-    if (start_ == nullptr) {
-      cudaEventCreate(&start_);
-      cudaEventCreate(&end_);
-    }
-    // Warm-up.
-    auto deadline = std::chrono::steady_clock::now() +
-                    std::chrono::microseconds(static_cast<int64_t>(timing.value("warmup_ms", 25.0) * 1000));
-    do {
-      for (const auto& s : order) {
-        bool fatal = false;
-        Json failure = Launch(s, *in, outs[s], params, &fatal);
-        if (!failure.is_null()) {
-          fatal_ |= fatal;
-          return failure;
+    out_specs = OutSpecs(out_shapes);
+    std::vector<Trial> verify;
+    for (const auto& d : req.value("verify", Json::array())) {
+      auto t = LoadTrial(d);
+      if (!t.ok()) return Reply("error", "verification trial: " + t.status().message());
+      for (size_t i = 0; i < inputs_.size(); ++i) {
+        if (t->inputs[i].shape != in_specs[i].second) {
+          return Reply("error", "verification trial: input '" + inputs_[i].name + "' has another shape");
         }
       }
-    } while (std::chrono::steady_clock::now() < deadline);
-    // The stream is held for three times a call's launch path (at least
-    // 50 us, at most 2 ms) before each sample.
-    std::map<std::string, int64_t> hold;
-    std::map<std::string, double> launch_us;
-    std::map<std::string, std::vector<double>> probe;
-    double shortest = 1e300;
+      verify.push_back(std::move(*t));
+    }
+    if (alone && verify.empty()) return Reply("error", "a subject timed alone needs verification trials");
+    std::random_device entropy;
+    std::mt19937_64 rng((static_cast<uint64_t>(entropy()) << 32) ^ entropy());
+
+    Json failure;  // the first runner failure, if any
+    // A round trip with no work, through the baseline's runner: a candidate
+    // cannot inflate what is subtracted from its own time. Timed alone,
+    // nothing is subtracted (the rounds are long enough for it not to
+    // matter much, and it counts against the subject).
+    double overhead = 0;
+    if (!alone) {
+      std::vector<double> empty;
+      for (int i = 0; i < 9; ++i) empty.push_back(RoundTrip(runners.at("baseline"), {{"op", "empty"}}, &failure));
+      if (!failure.is_null()) return failure;
+      overhead = Median(empty);
+    }
+    // One eager call of each subject on one set: the size of a round.
+    std::vector<HostTensor> probe;
+    if (alone) {
+      probe = verify[0].inputs;
+    } else {
+      auto drawn = DrawInputs(p, rng());
+      if (!drawn.ok()) return Reply("failed", drawn.status().message());
+      probe = std::move(*drawn);
+    }
+    size_t per_set = 0;
+    auto [in1, out1] = Place(in_specs, out_specs, 1, &per_set);
+    std::map<std::string, double> single;
     for (const auto& s : order) {
-      launch_us[s] = HostLaunchUs(s, *in, outs[s], params);
-      hold[s] = static_cast<int64_t>(std::clamp(3 * launch_us[s], 50.0, 2000.0));
-      for (int i = 0; i < 5; ++i) probe[s].push_back(EventOnce(s, *in, outs[s], params, false, hold[s]));
-      shortest = std::min(shortest, Median(probe[s]));
+      RunnerClient* r = runners[s];
+      if (Status st = r->Reserve(vmm_, per_set, timeout_s_); !st.ok()) return RunnerFailure(r, st);
+      auto* base = reinterpret_cast<uint8_t*>(r->slab_ptr());
+      for (size_t i = 0; i < in1.size(); ++i) {
+        cudaMemcpy(base + in1[i].off, probe[i].bytes.data(), in1[i].bytes, cudaMemcpyHostToDevice);
+      }
+      std::vector<double> times;
+      for (int k = 0; k < 3; ++k) {
+        for (const auto& o : out1) (void)Poison(base + o.off, o.dtype, static_cast<size_t>(Numel(o.shape)));
+        times.push_back(RoundTrip(r, {{"op", "call"}, {"sets", 1}, {"in", Describe(in1, r->slab_id())},
+                                      {"out", Describe(out1, r->slab_id())}, {"params", plist}},
+                                  &failure));
+        if (!failure.is_null()) return failure;
+      }
+      single[s] = std::max(Median(times) - overhead, 1.0);
     }
-    std::map<std::string, std::vector<double>> samples, synced;
-    std::string method;
-    std::string graph_note;
-    bool graphed = false;
-    if (shortest < timing.value("graph_below_us", 20.0)) {
-      graphed = TimeGraphs(order, *timing_in, p, params, reps, &samples, &method, &graph_note);
-      if (fatal_) return Reply("failed", graph_note);
-      if (!graphed) samples.clear();
-    }
-    const size_t n = order.size();
-    if (!graphed) {
-      for (int i = 0; i < reps; ++i) {
-        for (size_t k = 0; k < n; ++k) {
-          const std::string& s = order[(static_cast<size_t>(i) + k) % n];  // alternate who goes first
-          samples[s].push_back(EventOnce(s, *in, outs[s], params, false, hold[s]));
+    double estimate = 1e300;
+    for (const auto& [s, us] : single) estimate = std::min(estimate, us);
+    size_t free = 0, total_mem = 0;
+    cudaMemGetInfo(&free, &total_mem);
+    const size_t budget = std::min<size_t>(size_t{8} << 30, free / 8);
+    const size_t cap = std::max<size_t>(1, std::min<size_t>(4096, budget / std::max<size_t>(per_set, 1)));
+    auto sets_for = [&](double us_per_set) {
+      const double want = std::max(std::ceil(5000.0 / std::max(us_per_set, 0.05)),
+                                   std::ceil(2.0 * static_cast<double>(l2_bytes_) / static_cast<double>(per_set)));
+      return std::clamp<size_t>(static_cast<size_t>(want), 1, cap);
+    };
+    size_t count = sets_for(estimate);
+
+    // Everything a round needs, for `count` sets.
+    std::vector<Placed> in, out;
+    size_t total = 0, out_base = 0;
+    std::vector<HostTensor> pools;  // per input: the host copy
+    std::vector<std::unique_ptr<DeviceBuffer>> device_pools;
+    std::vector<size_t> slack;  // per input: the largest window offset
+    std::unique_ptr<DeviceBuffer> poison;
+    std::string mode;
+    double round_us = 0;
+    for (int attempt = 0; attempt < 2; ++attempt) {
+      std::tie(in, out) = Place(in_specs, out_specs, count, &total);
+      out_base = out.empty() ? total : out[0].off;
+      pools.clear();
+      device_pools.clear();
+      slack.clear();
+      for (size_t i = 0; i < in.size(); ++i) {
+        const size_t n = static_cast<size_t>(Numel(in[i].shape));
+        slack.push_back(std::max<size_t>(n, 65536));
+        const size_t len = count * n + slack.back();
+        HostTensor pool;
+        if (alone) {
+          // The verification trials' inputs, one after another, repeated.
+          pool = Poisoned(in[i].dtype, {static_cast<int64_t>(len)});
+          const size_t es = DtypeSize(in[i].dtype);
+          for (size_t at = 0, k = 0; at < len; ++k) {
+            const auto& src = verify[k % verify.size()].inputs[i].bytes;
+            const size_t take = std::min(src.size() / es, len - at);
+            if (take == 0) break;
+            std::memcpy(pool.bytes.data() + at * es, src.data(), take * es);
+            at += take;
+          }
+        } else {
+          auto init = EvaluatedInit(i, p);
+          if (!init.ok()) return Reply("failed", init.status().message());
+          auto drawn = DrawInput(in[i].dtype, {static_cast<int64_t>(len)}, *init, rng());
+          if (!drawn.ok()) return Reply("failed", drawn.status().message());
+          pool = std::move(*drawn);
+        }
+        auto dev = std::make_unique<DeviceBuffer>(pool.bytes.size());
+        if (dev->ptr == nullptr ||
+            cudaMemcpy(dev->ptr, pool.bytes.data(), pool.bytes.size(), cudaMemcpyHostToDevice) != cudaSuccess) {
+          return Reply("failed", "out of device memory for the timing inputs");
+        }
+        pools.push_back(std::move(pool));
+        device_pools.push_back(std::move(dev));
+      }
+      // The outputs' poison, copied over them before every round.
+      poison = std::make_unique<DeviceBuffer>(total - out_base);
+      if (poison->ptr == nullptr) return Reply("failed", "out of device memory for the timing outputs");
+      for (const auto& o : out) {
+        const size_t n = o.stride * count / DtypeSize(o.dtype);
+        if (Status st = Poison(static_cast<uint8_t*>(poison->ptr) + (o.off - out_base), o.dtype, n); !st.ok()) {
+          return Reply("error", st.message());
         }
       }
-      method = "cuda-events+l2-flush+interleaved+held-stream";
-    }
-    // Work hidden on other streams is not seen by events on this stream:
-    // compare with times bounded by a device-wide synchronisation (which
-    // include the host's launch path). Graph replay needs no such check:
-    // work escaping the capture fails the replay-versus-eager comparison.
-    Json hidden = Json::object();
-    for (int i = 0; i < 20; ++i) {
-      for (const auto& s : order) synced[s].push_back(EventOnce(s, *in, outs[s], params, true, 0));
-    }
-    // What a device-synchronised sample costs with no work at all: the
-    // synchronisation's own round trip, not the subject's.
-    std::vector<double> empty;
-    for (int i = 0; i < 20; ++i) {
-      cudaEventRecord(start_, stream_);
-      cudaDeviceSynchronize();
-      cudaEventRecord(end_, stream_);
-      cudaEventSynchronize(end_);
-      float ms = 0;
-      cudaEventElapsedTime(&ms, start_, end_);
-      empty.push_back(ms * 1000.0);
-    }
-    const double sync_us = Median(empty);
-    for (const auto& s : order) {
-      hidden[s] = Median(synced[s]) - launch_us[s] - sync_us - Median(samples[s]);
-    }
-    bool escapes = false;
-    if (!graphed && order.size() == 2) {
-      escapes = hidden[order[1]].get<double>() - hidden[order[0]].get<double>() >
-                std::max(10.0, 0.1 * Median(samples[order[1]]));
-    } else if (!graphed) {
-      // Alone there is no other subject's overhead to compare with: a wider
-      // margin keeps the sync's own jitter from passing for hidden work.
-      escapes = hidden[order[0]].get<double>() > std::max(20.0, 0.2 * Median(samples[order[0]]));
-    }
-    if (escapes) {
+      mode = "graph";
       for (const auto& s : order) {
-        for (int i = 20; i < reps; ++i) synced[s].push_back(EventOnce(s, *in, outs[s], params, true, 0));
+        RunnerClient* r = runners[s];
+        if (Status st = r->Reserve(vmm_, total, timeout_s_); !st.ok()) return RunnerFailure(r, st);
+        auto a = r->Request({{"op", "capture"}, {"sets", count}, {"in", Describe(in, r->slab_id())},
+                             {"out", Describe(out, r->slab_id())}, {"params", plist}},
+                            timeout_s_);
+        if (!a.ok()) return RunnerFailure(r, a.status());
+        if (!(*a)["ok"].get<bool>()) mode = "eager";
       }
-      samples = synced;
-      method = "device-synchronised (work outside the timed stream)";
+      // The first subject's round, once: resized to about 5 ms if the
+      // estimate (one eager call) was far off.
+      RunnerClient* first = runners[order[0]];
+      round_us = RoundTrip(first, Request(mode, count, in, out, first->slab_id(), plist), &failure) - overhead;
+      if (!failure.is_null()) return failure;
+      if (attempt == 1 || round_us >= 4000.0 || count >= cap) break;
+      count = std::clamp<size_t>(static_cast<size_t>(std::ceil(count * 5000.0 / std::max(round_us, 1.0))), 1, cap);
     }
-    Json metrics = {{"method", method}, {"hidden_us", hidden}, {"sync_round_trip_us", sync_us}};
-    if (!graph_note.empty()) metrics["graph_replay"] = "not used: " + graph_note;
-    Json r = Reply("passed", method, metrics);
-    for (const auto& s : order) r[s + "_us"] = samples[s];
-    return r;
+
+    // Per subject: the chosen set's outputs, copied out at the end of a round.
+    size_t out_bytes = 0;
+    for (const auto& o : out) out_bytes += o.stride;
+    std::map<std::string, std::unique_ptr<DeviceBuffer>> snaps;
+    for (const auto& s : order) {
+      snaps[s] = std::make_unique<DeviceBuffer>(out_bytes);
+      if (snaps[s]->ptr == nullptr) return Reply("failed", "out of device memory");
+    }
+    cudaEvent_t snap_start, snap_end;
+    cudaEventCreate(&snap_start);
+    cudaEventCreate(&snap_end);
+    std::map<std::string, std::vector<double>> samples;
+    double worst_abs = 0, worst_rel = 0;
+    Json result;
+    for (int round = 0; round <= rounds && result.is_null(); ++round) {  // round 0 warms up
+      std::vector<size_t> offsets;
+      for (size_t i = 0; i < in.size(); ++i) offsets.push_back(std::uniform_int_distribution<size_t>(0, slack[i])(rng));
+      const size_t secret = std::uniform_int_distribution<size_t>(0, count - 1)(rng);
+      const Trial* vt = alone ? &verify[static_cast<size_t>(round) % verify.size()] : nullptr;
+      std::vector<std::string> turn = order;
+      if (round % 2 == 1) std::reverse(turn.begin(), turn.end());
+      for (const auto& s : turn) {
+        RunnerClient* r = runners[s];
+        auto* base = reinterpret_cast<uint8_t*>(r->slab_ptr());
+        cudaError_t e = cudaSuccess;
+        for (size_t i = 0; i < in.size() && e == cudaSuccess; ++i) {
+          const size_t es = DtypeSize(in[i].dtype);
+          e = cudaMemcpy2D(base + in[i].off, in[i].stride,
+                           static_cast<uint8_t*>(device_pools[i]->ptr) + offsets[i] * es, in[i].bytes,
+                           in[i].bytes, count, cudaMemcpyDeviceToDevice);
+          if (e == cudaSuccess && vt != nullptr) {
+            e = cudaMemcpy(base + in[i].off + secret * in[i].stride, vt->inputs[i].bytes.data(), in[i].bytes,
+                           cudaMemcpyHostToDevice);
+          }
+        }
+        if (e == cudaSuccess) e = cudaMemcpy(base + out_base, poison->ptr, total - out_base, cudaMemcpyDeviceToDevice);
+        if (e == cudaSuccess) e = cudaMemset(flush_->ptr, round & 0xff, flush_->bytes);  // evicts the L2
+        if (e == cudaSuccess) e = cudaDeviceSynchronize();
+        if (e != cudaSuccess) return Reply("error", "preparing a timing round failed: " + CudaText(e));
+        for (const auto& other : order) {
+          if (other != s) runners[other]->Freeze(true);
+        }
+        const auto t0 = std::chrono::steady_clock::now();
+        bool ok = false;
+        Json f = Ask(r, Request(mode, count, in, out, r->slab_id(), plist), &ok);
+        cudaEventRecord(snap_start, nullptr);
+        size_t at = 0;
+        for (const auto& o : out) {
+          cudaMemcpyAsync(static_cast<uint8_t*>(snaps[s]->ptr) + at, base + o.off + secret * o.stride, o.bytes,
+                          cudaMemcpyDeviceToDevice, nullptr);
+          at += o.stride;
+        }
+        cudaEventRecord(snap_end, nullptr);
+        cudaEventSynchronize(snap_end);
+        const double elapsed =
+            std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0).count();
+        for (const auto& other : order) {
+          if (other != s) runners[other]->Freeze(false);
+        }
+        if (!ok) return f;
+        float snap_ms = 0;
+        cudaEventElapsedTime(&snap_ms, snap_start, snap_end);
+        if (round > 0) {
+          samples[s].push_back(std::max(elapsed - snap_ms * 1000.0 - overhead, 0.0) / static_cast<double>(count));
+        }
+        // The chosen set's inputs are what the judge put there.
+        for (size_t i = 0; i < in.size(); ++i) {
+          const HostTensor now = Download(base + in[i].off + secret * in[i].stride, in[i].dtype, in[i].shape);
+          const size_t es = DtypeSize(in[i].dtype);
+          const uint8_t* want = vt != nullptr ? vt->inputs[i].bytes.data()
+                                              : pools[i].bytes.data() + (offsets[i] + secret * Numel(in[i].shape)) * es;
+          if (std::memcmp(now.bytes.data(), want, in[i].bytes) != 0) {
+            return Finding(s + ": input '" + inputs_[i].name + "' was modified in a timed call (round " +
+                           std::to_string(round) + ")");
+          }
+        }
+      }
+      // The chosen set's outputs.
+      for (size_t o = 0, at = 0; o < out.size(); at += out[o].stride, ++o) {
+        const auto [atol, rtol] = Tolerance(o);
+        std::map<std::string, HostTensor> got;
+        for (const auto& s : order) {
+          got[s] = Download(static_cast<uint8_t*>(snaps[s]->ptr) + at, out[o].dtype, out[o].shape);
+        }
+        Comparison c;
+        std::string what;
+        if (alone) {
+          c = Compare(outputs_[o].name, got[order[0]], vt->reference[o], atol, rtol);
+          what = order[0] + ": a timed call's outputs are wrong";
+        } else {
+          // Each within the tolerance of the reference: within twice of each other.
+          c = Compare(outputs_[o].name, got["candidate"], Widen(got["baseline"]), 2 * atol, 2 * rtol);
+          what = "candidate: a timed call's outputs differ from the baseline's on the same inputs";
+        }
+        worst_abs = std::max(worst_abs, c.max_abs_err);
+        worst_rel = std::max(worst_rel, c.max_rel_err);
+        if (!c.ok) return Finding(what + " (round " + std::to_string(round) + "): " + c.detail);
+      }
+    }
+    cudaEventDestroy(snap_start);
+    cudaEventDestroy(snap_end);
+    const std::string method = "judge-clock+" + std::string(mode == "graph" ? "cuda-graph" : "eager") +
+                               "-rounds-of-" + std::to_string(count) +
+                               "-fresh-input-sets+secret-verified-set" + (alone ? "" : "+interleaved");
+    Json single_json = Json::object();
+    for (const auto& [s, us] : single) single_json[s] = us;
+    Json metrics = {{"method", method},
+                    {"sets_per_round", count},
+                    {"round_trip_us", overhead},
+                    {"single_call_us", single_json},
+                    {"verified", {{"max_abs_err", worst_abs}, {"max_rel_err", worst_rel}}}};
+    Json reply = Reply("passed", method, metrics);
+    for (const auto& s : order) reply[s + "_us"] = samples[s];
+    return reply;
+  }
+
+  static Json Request(const std::string& mode, size_t count, const std::vector<Placed>& in,
+                      const std::vector<Placed>& out, int slab, const Json& params) {
+    if (mode == "graph") return {{"op", "replay"}};
+    return {{"op", "call"}, {"sets", count}, {"in", Describe(in, slab)}, {"out", Describe(out, slab)},
+            {"params", params}};
   }
 
  public:
   ~Worker() { StopPrefetch(); }
-  bool fatal() const { return fatal_; }
 
  private:
   Json task_;
   std::vector<TensorSpec> inputs_, outputs_;
-  std::map<std::string, RunFn> run_;
-  std::map<std::string, void*> handles_;  // run_'s libraries, by subject
+  std::map<std::string, std::vector<std::string>> runner_argv_;
+  std::map<std::string, std::unique_ptr<RunnerClient>> runners_;
+  Vmm vmm_;
+  double timeout_s_ = 60;
+  std::string log_dir_;
   ReferenceFn reference_ = nullptr;
-  cudaStream_t stream_ = nullptr;
+  size_t l2_bytes_ = 0;
   std::unique_ptr<DeviceBuffer> flush_;
-  cudaEvent_t start_ = nullptr, end_ = nullptr;
   std::string trial_key_;
   std::map<uint64_t, Trial> trials_;
   // Earlier configurations' trials (ResetTrials).
   Shelf<std::map<uint64_t, Trial>> shelf_{ShelfBudget()};
-  // Device copies of trials_' inputs (by trial seed), kept between subjects.
-  std::map<uint64_t, Bound> device_inputs_;
-  std::vector<HostTensor> kept_;  // host memory downloads land in, by slot
-  std::string timing_files_key_;  // FilesKey of timing_files_
-  std::vector<HostTensor> timing_files_;  // timing inputs read from files
   std::unique_ptr<Prefetch> prefetch_;
-  bool fatal_ = false;
 };
 
 }  // namespace
 }  // namespace arena::hip2hip
 
 int main() {
-  // Replies go to the real stdout; a kernel's printf goes to stderr.
+  // Replies go to the real stdout; anything else printed goes to stderr.
   int reply_fd = dup(1);
   dup2(2, 1);
   FILE* reply = fdopen(reply_fd, "w");
@@ -1030,7 +1028,6 @@ int main() {
     std::string out = r.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
     std::fputs(out.c_str(), reply);
     std::fflush(reply);
-    if (worker.fatal()) return 3;  // the GPU context is gone: start afresh
   }
   return 0;
 }
