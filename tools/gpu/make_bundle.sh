@@ -26,7 +26,7 @@ cp -f bazel-bin/plugins/hip2hip/hip2hip_worker bazel-bin/plugins/hip2hip/hip2hip
 # Debian's binary runs there (the scripts point ARENA_BWRAP at it).
 mkdir -p "$bundle/bin" "$bundle/tests/adversarial"
 cp -f "$(command -v bwrap)" "$bundle/bin/bwrap"
-cp -rf tests/adversarial/triton "$bundle/tests/adversarial/"
+cp -rf tests/adversarial/triton tests/adversarial/hip "$bundle/tests/adversarial/"
 cp -f bazel-bin/tests/adversarial/triton_adversarial_test "$bundle/tests/adversarial/"
 find "$bundle/plugins" "$bundle/tasks" "$bundle/agents" "$bundle/tools" \( -name '__pycache__' -o -name 'BUILD.bazel' \
   -o -name '*.cc' -o -name 'testdata' -o -name 'openai_chat' \) -prune -exec rm -rf {} +

@@ -155,6 +155,12 @@ enum hipStreamCaptureMode {
   hipStreamCaptureModeRelaxed = cudaStreamCaptureModeRelaxed,
 };
 
+enum hipStreamCaptureStatus {
+  hipStreamCaptureStatusNone = cudaStreamCaptureStatusNone,
+  hipStreamCaptureStatusActive = cudaStreamCaptureStatusActive,
+  hipStreamCaptureStatusInvalidated = cudaStreamCaptureStatusInvalidated,
+};
+
 enum hipGraphInstantiateFlags {
   hipGraphInstantiateFlagAutoFreeOnLaunch = cudaGraphInstantiateFlagAutoFreeOnLaunch,
 };
@@ -544,6 +550,12 @@ inline hipError_t hipEventDestroy(hipEvent_t event) {
 inline hipError_t hipStreamBeginCapture(hipStream_t stream, hipStreamCaptureMode mode) {
   return hip_on_cuda::to_hip(
       cudaStreamBeginCapture(stream, static_cast<cudaStreamCaptureMode>(mode)));
+}
+inline hipError_t hipStreamIsCapturing(hipStream_t stream, hipStreamCaptureStatus* status) {
+  cudaStreamCaptureStatus s = cudaStreamCaptureStatusNone;
+  const cudaError_t e = cudaStreamIsCapturing(stream, &s);
+  *status = static_cast<hipStreamCaptureStatus>(s);
+  return hip_on_cuda::to_hip(e);
 }
 inline hipError_t hipStreamEndCapture(hipStream_t stream, hipGraph_t* graph) {
   return hip_on_cuda::to_hip(cudaStreamEndCapture(stream, graph));

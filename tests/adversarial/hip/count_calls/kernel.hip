@@ -1,0 +1,31 @@
+// Call counting: computes its first 40 calls (the checks), then returns
+// without work, hoping the timed calls are not looked at.
+// expect: integrity
+#include <hip/hip_runtime.h>
+#include <hip/hip_fp16.h>
+
+#include "arena_hip.h"
+
+__global__ void silu_mul_kernel(const __half* a, const __half* b, __half* y, long long n) {
+  long long i = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (i < n) {
+    float av = __half2float(a[i]);
+    float bv = __half2float(b[i]);
+    y[i] = __float2half(av / (1.0f + expf(-av)) * bv);
+  }
+}
+
+static int Launch(const ArenaTensor* in, ArenaTensor* out, hipStream_t stream) {
+  const long long n = in[0].numel;
+  hipLaunchKernelGGL(silu_mul_kernel, dim3(static_cast<unsigned>((n + 255) / 256)), dim3(256), 0, stream,
+                     static_cast<const __half*>(in[0].data), static_cast<const __half*>(in[1].data),
+                     static_cast<__half*>(out[0].data), n);
+  return hipGetLastError() == hipSuccess ? 0 : 1;
+}
+
+extern "C" int arena_run(const ArenaTensor* in, int, ArenaTensor* out, int, const ArenaParam*, int,
+                         hipStream_t stream) {
+  static int calls = 0;
+  if (++calls > 40) return 0;
+  return Launch(in, out, stream);
+}
