@@ -33,6 +33,7 @@
 #include "core/expr.h"
 #include "plugins/hip2hip/runner/runner_client.h"
 #include "plugins/hip2hip/runner/vmm.h"
+#include "plugins/hip2hip/worker/device_fill.h"
 #include "plugins/hip2hip/worker/shelf.h"
 #include "plugins/hip2hip/worker/tensors.h"
 
@@ -225,7 +226,8 @@ class Worker {
     }
     timeout_s_ = req.value("timeout_s", 60.0);
     log_dir_ = req.value("log_dir", std::string("."));
-    cudaError_t e = cudaSetDevice(req.value("device_index", 0));
+    device_ = req.value("device_index", 0);
+    cudaError_t e = cudaSetDevice(device_);
     if (e == cudaSuccess) e = cudaFree(nullptr);
     if (e != cudaSuccess) return Reply("failed", "CUDA: " + CudaText(e));
     int l2 = 0;
@@ -832,13 +834,26 @@ class Worker {
     // Everything a round needs, for `count` sets.
     std::vector<Placed> in, out;
     size_t total = 0, out_base = 0;
+    // Timed alone, the other sets of a round are windows at secret offsets
+    // into pools made of the verification trials' inputs (the task's own
+    // input makers drew them); with both subjects timed, every set of every
+    // round is drawn afresh on the device (DeviceFill).
     std::vector<HostTensor> pools;  // per input: the host copy
     std::vector<std::unique_ptr<DeviceBuffer>> device_pools;
     std::vector<size_t> slack;  // per input: the largest window offset
-    // Per input: every set's window is one block of the pool (a copy with a
-    // pitch) while the sets' data is small, else each set has a window of
-    // its own (a copy per set, and a pool about the size of one set).
-    std::vector<bool> contiguous;
+    std::vector<Json> inits;    // per input, drawn on the device
+    if (!alone) {
+      if (!fill_.has_value()) {
+        auto fill = DeviceFill::Create(device_);
+        if (!fill.ok()) return Reply("error", fill.status().message());
+        fill_ = *fill;
+      }
+      for (size_t i = 0; i < inputs_.size(); ++i) {
+        auto init = EvaluatedInit(i, p);
+        if (!init.ok()) return Reply("failed", init.status().message());
+        inits.push_back(*init);
+      }
+    }
     std::unique_ptr<DeviceBuffer> poison;
     std::string mode;
     double round_us = 0;
@@ -848,44 +863,18 @@ class Worker {
       pools.clear();
       device_pools.clear();
       slack.clear();
-      contiguous.clear();
-      for (size_t i = 0; i < in.size(); ++i) {
+      for (size_t i = 0; i < in.size() && alone; ++i) {
         const size_t n = static_cast<size_t>(Numel(in[i].shape));
         const size_t es = DtypeSize(in[i].dtype);
-        contiguous.push_back(count * n * es <= (size_t{512} << 20));
-        slack.push_back(contiguous.back() ? std::max<size_t>(n, 65536) : std::max<size_t>(n / 2, 65536));
-        const size_t len = (contiguous.back() ? count * n : n) + slack.back();
-        HostTensor pool;
-        if (alone) {
-          // The verification trials' inputs, one after another, repeated.
-          pool = Poisoned(in[i].dtype, {static_cast<int64_t>(len)});
-          const size_t es = DtypeSize(in[i].dtype);
-          for (size_t at = 0, k = 0; at < len; ++k) {
-            const auto& src = verify[k % verify.size()].inputs[i].bytes;
-            const size_t take = std::min(src.size() / es, len - at);
-            if (take == 0) break;
-            std::memcpy(pool.bytes.data() + at * es, src.data(), take * es);
-            at += take;
-          }
-        } else {
-          // At most 32 Mi elements drawn; a longer pool is pieced
-          // together from 64 Ki-element pieces of them taken at secret
-          // offsets (drawing is the slow part on the host).
-          constexpr size_t kDrawn = size_t{32} << 20, kPiece = size_t{64} << 10;
-          auto init = EvaluatedInit(i, p);
-          if (!init.ok()) return Reply("failed", init.status().message());
-          auto drawn = DrawInput(in[i].dtype, {static_cast<int64_t>(std::min(len, kDrawn))}, *init, rng());
-          if (!drawn.ok()) return Reply("failed", drawn.status().message());
-          if (len <= kDrawn) {
-            pool = std::move(*drawn);
-          } else {
-            pool = Poisoned(in[i].dtype, {static_cast<int64_t>(len)});
-            std::uniform_int_distribution<size_t> from(0, kDrawn - kPiece);
-            for (size_t at = 0; at < len; at += kPiece) {
-              const size_t take = std::min(kPiece, len - at);
-              std::memcpy(pool.bytes.data() + at * es, drawn->bytes.data() + from(rng) * es, take * es);
-            }
-          }
+        slack.push_back(std::max<size_t>(n, 65536));
+        const size_t len = n + slack.back();
+        HostTensor pool = Poisoned(in[i].dtype, {static_cast<int64_t>(len)});
+        for (size_t at = 0, k = 0; at < len; ++k) {
+          const auto& src = verify[k % verify.size()].inputs[i].bytes;
+          const size_t take = std::min(src.size() / es, len - at);
+          if (take == 0) break;
+          std::memcpy(pool.bytes.data() + at * es, src.data(), take * es);
+          at += take;
         }
         auto dev = std::make_unique<DeviceBuffer>(pool.bytes.size());
         if (dev->ptr == nullptr ||
@@ -946,15 +935,15 @@ class Worker {
     double worst_abs = 0, worst_rel = 0;
     Json result;
     for (int round = 0; round <= rounds && result.is_null(); ++round) {  // round 0 warms up
-      // offsets[i][k]: where set k's window of input i starts in its pool.
+      // Alone: offsets[i][k], where set k's window of input i starts in
+      // its pool. Both: the round's seed, the same for both subjects.
       std::vector<std::vector<size_t>> offsets;
-      for (size_t i = 0; i < in.size(); ++i) {
-        const size_t n = static_cast<size_t>(Numel(in[i].shape));
+      for (size_t i = 0; i < slack.size(); ++i) {
         std::uniform_int_distribution<size_t> pick(0, slack[i]);
         offsets.emplace_back();
-        const size_t first = pick(rng);
-        for (size_t k = 0; k < count; ++k) offsets.back().push_back(contiguous[i] ? first + k * n : pick(rng));
+        for (size_t k = 0; k < count; ++k) offsets.back().push_back(pick(rng));
       }
+      const uint64_t round_seed = rng();
       const size_t secret = std::uniform_int_distribution<size_t>(0, count - 1)(rng);
       const Trial* vt = alone ? &verify[static_cast<size_t>(round) % verify.size()] : nullptr;
       std::vector<std::string> turn = order;
@@ -965,19 +954,30 @@ class Worker {
         cudaError_t e = cudaSuccess;
         for (size_t i = 0; i < in.size() && e == cudaSuccess; ++i) {
           const size_t es = DtypeSize(in[i].dtype);
-          const auto* pool = static_cast<const uint8_t*>(device_pools[i]->ptr);
-          if (contiguous[i]) {
-            e = cudaMemcpy2D(base + in[i].off, in[i].stride, pool + offsets[i][0] * es, in[i].bytes, in[i].bytes,
-                             count, cudaMemcpyDeviceToDevice);
+          if (!alone) {
+            const Status st = fill_->Fill(base + in[i].off, in[i].stride, count,
+                                          static_cast<size_t>(Numel(in[i].shape)), in[i].dtype, inits[i],
+                                          round_seed + 0x9E3779B97F4A7C15ull * i);
+            if (!st.ok()) return Reply("error", st.message());
+            continue;
           }
-          for (size_t k = 0; k < count && e == cudaSuccess && !contiguous[i]; ++k) {
+          const auto* pool = static_cast<const uint8_t*>(device_pools[i]->ptr);
+          for (size_t k = 0; k < count && e == cudaSuccess; ++k) {
             e = cudaMemcpyAsync(base + in[i].off + k * in[i].stride, pool + offsets[i][k] * es, in[i].bytes,
                                 cudaMemcpyDeviceToDevice, nullptr);
           }
-          if (e == cudaSuccess && vt != nullptr) {
+          if (e == cudaSuccess) {
             e = cudaMemcpy(base + in[i].off + secret * in[i].stride, vt->inputs[i].bytes.data(), in[i].bytes,
                            cudaMemcpyHostToDevice);
           }
+        }
+        // The chosen set's inputs, sampled before the round: they must be
+        // there, unchanged, after it.
+        std::vector<Sample> in_samples;
+        std::vector<HostTensor> before;
+        for (size_t i = 0; i < in.size() && e == cudaSuccess; ++i) {
+          in_samples.push_back(PickSample(static_cast<size_t>(Numel(in[i].shape)), rng));
+          before.push_back(DownloadSample(base + in[i].off + secret * in[i].stride, in[i].dtype, in_samples[i]));
         }
         if (e == cudaSuccess) e = cudaMemcpy(base + out_base, poison->ptr, total - out_base, cudaMemcpyDeviceToDevice);
         if (e == cudaSuccess) e = cudaDeviceSynchronize();
@@ -1022,19 +1022,9 @@ class Worker {
         if (round > 0) {
           samples[s].push_back(std::max(elapsed - snap_ms * 1000.0 - overhead, 0.0) / static_cast<double>(count));
         }
-        // The chosen set's inputs are what the judge put there (at sampled
-        // positions: see Sample).
         for (size_t i = 0; i < in.size(); ++i) {
-          const size_t es = DtypeSize(in[i].dtype);
-          const Sample at = PickSample(static_cast<size_t>(Numel(in[i].shape)), rng);
-          const HostTensor now = DownloadSample(base + in[i].off + secret * in[i].stride, in[i].dtype, at);
-          const uint8_t* want = vt != nullptr ? vt->inputs[i].bytes.data()
-                                              : pools[i].bytes.data() + offsets[i][secret] * es;
-          bool same = true;
-          for (size_t j = 0; j < at.count && same; ++j) {
-            same = std::memcmp(now.bytes.data() + j * es, want + (at.start + j * at.stride) * es, es) == 0;
-          }
-          if (!same) {
+          const HostTensor now = DownloadSample(base + in[i].off + secret * in[i].stride, in[i].dtype, in_samples[i]);
+          if (now.bytes != before[i].bytes) {
             return Finding(s + ": input '" + inputs_[i].name + "' was modified in a timed call (round " +
                            std::to_string(round) + ")");
           }
@@ -1133,6 +1123,8 @@ class Worker {
   // Earlier configurations' trials (ResetTrials).
   Shelf<std::map<uint64_t, Trial>> shelf_{ShelfBudget()};
   std::unique_ptr<Prefetch> prefetch_;
+  std::optional<DeviceFill> fill_;  // the timing rounds' input generator
+  int device_ = 0;
   std::FILE* log_ = nullptr;
   const std::chrono::steady_clock::time_point epoch_ = std::chrono::steady_clock::now();
 };
