@@ -22,6 +22,7 @@
 
 #include "agents/cli/cli_output.h"
 #include "core/files.h"
+#include "core/net_forward.h"
 #include "core/process.h"
 #include "core/sandbox.h"
 
@@ -41,6 +42,12 @@ constexpr char kPromptFileName[] = ".arena-prompt.md";
 // without ever appearing on a command line (bubblewrap's --setenv would put
 // them in /proc/<pid>/cmdline for the whole run).
 constexpr char kSecretsLauncher[] = ". \"$0\" && rm -f -- \"$0\" && exec \"$@\"";
+// Inside the sandbox: the proxy to the arena's forwarder, listening before
+// the CLI starts ($0: the arena binary).
+constexpr char kNetInside[] = "/run/arena-net";
+constexpr char kProxyListen[] = "127.0.0.1:3128";
+constexpr char kForwardLauncher[] =
+    "\"$0\" forward --daemon --listen 127.0.0.1:3128 --socket /run/arena-net/s && exec \"$@\"";
 
 // ---------------------------------------------------------------- config
 
@@ -431,6 +438,32 @@ std::vector<std::pair<std::string, std::string>> PassedEnv(const CliSpec& spec,
   return out;
 }
 
+// The endpoints a sandboxed CLI may reach: its own, the config's, and the
+// base URLs among the variables passed in (OPENAI_BASE_URL, ...).
+std::vector<Endpoint> AllowedEndpoints(const CliSpec& spec, const CliAgentConfig& config,
+                                       const std::vector<std::pair<std::string, std::string>>& passed) {
+  std::vector<Endpoint> out;
+  auto add = [&](const std::string& text) {
+    auto e = ParseEndpoint(text);
+    if (e.ok() && std::find(out.begin(), out.end(), *e) == out.end()) out.push_back(*e);
+  };
+  for (const std::string& e : spec.endpoints) add(e);
+  for (const std::string& e : config.endpoints) add(e);
+  for (const auto& [name, value] : passed) {
+    if (name.find("BASE") != std::string::npos && value.find("://") != std::string::npos) add(value);
+  }
+  return out;
+}
+
+// A private folder for a unix socket: under /tmp (a socket's path holds at
+// most 107 bytes, and $TMPDIR can be long), else under $TMPDIR.
+Result<std::string> MakeTempDir(const std::string& prefix) {
+  const fs::path base = access("/tmp", W_OK | X_OK) == 0 ? fs::path("/tmp") : fs::temp_directory_path();
+  std::string pattern = (base / (prefix + "-XXXXXX")).string();
+  if (mkdtemp(pattern.data()) == nullptr) return Internal("cannot make a temporary folder: " + pattern);
+  return pattern;
+}
+
 }  // namespace
 
 Result<CliAgentConfig> ParseCliAgentConfig(const CliSpec& spec, const Json& config) {
@@ -457,13 +490,19 @@ Result<CliAgentConfig> ParseCliAgentConfig(const CliSpec& spec, const Json& conf
       ARENA_ASSIGN_OR_RETURN(c.mounts, StringList(v, key, who, /*allow_scalars=*/false));
     } else if (key == "pass_env") {
       ARENA_ASSIGN_OR_RETURN(c.pass_env, StringList(v, key, who, /*allow_scalars=*/false));
+    } else if (key == "endpoints") {
+      ARENA_ASSIGN_OR_RETURN(c.endpoints, StringList(v, key, who, /*allow_scalars=*/false));
+      for (const std::string& e : c.endpoints) {
+        auto parsed = ParseEndpoint(e);
+        if (!parsed.ok()) return InvalidArgument(who + ": endpoints: " + parsed.status().message());
+      }
     } else if (key == "sandbox") {
       if (!v.is_boolean()) return InvalidArgument(who + ": 'sandbox' must be true or false");
       c.sandbox = v.get<bool>();
     } else {
       return InvalidArgument(who + ": unknown key '" + key +
                              "' (known: model, effort, timeout_s, extra_args, mounts, pass_env, "
-                             "sandbox)");
+                             "endpoints, sandbox)");
     }
   }
   if (!c.effort.empty() && spec.effort_args.empty()) {
@@ -548,6 +587,9 @@ Result<AgentOutcome> CliAgent::Run(const AgentRequest& request) {
 
   std::vector<std::string> header;
   ProcessOptions process;
+  std::vector<Endpoint> allowed;
+  std::unique_ptr<EndpointForwarder> forwarder;
+  std::string net_dir;
   if (config.sandbox) {
     const char* home = std::getenv("HOME");
     std::vector<fs::path> keep_out = {workspace, Clean(fs::current_path(ec))};
@@ -560,7 +602,6 @@ Result<AgentOutcome> CliAgent::Run(const AgentRequest& request) {
     }
     SandboxOptions sb;
     sb.workspace = workspace.string();
-    sb.network = true;  // the CLI talks to its API endpoint
     sb.read_only = binds.ReadOnly();
     if (!request.sandbox_mounts.empty()) {
       // What ./feedback needs inside: the arena binary and its socket.
@@ -577,6 +618,25 @@ Result<AgentOutcome> CliAgent::Run(const AgentRequest& request) {
     std::vector<std::string> argv = {program.string()};
     argv.insert(argv.end(), args.begin(), args.end());
     const auto secrets = PassedEnv(spec_, config);
+    // No network of its own: its model endpoints, and nothing else, through
+    // the arena's forwarder (core/net_forward.h) and the proxy the arena
+    // binary runs inside.
+    allowed = AllowedEndpoints(spec_, config, secrets);
+    const bool arena_inside = !request.sandbox_mounts.empty() || !request.arena_binary.empty();
+    if (arena_inside && !allowed.empty()) {
+      ARENA_ASSIGN_OR_RETURN(net_dir, MakeTempDir("arena-net"));
+      auto started = EndpointForwarder::Start(net_dir + "/s", allowed);
+      if (!started.ok()) return started.status();
+      forwarder = std::move(*started);
+      sb.read_write.push_back({net_dir, kNetInside});
+      const std::string proxy = std::string("http://") + kProxyListen;
+      for (const char* name : {"HTTPS_PROXY", "HTTP_PROXY", "ALL_PROXY", "https_proxy", "http_proxy", "all_proxy"}) {
+        sb.env[name] = proxy;
+      }
+      sb.env["NO_PROXY"] = "";
+      sb.env["no_proxy"] = "";
+      argv.insert(argv.begin(), {"/bin/sh", "-c", kForwardLauncher, kSandboxArena});
+    }
     if (!secrets.empty()) {
       const std::string name = ".arena-env-" + RandomSuffix();
       std::string script;
@@ -591,10 +651,13 @@ Result<AgentOutcome> CliAgent::Run(const AgentRequest& request) {
     }
     ARENA_ASSIGN_OR_RETURN(process, SandboxedProcess(sb, argv));
 
+    std::vector<std::string> names;
+    for (const auto& e : allowed) names.push_back(e.ToString());
     header.insert(header.begin(),
-                  spec_.display_name + " at " + program.string() +
-                      ", in the sandbox (workspace at " + kSandboxWorkspace +
-                      "); network on for " + spec_.endpoint);
+                  spec_.display_name + " at " + program.string() + ", in the sandbox (workspace at " +
+                      kSandboxWorkspace + "); no network but " +
+                      (forwarder ? "its endpoints through the arena's proxy: " + Join(names, ", ")
+                                 : std::string("none: no endpoint to reach (set endpoints:)")));
     std::vector<std::string> shown;
     for (const auto& [host, inside] : sb.read_only) {
       shown.push_back(host == inside ? host : host + " -> " + inside);
@@ -653,8 +716,18 @@ Result<AgentOutcome> CliAgent::Run(const AgentRequest& request) {
   outcome.wall_s = r.wall_s;
   outcome.exit_code = (r.timed_out || r.signal != 0) ? -1 : r.exit_code;
   outcome.usage = ParseUsage(spec_.usage_format, r.out, r.err, output_file_text);
-  outcome.usage["sandbox"] = {
-      {"enabled", config.sandbox}, {"network", true}, {"endpoint", spec_.endpoint}};
+  Json reached = Json::array(), endpoints = Json::array();
+  if (forwarder) {
+    for (const std::string& line : forwarder->Log()) reached.push_back(line);
+    forwarder.reset();
+  }
+  for (const auto& e : allowed) endpoints.push_back(e.ToString());
+  if (!net_dir.empty()) fs::remove_all(net_dir, ec);
+  outcome.usage["sandbox"] = {{"enabled", config.sandbox},
+                              {"network", config.sandbox ? "endpoints only" : "host"},
+                              {"endpoints", endpoints},
+                              {"connections", reached}};
+  for (const auto& line : reached) outcome.transcript += "[arena] network: " + line.get<std::string>() + "\n";
 
   // A CLI that cannot authenticate often retries until the time limit, so
   // the login message is the more useful reason and is checked first.

@@ -4,8 +4,9 @@
 //
 // Run() finds the CLI on the host PATH, binds it (and what it runs on) read-only
 // into the bubblewrap sandbox next to the workspace and the arena binary, hands
-// it the prompt the way that CLI takes it, runs it with network access for its
-// API endpoint under a time limit, and turns what it printed into an
+// it the prompt the way that CLI takes it, runs it with no network but its
+// model endpoints (through the arena's forwarder and a proxy inside the
+// sandbox: core/net_forward.h) under a time limit, and turns what it printed into an
 // AgentOutcome: transcript, exit code, wall time, tokens and cost where the CLI
 // reports them, and a one-line reason when it failed (not installed, not
 // logged in, timed out, exited with an error).
@@ -16,7 +17,8 @@
 //   timeout_s: 1200         # used when the run gives no time budget
 //   extra_args: [--max-turns, "40"]
 //   mounts: [/opt/node]     # host paths bound read-only ("HOST" or "HOST:INSIDE")
-//   pass_env: [HTTPS_PROXY] # host variables passed in, when set
+//   pass_env: [OPENAI_BASE_URL] # host variables passed in, when set
+//   endpoints: [api.example.com:443]  # model endpoints beyond the CLI's own
 //   sandbox: true           # false only for debugging: runs on the host
 //
 //   auto agent = AgentRegistry::Global().Create("claude-code");
@@ -41,6 +43,7 @@ struct CliAgentConfig {
   std::vector<std::string> extra_args;
   std::vector<std::string> mounts;
   std::vector<std::string> pass_env;
+  std::vector<std::string> endpoints;  // host:port or URLs the CLI may reach
   bool sandbox = true;
 };
 

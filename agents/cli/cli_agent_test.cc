@@ -2,7 +2,11 @@
 // installed under each CLI's executable name: the argv and prompt it gets,
 // the capture of its output and usage, the time limit, take-back of its edits
 // (through the conformance kit), and the missing-CLI and not-logged-in errors.
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <cstdlib>
 #include <filesystem>
@@ -235,25 +239,76 @@ TEST_P(CliAgentTest, InvocationCaptureUsageAndTakeBack) {
     EXPECT_NE(name.rfind(".arena-", 0), 0u) << name << " left in the workspace";
   }
 
-  // Network: the sandbox shares the host's network (its API endpoint).
-  std::string host_netdev;
-  for (const std::string& l : Lines(Read("/proc/net/dev"))) {
-    if (l.find(':') == std::string::npos) continue;
-    std::string name = l.substr(0, l.find(':'));
-    name.erase(0, name.find_first_not_of(' '));
-    host_netdev += name + "\n";
-  }
-  const std::string inside_netdev = Read(r.workspace + "/.standin-netdev");
-  EXPECT_EQ(Lines(inside_netdev).size(), Lines(host_netdev).size()) << inside_netdev;
-  EXPECT_EQ(out.usage["sandbox"]["network"], true);
+  // Network: none of the host's; the sandbox's own loopback alone (its
+  // endpoints go through the arena's proxy: EndpointsAloneThroughTheArenasProxy).
+  EXPECT_EQ(Read(r.workspace + "/.standin-netdev"), "lo\n");
+  EXPECT_EQ(out.usage["sandbox"]["network"], "endpoints only");
   EXPECT_EQ(out.usage["sandbox"]["enabled"], true);
-  EXPECT_EQ(out.usage["sandbox"]["endpoint"], spec_->endpoint);
 
   // Capture: the streamed lines are in the transcript, usage was read.
   EXPECT_NE(out.transcript.find("standin: editing kernel.fake"), std::string::npos)
       << out.transcript;
   EXPECT_NE(out.transcript.find("[arena] $ " + spec_->executable), std::string::npos);
   ExpectUsage(out.usage, ExpectedUsage(spec_->agent), spec_->agent);
+}
+
+// A server on the host's loopback that answers a connection's first bytes
+// with "echo:" and them.
+class EchoServer {
+ public:
+  EchoServer() {
+    fd_ = socket(AF_INET, SOCK_STREAM, 0);
+    sockaddr_in a{};
+    a.sin_family = AF_INET;
+    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    EXPECT_EQ(bind(fd_, reinterpret_cast<sockaddr*>(&a), sizeof(a)), 0);
+    socklen_t len = sizeof(a);
+    getsockname(fd_, reinterpret_cast<sockaddr*>(&a), &len);
+    port_ = ntohs(a.sin_port);
+    listen(fd_, 8);
+    thread_ = std::thread([this] {
+      for (int c; (c = accept(fd_, nullptr, nullptr)) >= 0; close(c)) {
+        char buf[256];
+        const ssize_t r = recv(c, buf, sizeof(buf), 0);
+        const std::string reply = "echo:" + (r > 0 ? std::string(buf, static_cast<size_t>(r)) : "");
+        send(c, reply.data(), reply.size(), MSG_NOSIGNAL);
+      }
+    });
+  }
+  ~EchoServer() {
+    shutdown(fd_, SHUT_RDWR);
+    close(fd_);
+    thread_.join();
+  }
+  std::string at() const { return "127.0.0.1:" + std::to_string(port_); }
+
+ private:
+  int fd_ = -1;
+  int port_ = 0;
+  std::thread thread_;
+};
+
+TEST_P(CliAgentTest, EndpointsAloneThroughTheArenasProxy) {
+  // The real arena binary runs the proxy inside; the CLI (a stand-in) finds
+  // it in HTTPS_PROXY as real CLIs do. Its endpoint is reached, the other
+  // server on the same host is not, and nothing is reached directly.
+  EchoServer endpoint, other;
+  SetEnv("STANDIN_NET", endpoint.at() + " " + other.at());
+  AgentOutcome out = RunOn({{"pass_env", {"STANDIN_NET"}}, {"endpoints", {endpoint.at()}}}, "go", 60,
+                           /*arena_binary=*/"tools/arena/arena");
+  unsetenv("STANDIN_NET");
+  ASSERT_TRUE(out.ok) << out.detail << "\n" << out.transcript;
+  const std::string net = Read(workspace_ + "/.standin-net");
+  EXPECT_NE(net.find("proxy " + endpoint.at() + " HTTP/1.1 200 Connection established echo:ping"),
+            std::string::npos) << net;
+  EXPECT_NE(net.find("proxy " + other.at() + " HTTP/1.1 403"), std::string::npos) << net;
+  EXPECT_NE(net.find("direct " + endpoint.at() + " refused"), std::string::npos) << net;
+  EXPECT_NE(net.find("direct " + other.at() + " refused"), std::string::npos) << net;
+  // Recorded: what was reached, what was refused.
+  const std::string connections = out.usage["sandbox"]["connections"].dump();
+  EXPECT_NE(connections.find(endpoint.at() + ": connected"), std::string::npos) << connections;
+  EXPECT_NE(connections.find(other.at() + ": refused"), std::string::npos) << connections;
+  EXPECT_NE(out.transcript.find("[arena] network: " + endpoint.at() + ": connected"), std::string::npos);
 }
 
 TEST_P(CliAgentTest, RenderedPromptArrivesVerbatim) {
@@ -350,7 +405,7 @@ TEST_P(ClaudeCodeTest, ModelEffortMountsAndArenaBinaryReachTheCli) {
                        {"effort", "high"},
                        {"mounts", {extra + ":/opt/extra"}},
                        {"pass_env", {"STANDIN_LIST"}}};
-  AgentOutcome out = RunOn(config, "go", 60, /*arena_binary=*/standin_->path());
+  AgentOutcome out = RunOn(config, "go", 60, /*arena_binary=*/"tools/arena/arena");
   ASSERT_TRUE(out.ok) << out.detail << "\n" << out.transcript;
   const std::string argv = Read(workspace_ + "/.standin-argv");
   EXPECT_NE(argv.find("--model\nclaude-opus-4-1\n"), std::string::npos) << argv;

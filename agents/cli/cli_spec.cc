@@ -40,6 +40,7 @@ std::vector<CliSpec> BuildSpecs() {
     s.api_key_env = {"ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN", "ANTHROPIC_BASE_URL",
                      "CLAUDE_CODE_OAUTH_TOKEN"};
     s.endpoint = "api.anthropic.com";
+    s.endpoints = {"api.anthropic.com:443"};
     s.usage_format = UsageFormat::kResultEvent;
     s.logged_out_markers = {"invalid api key", "please run /login", "not logged in",
                             "oauth token has expired"};
@@ -77,6 +78,7 @@ std::vector<CliSpec> BuildSpecs() {
     s.permission_args_unsandboxed = {"--sandbox", "workspace-write"};
     s.api_key_env = {"CODEX_API_KEY", "OPENAI_API_KEY", "OPENAI_BASE_URL"};
     s.endpoint = "api.openai.com";
+    s.endpoints = {"api.openai.com:443"};
     s.usage_format = UsageFormat::kCodexEvents;
     s.logged_out_markers = {"401 unauthorized", "incorrect api key provided", "missing api key",
                             "not logged in", "codex login"};
@@ -111,6 +113,7 @@ std::vector<CliSpec> BuildSpecs() {
     s.permission_args_unsandboxed = {"--force"};
     s.api_key_env = {"CURSOR_API_KEY"};
     s.endpoint = "api2.cursor.sh";
+    s.endpoints = {"api2.cursor.sh:443", "api.cursor.sh:443"};
     s.usage_format = UsageFormat::kResultEvent;
     s.logged_out_markers = {"not logged in", "not authenticated", "api key is invalid",
                             "agent login", "authentication required"};

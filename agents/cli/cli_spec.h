@@ -65,6 +65,9 @@ struct CliSpec {
   // Always set inside, e.g. switches that keep a first-run wizard away.
   std::map<std::string, std::string> fixed_env;
   std::string endpoint;  // why it needs the network: its API endpoint
+  // What the sandboxed CLI may reach by default (host:port); a config's
+  // `endpoints` and base URLs passed in add to it.
+  std::vector<std::string> endpoints;
 
   UsageFormat usage_format = UsageFormat::kNone;
   std::string output_file_name;  // under the workspace, for {output_file}

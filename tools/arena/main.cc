@@ -23,6 +23,7 @@
 #include "core/feedback.h"
 #include "core/files.h"
 #include "core/leaderboard.h"
+#include "core/net_forward.h"
 #include "core/pipeline.h"
 #include "core/report.h"
 #include "core/results_store.h"
@@ -324,11 +325,23 @@ int Main(int argc, char** argv) {
                            "only these tuning configurations (names from configs.json, comma-separated)");
   feedback_cmd->add_flag("--check-only", check_only, "compile and check, no timing (faster)");
 
+  auto* forward_cmd = app.add_subcommand(
+      "forward", "inside an agent's sandbox: the HTTP proxy its CLI uses to reach its model endpoints");
+  std::string forward_listen = "127.0.0.1:3128", forward_socket;
+  bool forward_daemon = false;
+  forward_cmd->add_option("--listen", forward_listen, "IPv4 address and port to listen on");
+  forward_cmd->add_option("--socket", forward_socket, "the arena's endpoint forwarder")->required();
+  forward_cmd->add_flag("--daemon", forward_daemon, "return once listening; serve in the background");
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
     int rc = app.exit(e);
     return rc == 0 ? kExitOk : kExitBadInput;
+  }
+  if (app.got_subcommand("forward")) {
+    Status s = ForwardProxy(forward_listen, forward_socket, forward_daemon);
+    return s.ok() ? kExitOk : Fail(s);
   }
   // What an arena killed earlier left in the temporary folders goes now.
   RemoveOrphanedScratch(fs::temp_directory_path().string());

@@ -49,6 +49,32 @@ esac
 
 echo "standin-edit: $cli" >>"$ws/kernel.fake"
 
+# STANDIN_NET: "HOST:PORT ..." to reach through the proxy the environment
+# names (as the real CLIs do), and straight; results in .standin-net.
+for target in ${STANDIN_NET-}; do
+  proxy=${HTTPS_PROXY-}
+  proxy=${proxy#http://}
+  if [[ -n $proxy ]] && exec 3<>"/dev/tcp/${proxy%:*}/${proxy##*:}" 2>/dev/null; then
+    printf 'CONNECT %s HTTP/1.1\r\nHost: %s\r\n\r\n' "$target" "$target" >&3
+    IFS= read -r -t 10 status <&3
+    while IFS= read -r -t 10 line <&3 && [[ $line != $'\r' && -n $line ]]; do :; done
+    reply=
+    if [[ $status == *" 200 "* ]]; then
+      printf 'ping' >&3
+      IFS= read -r -t 10 -n 9 reply <&3
+    fi
+    exec 3<&-
+    echo "proxy $target ${status%$'\r'} $reply"
+  else
+    echo "proxy $target none"
+  fi
+  if (exec 4<>"/dev/tcp/${target%:*}/${target##*:}") 2>/dev/null; then
+    echo "direct $target connected"
+  else
+    echo "direct $target refused"
+  fi
+done >"$ws/.standin-net"
+
 mode=${STANDIN_MODE-}
 if [[ $mode == sleep ]]; then
   echo "standin: working for a long time"
