@@ -65,6 +65,28 @@ if [ "${ARENA_SKIP_PYTHON:-0}" != 1 ]; then
   say "python: $(.venv/bin/python -c 'import torch, triton; print("torch", torch.__version__, "triton", triton.__version__)')"
 fi
 
+# Two agent CLIs that PyPI ships, for the test that runs real CLIs in the
+# sandbox through the endpoint forwarder (agents/cli:real_cli_test): each in
+# a virtual environment of its own (their pins differ), linked from
+# .venv-agents/bin. About 0.7 GB each, a minute or two. ARENA_SKIP_AGENTS=1
+# leaves them out (that test then says it skipped).
+agents_bin=""
+if [ "${ARENA_SKIP_AGENTS:-0}" != 1 ] && [ "${ARENA_SKIP_PYTHON:-0}" != 1 ]; then
+  mkdir -p .venv-agents/bin
+  for spec in "mini:mini-swe-agent==2.4.6" "aider:aider-chat==0.86.2"; do
+    exe="${spec%%:*}" pkg="${spec#*:}"
+    env_dir=".venv-agents/$exe"
+    if [ ! -x "$env_dir/bin/$exe" ]; then
+      say "installing $pkg into $env_dir"
+      "$python_bin" -m venv "$env_dir"
+      "$env_dir/bin/python" -m pip install -q "$pkg"
+    fi
+    ln -sf "$root/$env_dir/bin/$exe" ".venv-agents/bin/$exe"
+  done
+  agents_bin="$root/.venv-agents/bin"
+  say "agent CLIs: $(ls .venv-agents/bin | tr '\n' ' ')"
+fi
+
 # Bazel tests find the project's interpreter through ARENA_PYTHON.
 py_abs="python3"
 [ -x "$root/.venv/bin/python" ] && py_abs="$root/.venv/bin/python"
@@ -73,5 +95,6 @@ cat > .bazelrc.user <<RC
 build --action_env=ARENA_PYTHON=$py_abs
 test --test_env=ARENA_PYTHON=$py_abs
 RC
+if [ -n "$agents_bin" ]; then echo "test --test_env=ARENA_AGENT_BIN=$agents_bin" >> .bazelrc.user; fi
 say "wrote .bazelrc.user (ARENA_PYTHON=$py_abs)"
 say "done"
