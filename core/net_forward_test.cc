@@ -14,6 +14,8 @@
 
 #include <gtest/gtest.h>
 
+#include "core/testing/loopback.h"
+
 namespace arena {
 namespace {
 
@@ -41,15 +43,8 @@ TEST(ParseEndpoint, HostsPortsAndUrls) {
 class EchoServer {
  public:
   EchoServer() {
-    fd_ = socket(AF_INET, SOCK_STREAM, 0);
-    sockaddr_in a{};
-    a.sin_family = AF_INET;
-    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    EXPECT_EQ(bind(fd_, reinterpret_cast<sockaddr*>(&a), sizeof(a)), 0);
-    socklen_t len = sizeof(a);
-    getsockname(fd_, reinterpret_cast<sockaddr*>(&a), &len);
-    port_ = ntohs(a.sin_port);
-    listen(fd_, 8);
+    fd_ = testing_support::ListenOnLoopback(&port_);
+    EXPECT_GE(fd_, 0);
     thread_ = std::thread([this] {
       for (;;) {
         const int c = accept(fd_, nullptr, nullptr);
@@ -77,15 +72,9 @@ class EchoServer {
 };
 
 int FreePort() {
-  const int fd = socket(AF_INET, SOCK_STREAM, 0);
-  sockaddr_in a{};
-  a.sin_family = AF_INET;
-  a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  bind(fd, reinterpret_cast<sockaddr*>(&a), sizeof(a));
-  socklen_t len = sizeof(a);
-  getsockname(fd, reinterpret_cast<sockaddr*>(&a), &len);
-  close(fd);
-  return ntohs(a.sin_port);
+  int port = 0;
+  close(testing_support::ListenOnLoopback(&port));
+  return port;
 }
 
 // Sends `request` to the proxy and returns all it answers.

@@ -24,6 +24,7 @@
 #include "core/run.h"
 #include "core/sandbox.h"
 #include "core/testing/agent_conformance.h"
+#include "core/testing/loopback.h"
 
 namespace arena {
 namespace {
@@ -257,15 +258,8 @@ TEST_P(CliAgentTest, InvocationCaptureUsageAndTakeBack) {
 class EchoServer {
  public:
   EchoServer() {
-    fd_ = socket(AF_INET, SOCK_STREAM, 0);
-    sockaddr_in a{};
-    a.sin_family = AF_INET;
-    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    EXPECT_EQ(bind(fd_, reinterpret_cast<sockaddr*>(&a), sizeof(a)), 0);
-    socklen_t len = sizeof(a);
-    getsockname(fd_, reinterpret_cast<sockaddr*>(&a), &len);
-    port_ = ntohs(a.sin_port);
-    listen(fd_, 8);
+    fd_ = testing_support::ListenOnLoopback(&port_);
+    EXPECT_GE(fd_, 0);
     thread_ = std::thread([this] {
       for (int c; (c = accept(fd_, nullptr, nullptr)) >= 0; close(c)) {
         char buf[256];

@@ -24,6 +24,7 @@
 #include "core/files.h"
 #include "core/run.h"
 #include "core/task.h"
+#include "core/testing/loopback.h"
 
 namespace arena {
 namespace {
@@ -41,15 +42,8 @@ constexpr char kEdit[] = "// edited by the scripted model";
 class ScriptedModel {
  public:
   explicit ScriptedModel(bool tools) : tools_(tools) {
-    fd_ = socket(AF_INET, SOCK_STREAM, 0);
-    sockaddr_in a{};
-    a.sin_family = AF_INET;
-    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    EXPECT_EQ(bind(fd_, reinterpret_cast<sockaddr*>(&a), sizeof(a)), 0);
-    socklen_t len = sizeof(a);
-    getsockname(fd_, reinterpret_cast<sockaddr*>(&a), &len);
-    port_ = ntohs(a.sin_port);
-    listen(fd_, 16);
+    fd_ = testing_support::ListenOnLoopback(&port_);
+    EXPECT_GE(fd_, 0);
     thread_ = std::thread([this] {
       for (int c; (c = accept(fd_, nullptr, nullptr)) >= 0;) std::thread([this, c] { Serve(c); }).detach();
     });
