@@ -38,38 +38,7 @@ TEST(ParseEndpoint, HostsPortsAndUrls) {
   }
 }
 
-// A one-connection-at-a-time server on 127.0.0.1 that answers each
-// connection's first request with what it read.
-class EchoServer {
- public:
-  EchoServer() {
-    fd_ = testing_support::ListenOnLoopback(&port_);
-    EXPECT_GE(fd_, 0);
-    thread_ = std::thread([this] {
-      for (;;) {
-        const int c = accept(fd_, nullptr, nullptr);
-        if (c < 0) return;
-        char buf[4096];
-        const ssize_t r = recv(c, buf, sizeof(buf), 0);
-        const std::string got = r > 0 ? std::string(buf, static_cast<size_t>(r)) : "";
-        const std::string reply = "echo:" + got;
-        send(c, reply.data(), reply.size(), MSG_NOSIGNAL);
-        close(c);
-      }
-    });
-  }
-  ~EchoServer() {
-    shutdown(fd_, SHUT_RDWR);
-    close(fd_);
-    thread_.join();
-  }
-  int port() const { return port_; }
-
- private:
-  int fd_;
-  int port_ = 0;
-  std::thread thread_;
-};
+using testing_support::EchoServer;
 
 int FreePort() {
   int port = 0;

@@ -253,34 +253,7 @@ TEST_P(CliAgentTest, InvocationCaptureUsageAndTakeBack) {
   ExpectUsage(out.usage, ExpectedUsage(spec_->agent), spec_->agent);
 }
 
-// A server on the host's loopback that answers a connection's first bytes
-// with "echo:" and them.
-class EchoServer {
- public:
-  EchoServer() {
-    fd_ = testing_support::ListenOnLoopback(&port_);
-    EXPECT_GE(fd_, 0);
-    thread_ = std::thread([this] {
-      for (int c; (c = accept(fd_, nullptr, nullptr)) >= 0; close(c)) {
-        char buf[256];
-        const ssize_t r = recv(c, buf, sizeof(buf), 0);
-        const std::string reply = "echo:" + (r > 0 ? std::string(buf, static_cast<size_t>(r)) : "");
-        send(c, reply.data(), reply.size(), MSG_NOSIGNAL);
-      }
-    });
-  }
-  ~EchoServer() {
-    shutdown(fd_, SHUT_RDWR);
-    close(fd_);
-    thread_.join();
-  }
-  std::string at() const { return "127.0.0.1:" + std::to_string(port_); }
-
- private:
-  int fd_ = -1;
-  int port_ = 0;
-  std::thread thread_;
-};
+using testing_support::EchoServer;
 
 TEST_P(CliAgentTest, EndpointsAloneThroughTheArenasProxy) {
   // The real arena binary runs the proxy inside; the CLI (a stand-in) finds
