@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -375,7 +376,7 @@ Result<Json> HipRunner(const EvaluationContext& ctx, const std::string& subject,
     fs::permissions(code / "hip2hip_runner", fs::perms::owner_all, fs::perm_options::replace, ec);
     if (ec) return Internal("cannot make the runner executable: " + ec.message());
   }
-  static int runners = 0;
+  static std::atomic<int> runners{0};
   const fs::path dir = fs::path(ctx.work_dir) / "runners" / (subject + "." + std::to_string(++runners));
   ARENA_RETURN_IF_ERROR(ResetDir(dir.string()));
   ARENA_RETURN_IF_ERROR(CopyFile(lib, (dir / (subject + ".so")).string()));
