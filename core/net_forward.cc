@@ -227,9 +227,6 @@ EndpointForwarder::~EndpointForwarder() {
 }
 
 void EndpointForwarder::Serve() {
-  std::vector<std::thread> connections;
-  std::set<int> open;
-  std::mutex open_mu;
   for (;;) {
     pollfd p[2] = {{listener_, POLLIN, 0}, {wake_[0], POLLIN, 0}};
     if (poll(p, 2, -1) < 0 && errno != EINTR) break;
@@ -238,22 +235,29 @@ void EndpointForwarder::Serve() {
     const int client = accept4(listener_, nullptr, nullptr, SOCK_CLOEXEC);
     if (client < 0) continue;
     {
-      std::lock_guard<std::mutex> l(open_mu);
-      open.insert(client);
+      std::lock_guard<std::mutex> l(mu_);
+      if (active_ >= kMaxConnections) {
+        // An agent cannot make the arena hold threads without bound.
+        if (log_.size() < 10000) log_.push_back("refused: more than " + std::to_string(kMaxConnections) +
+                                                " connections at once");
+        close(client);
+        continue;
+      }
+      ++active_;
+      open_.insert(client);
     }
-    connections.emplace_back([this, client, &open, &open_mu] {
+    std::thread([this, client] {
       Handle(client);
-      std::lock_guard<std::mutex> l(open_mu);
-      open.erase(client);
+      std::lock_guard<std::mutex> l(mu_);
+      open_.erase(client);
       close(client);
-    });
+      if (--active_ == 0) idle_.notify_all();
+    }).detach();
   }
-  {
-    // Ends the connections still open: the agent is done.
-    std::lock_guard<std::mutex> l(open_mu);
-    for (int fd : open) shutdown(fd, SHUT_RDWR);
-  }
-  for (auto& t : connections) t.join();
+  // Ends the connections still open (the agent is done) and waits for them.
+  std::unique_lock<std::mutex> l(mu_);
+  for (int fd : open_) shutdown(fd, SHUT_RDWR);
+  idle_.wait(l, [this] { return active_ == 0; });
 }
 
 void EndpointForwarder::Handle(int client) {
@@ -278,9 +282,17 @@ void EndpointForwarder::Handle(int client) {
     record(asked + ": " + out.status().message());
     return;
   }
+  {
+    std::lock_guard<std::mutex> l(mu_);
+    open_.insert(*out);
+  }
   WriteAll(client, "OK\n");
   size_t sent = 0, received = 0;
   Pipe(client, *out, &sent, &received);
+  {
+    std::lock_guard<std::mutex> l(mu_);
+    open_.erase(*out);
+  }
   close(*out);
   record(e->ToString() + ": connected, " + std::to_string(sent) + " bytes out, " + std::to_string(received) +
          " bytes in");

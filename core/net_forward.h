@@ -15,9 +15,10 @@
 #ifndef ARENA_CORE_NET_FORWARD_H_
 #define ARENA_CORE_NET_FORWARD_H_
 
-#include <atomic>
+#include <condition_variable>
 #include <memory>
 #include <mutex>
+#include <set>
 #include <string>
 #include <thread>
 #include <vector>
@@ -54,14 +55,18 @@ class EndpointForwarder {
   void Serve();
   void Handle(int client);
 
+  static constexpr int kMaxConnections = 64;
+
   int listener_ = -1;
   int wake_[2] = {-1, -1};
   std::string path_;
   std::vector<Endpoint> allowed_;
   std::thread thread_;
-  std::atomic<int> active_{0};
   mutable std::mutex mu_;
-  std::vector<std::string> log_;
+  std::condition_variable idle_;
+  int active_ = 0;          // connections being served (mu_)
+  std::set<int> open_;      // their sockets, both sides (mu_)
+  std::vector<std::string> log_;  // (mu_)
 };
 
 // The inside half: an HTTP proxy on `listen` ("127.0.0.1:PORT") whose every

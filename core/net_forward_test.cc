@@ -8,7 +8,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <chrono>
 #include <cstring>
+#include <vector>
 #include <string>
 #include <thread>
 
@@ -144,6 +146,32 @@ TEST(EndpointForwarder, AnInsideHalfCannotAskForAnotherHost) {
   ASSERT_GT(r, 0);
   EXPECT_EQ(std::string(buf, static_cast<size_t>(r)).rfind("DENIED", 0), 0u);
   close(fd);
+}
+
+TEST(EndpointForwarder, ConnectionsAreBoundedAndEndWithIt) {
+  // An agent holding many connections open cannot make the arena hold a
+  // thread for each; when the agent is done, every connection ends at once.
+  const std::string path = "/tmp/arena-net-many-" + std::to_string(getpid()) + ".sock";
+  auto f = EndpointForwarder::Start(path, {{"127.0.0.1", 9}});
+  ASSERT_TRUE(f.ok());
+  std::vector<int> fds;
+  for (int i = 0; i < 70; ++i) {
+    const int fd = socket(AF_UNIX, SOCK_STREAM, 0);
+    sockaddr_un a{};
+    a.sun_family = AF_UNIX;
+    std::strcpy(a.sun_path, path.c_str());
+    ASSERT_EQ(connect(fd, reinterpret_cast<sockaddr*>(&a), sizeof(a)), 0);
+    fds.push_back(fd);
+  }
+  bool refused = false;
+  for (int i = 0; i < 100 && !refused; ++i, usleep(20000)) {
+    for (const auto& l : (*f)->Log()) refused |= l.find("connections at once") != std::string::npos;
+  }
+  EXPECT_TRUE(refused);
+  const auto t0 = std::chrono::steady_clock::now();
+  f->reset();  // 64 connections still wait for their first line
+  EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(), 5.0);
+  for (int fd : fds) close(fd);
 }
 
 }  // namespace
