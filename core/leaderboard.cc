@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "core/files.h"
+#include "core/provenance.h"
 #include "core/report.h"
 #include "core/task.h"
 
@@ -51,7 +52,9 @@ std::vector<LeaderboardRow> BuildLeaderboard(
     const std::vector<std::pair<RunInfo, std::vector<TaskResult>>>& runs,
     const std::string& selector) {
   std::vector<LeaderboardRow> rows;
-  std::set<std::string> board;  // every task some run evaluated
+  std::map<std::string, std::set<std::string>> board;  // every task some run on a board evaluated
+  // Per board and task: the versions of the task's files its results had.
+  std::map<std::string, std::map<std::string, std::set<std::string>>> versions;
   for (const auto& [info, results] : runs) {
     std::vector<TaskResult> kept;
     for (const auto& r : results) {
@@ -61,21 +64,34 @@ std::vector<LeaderboardRow> BuildLeaderboard(
     LeaderboardRow row;
     row.run = info;
     row.summary = Summarize(kept);
+    std::set<std::string> keys;
+    for (const auto& r : kept) keys.insert(ComparableKey(r.provenance));
+    for (const auto& k : keys) row.board += (row.board.empty() ? "" : " + ") + k;
     for (const auto& r : kept) {
-      board.insert(r.task_id);
+      board[row.board].insert(r.task_id);
       if (Unchecked(r)) ++row.unchecked;
       row.agent_wall_s += r.agent.value("wall_s", 0.0);
       row.feedback_calls += r.agent.value("feedback_calls", 0);
       if (row.device.empty()) row.device = r.device.name;
     }
+    for (const auto& r : kept) {
+      const std::string hash = r.provenance.value("task_hash", "");
+      if (!hash.empty()) versions[row.board][r.task_id].insert(hash);
+    }
     rows.push_back(std::move(row));
   }
   // A run holds each task once: a row is complete when it has them all.
+  std::map<std::string, int> order;  // boards in order of first appearance
   for (auto& row : rows) {
-    row.tasks_of_board = static_cast<int>(board.size());
+    order.emplace(row.board, static_cast<int>(order.size()));
+    row.tasks_of_board = static_cast<int>(board[row.board].size());
     row.complete = row.summary.tasks == row.tasks_of_board;
+    for (const auto& [task, hashes] : versions[row.board]) {
+      if (hashes.size() > 1) row.task_versions_differ.push_back(task);
+    }
   }
-  std::stable_sort(rows.begin(), rows.end(), [](const LeaderboardRow& x, const LeaderboardRow& y) {
+  std::stable_sort(rows.begin(), rows.end(), [&](const LeaderboardRow& x, const LeaderboardRow& y) {
+    if (x.board != y.board) return order[x.board] < order[y.board];
     if (x.complete != y.complete) return x.complete;
     const double gx = x.summary.geomean_speedup.value_or(0), gy = y.summary.geomean_speedup.value_or(0);
     if (gx != gy) return gx > gy;
@@ -149,7 +165,26 @@ std::string FormatLeaderboard(const std::vector<LeaderboardRow>& rows) {
       << PadRight("fast_1.0", 9) << PadRight("fast_1.5", 9) << PadRight("P(ok)", 7) << PadRight("score", 8)
       << "device\n";
   int rank = 0;
-  for (const auto& r : rows) {
+  std::set<std::string> boards;
+  for (const auto& r : rows) boards.insert(r.board);
+  auto notes = [&](const std::string& board) {
+    for (const auto& r : rows) {
+      if (r.board != board || r.task_versions_differ.empty()) continue;
+      out << "  not comparable on this board: ";
+      for (size_t i = 0; i < r.task_versions_differ.size(); ++i) {
+        out << (i ? ", " : "") << r.task_versions_differ[i];
+      }
+      out << " (evaluated in different versions of the task's files)\n";
+      break;
+    }
+  };
+  for (size_t i = 0; i < rows.size(); ++i) {
+    const LeaderboardRow& r = rows[i];
+    if ((i == 0 || rows[i - 1].board != r.board) && (boards.size() > 1 || !r.board.empty())) {
+      if (i > 0) notes(rows[i - 1].board);
+      out << "board: " << (r.board.empty() ? "results stored without provenance" : r.board) << "\n";
+      rank = 0;
+    }
     const RunSummary& s = r.summary;
     std::string held = s.conditional_correctness ? Share(s.conditional_correctness) : "-";
     std::string correct = std::to_string(s.correct) + "/" + std::to_string(s.tasks);
@@ -161,6 +196,11 @@ std::string FormatLeaderboard(const std::vector<LeaderboardRow>& rows) {
         << PadRight(Share(s.fast_p.count("1.5") ? s.fast_p.at("1.5") : std::nullopt), 9) << PadRight(held, 7)
         << PadRight(FormatFixed(s.mean_score, 1), 8) << r.device
         << (r.unchecked ? " (" + std::to_string(r.unchecked) + " unchecked)" : "") << "\n";
+  }
+  if (!rows.empty()) notes(rows.back().board);
+  if (boards.size() > 1) {
+    out << "boards: results on other devices or scoring versions are ranked apart, never "
+           "against each other.\n";
   }
   if (rows.empty()) out << "(no runs with matching tasks)\n";
   if (AnyPartial(rows)) {
@@ -224,6 +264,8 @@ Json LeaderboardJson(const std::vector<LeaderboardRow>& rows) {
                    {"agent_wall_s", r.agent_wall_s},
                    {"feedback_calls", r.feedback_calls},
                    {"device", r.device},
+                   {"board", r.board},
+                   {"task_versions_differ", r.task_versions_differ},
                    {"tasks_of_board", r.tasks_of_board},
                    {"complete", r.complete}});
   }
@@ -248,7 +290,17 @@ RunComparison CompareRuns(const std::vector<TaskResult>& a, const std::vector<Ta
     t.task_id = ra.task_id;
     t.a = ScoreTask(ra);
     t.b = ScoreTask(*it->second);
-    if (Unchecked(ra) || Unchecked(*it->second)) {
+    const TaskResult& rb = *it->second;
+    const std::string ka = ComparableKey(ra.provenance), kb = ComparableKey(rb.provenance);
+    const std::string ha = ra.provenance.value("task_hash", ""), hb = rb.provenance.value("task_hash", "");
+    if (ka.empty() || kb.empty()) ++c.without_provenance;
+    if (!ka.empty() && !kb.empty() && ka != kb) {
+      t.verdict = "not comparable: A on " + ka + ", B on " + kb;
+      ++c.not_comparable;
+    } else if (!ha.empty() && !hb.empty() && ha != hb) {
+      t.verdict = "not comparable: the task's files changed between the runs";
+      ++c.not_comparable;
+    } else if (Unchecked(ra) || Unchecked(*it->second)) {
       t.verdict = "unchecked";
     } else if (t.a.correct && !t.b.correct) {
       t.verdict = "B broke it";
@@ -301,6 +353,13 @@ std::string FormatComparison(const RunInfo& a, const RunInfo& b, const RunCompar
     out << "; only in A: " << c.only_a << ", only in B: " << c.only_b;
   }
   out << "\n";
+  if (c.not_comparable) {
+    out << c.not_comparable << " task(s) not comparable (another device, scoring version or "
+        << "version of the task's files): left out of the counts above\n";
+  }
+  if (c.without_provenance) {
+    out << c.without_provenance << " task(s) stored without provenance: compared as they are\n";
+  }
   return out.str();
 }
 
@@ -323,6 +382,8 @@ Json ComparisonJson(const RunInfo& a, const RunInfo& b, const RunComparison& c) 
           {"broken", c.broken},
           {"only_a", c.only_a},
           {"only_b", c.only_b},
+          {"not_comparable", c.not_comparable},
+          {"without_provenance", c.without_provenance},
           {"geomean_ratio", Optional(c.geomean_ratio)}};
 }
 

@@ -25,6 +25,13 @@ struct LeaderboardRow {
   double agent_wall_s = 0;   // summed over tasks
   int feedback_calls = 0;
   std::string device;        // where it was evaluated
+  // Its board: results are ranked only against results on the same device
+  // and scoring version (core/provenance.h: ComparableKey; "" for results
+  // stored without provenance).
+  std::string board;
+  // Tasks that rows of its board evaluated in other versions of the task's
+  // files: their figures are not comparable, and the board says so.
+  std::vector<std::string> task_versions_differ;
   int tasks_of_board = 0;    // tasks evaluated by any run on the board
   // Evaluated every task of the board. A partial row (an unfinished run, a
   // narrower selector) is ranked after the complete ones: its figures cover
@@ -33,8 +40,10 @@ struct LeaderboardRow {
 };
 
 // One row per run, over the run's tasks that match `selector` ("" or "all":
-// every task); runs with no such task are left out. Best first: complete
-// rows before partial ones, then geometric mean speedup, then tasks correct.
+// every task); runs with no such task are left out. Runs on other devices
+// or scoring versions go on separate boards (in order of first appearance).
+// Best first within a board: complete rows before partial ones, then
+// geometric mean speedup, then tasks correct.
 std::vector<LeaderboardRow> BuildLeaderboard(
     const std::vector<std::pair<RunInfo, std::vector<TaskResult>>>& runs,
     const std::string& selector);
@@ -66,6 +75,10 @@ struct RunComparison {
   int fixed = 0;   // correct in B, wrong in A
   int broken = 0;  // correct in A, wrong in B
   int only_a = 0, only_b = 0;
+  // Tasks in both runs left out of the counts: evaluated on other devices or
+  // scoring versions, or in other versions of the task's files.
+  int not_comparable = 0;
+  int without_provenance = 0;  // stored before provenance: compared as they are
   std::optional<double> geomean_ratio;  // over tasks with a ratio
 };
 

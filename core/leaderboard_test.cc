@@ -6,6 +6,8 @@
 
 #include <gtest/gtest.h>
 
+#include "core/provenance.h"
+
 namespace arena {
 namespace {
 
@@ -198,6 +200,73 @@ TEST(Compare, TasksNothingCouldCheckAreSaidSo) {
   ASSERT_EQ(c.tasks.size(), 1u);
   EXPECT_EQ(c.tasks[0].verdict, "unchecked");
   EXPECT_EQ(c.fixed, 0);
+}
+
+// A result with provenance: on `device`, of version `version` of the task.
+TaskResult Proven(const std::string& id, double speedup, const std::string& device,
+                  const std::string& version, int scoring = kScoringVersion) {
+  TaskResult r = Task(id, speedup);
+  r.device.name = device;
+  r.provenance = {{"task_hash", version}, {"scoring_version", scoring}, {"arena_build", "b"},
+                  {"device", device}, {"arch", "sm_90"}};
+  return r;
+}
+
+TEST(Provenance, RunsOnOtherDevicesOrScoringAreRankedOnBoardsApart) {
+  std::vector<std::pair<RunInfo, std::vector<TaskResult>>> runs = {
+      {MakeRun("h200", "noop"), {Proven("f/a/x", 1.0, "NVIDIA H200", "v1")}},
+      {MakeRun("a100", "autotune"), {Proven("f/a/x", 3.0, "NVIDIA A100", "v1")}},
+      {MakeRun("h200b", "autotune"), {Proven("f/a/x", 2.0, "NVIDIA H200", "v1")}},
+      {MakeRun("old", "autotune"), {Proven("f/a/x", 9.0, "NVIDIA H200", "v1", kScoringVersion - 1)}},
+  };
+  auto rows = BuildLeaderboard(runs, "");
+  ASSERT_EQ(rows.size(), 4u);
+  // The H200 board first (first seen), its rows ranked among themselves.
+  EXPECT_EQ(rows[0].run.run_id, "h200b");
+  EXPECT_EQ(rows[1].run.run_id, "h200");
+  EXPECT_EQ(rows[0].board, rows[1].board);
+  EXPECT_NE(rows[2].board, rows[0].board);
+  EXPECT_NE(rows[3].board, rows[0].board);
+  const std::string text = FormatLeaderboard(rows);
+  EXPECT_NE(text.find("board: NVIDIA H200 (sm_90), scoring v" + std::to_string(kScoringVersion)), std::string::npos)
+      << text;
+  EXPECT_NE(text.find("board: NVIDIA A100 (sm_90)"), std::string::npos) << text;
+  EXPECT_NE(text.find("ranked apart"), std::string::npos) << text;
+  // Each board ranks from 1: the A100 run is first on its own board.
+  EXPECT_NE(text.find("\n1   autotune        a100"), std::string::npos) << text;
+}
+
+TEST(Provenance, ABoardSaysWhichTasksWereEvaluatedInOtherVersions) {
+  std::vector<std::pair<RunInfo, std::vector<TaskResult>>> runs = {
+      {MakeRun("r1", "noop"), {Proven("f/a/x", 1.0, "G", "v1"), Proven("f/a/y", 1.0, "G", "v1")}},
+      {MakeRun("r2", "autotune"), {Proven("f/a/x", 2.0, "G", "v2"), Proven("f/a/y", 2.0, "G", "v1")}},
+  };
+  auto rows = BuildLeaderboard(runs, "");
+  ASSERT_EQ(rows.size(), 2u);
+  EXPECT_EQ(rows[0].task_versions_differ, std::vector<std::string>{"f/a/x"});
+  const std::string text = FormatLeaderboard(rows);
+  EXPECT_NE(text.find("not comparable on this board: f/a/x (evaluated in different versions"), std::string::npos)
+      << text;
+  EXPECT_EQ(LeaderboardJson(rows)[0]["task_versions_differ"][0], "f/a/x");
+}
+
+TEST(Provenance, CompareLeavesOutWhatIsNotComparableAndSaysSo) {
+  const std::vector<TaskResult> a = {Proven("f/a/x", 1.0, "G", "v1"), Proven("f/a/y", 1.0, "G", "v1"),
+                                     Proven("f/a/z", 1.0, "G", "v1"), Task("f/a/w", 1.0)};
+  const std::vector<TaskResult> b = {Proven("f/a/x", 2.0, "H", "v1"), Proven("f/a/y", 2.0, "G", "v2"),
+                                     Proven("f/a/z", 2.0, "G", "v1"), Task("f/a/w", 1.0)};
+  RunComparison c = CompareRuns(a, b);
+  EXPECT_EQ(c.not_comparable, 2);
+  EXPECT_EQ(c.b_faster, 1);  // z only
+  EXPECT_EQ(c.ties, 1);      // w, compared as it is
+  EXPECT_EQ(c.without_provenance, 1);
+  EXPECT_NEAR(*c.geomean_ratio, std::sqrt(2.0), 1e-9);
+  EXPECT_EQ(c.tasks[0].verdict, "not comparable: A on G (sm_90), scoring v" + std::to_string(kScoringVersion) +
+                                    ", B on H (sm_90), scoring v" + std::to_string(kScoringVersion));
+  EXPECT_EQ(c.tasks[1].verdict, "not comparable: the task's files changed between the runs");
+  const std::string text = FormatComparison(MakeRun("A", "x"), MakeRun("B", "y"), c);
+  EXPECT_NE(text.find("2 task(s) not comparable"), std::string::npos) << text;
+  EXPECT_NE(text.find("1 task(s) stored without provenance"), std::string::npos) << text;
 }
 
 TEST(HtmlReport, SelfContainedWithEscapedNamesAndAHistogram) {

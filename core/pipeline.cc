@@ -6,6 +6,7 @@
 #include <random>
 
 #include "core/files.h"
+#include "core/provenance.h"
 
 namespace arena {
 namespace fs = std::filesystem;
@@ -54,6 +55,7 @@ Result<TaskResult> EvaluateCandidate(const TaskSpec& task, const TaskFamily& fam
   result.task_id = task.id;
   result.family = task.family;
   result.device = options.device;
+  result.provenance = MakeProvenance(task, options.device);
 
   // Families run processes in other folders: every path they get is absolute.
   const fs::path work_dir = fs::absolute(options.work_dir).lexically_normal();

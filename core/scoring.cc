@@ -82,7 +82,8 @@ Json TaskResult::ToJson() const {
           {"candidate_compile", candidate_compile.ToJson()},
           {"integrity", integrity.ToJson()},
           {"configs", configs_json},
-          {"wall_s", wall_s}};
+          {"wall_s", wall_s},
+          {"provenance", provenance}};
 }
 
 TaskResult TaskResult::FromJson(const Json& j) {
@@ -95,6 +96,8 @@ TaskResult TaskResult::FromJson(const Json& j) {
   r.baseline_compile = StageOutcome::FromJson(j.value("baseline_compile", Json::object()));
   r.candidate_compile = StageOutcome::FromJson(j.value("candidate_compile", Json::object()));
   r.integrity = StageOutcome::FromJson(j.value("integrity", Json::object()));
+  r.provenance = j.value("provenance", Json::object());
+  if (!r.provenance.is_object()) r.provenance = Json::object();
   for (const auto& c : j.value("configs", Json::array())) r.configs.push_back(ConfigResult::FromJson(c));
   r.wall_s = j.value("wall_s", 0.0);
   return r;

@@ -62,6 +62,9 @@ struct TaskResult {
   StageOutcome integrity;        // harness files untouched, layout sane
   std::vector<ConfigResult> configs;
   double wall_s = 0;
+  // What produced it (core/provenance.h): task_hash, scoring_version,
+  // arena_build, device, arch; empty for results stored before.
+  Json provenance = Json::object();
 
   Json ToJson() const;
   static TaskResult FromJson(const Json& j);

@@ -168,6 +168,11 @@ check "report of an unknown run exits 2" test $? -eq 2
 check "report --html writes a page" grep -q "Speedup per configuration" "$tmp/run.html"
 board=$("$arena" leaderboard --runs-dir "$tmp/runs" --tasks fake)
 check "leaderboard ranks the run" grep -q "^1 .*$run_id" <<<"$board"
+check "leaderboard names its board (device, scoring version)" grep -q "^board: cpu, scoring v" <<<"$board"
+report_json=$("$arena" report "$run_id" --runs-dir "$tmp/runs" --json)
+check "each result records its provenance (task hash, build)" \
+  test "$(grep -oE '"task_hash": ?"[0-9a-f]{64}"' <<<"$report_json" | wc -l)" -ge 3 \
+  -a -n "$(grep -oE '"arena_build": ?"[0-9a-f]{64}"' <<<"$report_json")"
 "$arena" merge "$tmp/runs/arena.db" "$tmp/ref_runs/arena.db" --runs-dir "$tmp/both" >"$tmp/merge.txt" 2>&1
 check "merge of two databases exits 0" test $? -eq 0
 check "merge reports each run" test "$(grep -c ': new, 3 task(s) added$' "$tmp/merge.txt")" -eq 2

@@ -1,0 +1,47 @@
+// What produced a result, recorded with it so that results are compared
+// only with results of the same task version, device and scoring:
+//
+//   task_hash        SHA-256 over task.yaml and every declared file of the
+//                    task folder (editable baseline and harness), by name
+//   scoring_version  kScoringVersion: bumped whenever scoring changes
+//   arena_build      SHA-256 of the arena binary that evaluated (the build;
+//                    the tree carries no version stamp)
+//   device, arch     where it ran
+//
+// Results without provenance (stored before it was recorded) are compared
+// as they were, saying so.
+#ifndef ARENA_CORE_PROVENANCE_H_
+#define ARENA_CORE_PROVENANCE_H_
+
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "core/device.h"
+#include "core/status.h"
+#include "core/task.h"
+
+namespace arena {
+
+// Bumped when a change to scoring (scoring.cc, the gates, the speedup
+// definitions) makes old scores incomparable with new ones.
+constexpr int kScoringVersion = 1;
+
+// SHA-256 (hex) of the task's files: task.yaml, then the editable and
+// harness files, each as its name, a NUL, its bytes and a NUL, sorted by name.
+Result<std::string> TaskContentHash(const TaskSpec& task);
+
+// SHA-256 (hex) of this program's binary, computed once.
+std::string ArenaBuild();
+
+// The provenance of a result of `task` on `device` (task_hash empty if the
+// files cannot be read).
+nlohmann::json MakeProvenance(const TaskSpec& task, const DeviceInfo& device);
+
+// What must be equal for two results to be compared: device, architecture
+// and scoring version ("" for results without provenance).
+std::string ComparableKey(const nlohmann::json& provenance);
+
+}  // namespace arena
+
+#endif  // ARENA_CORE_PROVENANCE_H_
