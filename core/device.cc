@@ -9,7 +9,7 @@ namespace arena {
 nlohmann::json DeviceInfo::ToJson() const {
   return {{"platform", platform}, {"index", index}, {"name", name}, {"arch", arch},
           {"memory_bytes", memory_bytes}, {"l2_bytes", l2_bytes},
-          {"multiprocessors", multiprocessors}};
+          {"multiprocessors", multiprocessors}, {"driver", driver}};
 }
 
 DeviceInfo DeviceInfo::FromJson(const nlohmann::json& j) {
@@ -21,6 +21,7 @@ DeviceInfo DeviceInfo::FromJson(const nlohmann::json& j) {
   d.memory_bytes = j.value("memory_bytes", 0LL);
   d.l2_bytes = j.value("l2_bytes", 0LL);
   d.multiprocessors = j.value("multiprocessors", 0);
+  d.driver = j.value("driver", "");
   return d;
 }
 
@@ -40,6 +41,8 @@ void DiscoverCuda(DeviceDiscovery* out) {
     out->note += std::string("no CUDA GPU (") + cudaGetErrorString(err) + "). ";
     return;
   }
+  int driver = 0;
+  cudaDriverGetVersion(&driver);
   for (int i = 0; i < count; ++i) {
     cudaDeviceProp prop;
     if (cudaGetDeviceProperties(&prop, i) != cudaSuccess) continue;
@@ -51,6 +54,7 @@ void DiscoverCuda(DeviceDiscovery* out) {
     d.memory_bytes = static_cast<long long>(prop.totalGlobalMem);
     d.l2_bytes = prop.l2CacheSize;
     d.multiprocessors = prop.multiProcessorCount;
+    if (driver > 0) d.driver = std::to_string(driver / 1000) + "." + std::to_string(driver % 1000 / 10);
     out->devices.push_back(d);
   }
 }

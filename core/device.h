@@ -24,6 +24,7 @@ struct DeviceInfo {
   long long memory_bytes = 0;
   long long l2_bytes = 0;
   int multiprocessors = 0;
+  std::string driver;             // the GPU driver's CUDA version, e.g. "13.0"
 
   bool is_gpu() const { return platform != "none"; }
   nlohmann::json ToJson() const;

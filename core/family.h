@@ -93,6 +93,10 @@ class EvaluationSession {
   virtual StageOutcome Check(Subject subject, const Configuration& config, uint64_t seed) = 0;
   // Times baseline and candidate on `config`, interleaved in one session.
   virtual TimingOutcome Time(const Configuration& config) = 0;
+  // What built and ran the subjects, as far as the session knows (compiler,
+  // interpreter and library versions), for the result's provenance; asked
+  // once the evaluation is done.
+  virtual Json Toolchain() { return Json::object(); }
 };
 
 class TaskFamily {

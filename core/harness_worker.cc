@@ -59,7 +59,7 @@ Result<PythonInstall> PythonInstallation(const std::string& python) {
 }
 
 Status InitializeWorker(WorkerProcess& worker, const Json& init, double timeout_s,
-                        const std::string& what) {
+                        const std::string& what, Json* metrics) {
   auto reply = worker.Request(init.dump(), timeout_s);
   if (!reply.ok()) {
     return Unavailable(what + " did not start: " + reply.status().message() + "\n" +
@@ -71,6 +71,7 @@ Status InitializeWorker(WorkerProcess& worker, const Json& init, double timeout_
                        (j.is_discarded() ? *reply : j.value("detail", "")) + "\n" +
                        worker.StderrTail());
   }
+  if (metrics != nullptr) *metrics = j.value("metrics", Json::object());
   return OkStatus();
 }
 

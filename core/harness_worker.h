@@ -38,7 +38,7 @@ struct PythonInstall {
 Result<PythonInstall> PythonInstallation(const std::string& python);
 
 Status InitializeWorker(WorkerProcess& worker, const Json& init, double timeout_s,
-                        const std::string& what);
+                        const std::string& what, Json* metrics = nullptr);
 
 // A reply line ({status, detail, log, seconds, metrics}) as a StageOutcome;
 // status "error" (the harness's own failure) becomes a failure saying so.

@@ -212,6 +212,7 @@ Result<TaskResult> EvaluateCandidate(const TaskSpec& task, const TaskFamily& fam
     }
     result.configs.push_back(std::move(cr));
   }
+  result.provenance["toolchain"] = session->Toolchain();
   owned.reset();  // ends worker processes before the integrity check
 
   // Harness files must be exactly as shipped in the candidate's folder.

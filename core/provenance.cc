@@ -85,7 +85,8 @@ nlohmann::json MakeProvenance(const TaskSpec& task, const DeviceInfo& device) {
           {"scoring_version", kScoringVersion},
           {"arena_build", ArenaBuild()},
           {"device", device.name},
-          {"arch", device.arch}};
+          {"arch", device.arch},
+          {"driver", device.driver}};
 }
 
 std::string ComparableKey(const nlohmann::json& provenance) {

@@ -6,7 +6,9 @@
 //   scoring_version  kScoringVersion: bumped whenever scoring changes
 //   arena_build      SHA-256 of the arena binary that evaluated (the build;
 //                    the tree carries no version stamp)
-//   device, arch     where it ran
+//   device, arch     where it ran, and the driver's CUDA version
+//   toolchain        what built and ran the subjects, as the family knows it
+//                    (compilers, Python, PyTorch, Triton: versions)
 //
 // Results without provenance (stored before it was recorded) are compared
 // as they were, saying so.

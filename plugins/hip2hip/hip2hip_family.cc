@@ -78,6 +78,8 @@ class HipSession : public EvaluationSession {
     return worker_.Send(req, ctx_.stage_timeout_s, SubjectName(subject));
   }
 
+  Json Toolchain() override { return HipToolchain(); }
+
   TimingOutcome Time(const Configuration& config) override {
     TimingOutcome t;
     if (ctx_.device.platform != "cuda") {

@@ -91,6 +91,14 @@ class TorchHipSession : public EvaluationSession {
                      ctx_.stage_timeout_s, "the candidate");
   }
 
+  Json Toolchain() override {
+    Json t = HipToolchain();
+    for (const char* k : {"python", "torch"}) {
+      if (reference_metrics_.contains(k)) t[k] = reference_metrics_[k];
+    }
+    return t;
+  }
+
   TimingOutcome Time(const Configuration& config) override {
     TimingOutcome t;
     if (ctx_.device.platform != "cuda") {
@@ -227,7 +235,8 @@ class TorchHipSession : public EvaluationSession {
                  {"reference", reference},
                  {"device", ctx_.device.platform == "cuda" ? "cuda" : "cpu"},
                  {"data_dir", data_dir_}};
-    ARENA_RETURN_IF_ERROR(InitializeWorker(*worker, init, 180, "torch2hip reference worker"));
+    ARENA_RETURN_IF_ERROR(
+        InitializeWorker(*worker, init, 180, "torch2hip reference worker", &reference_metrics_));
     return worker;
   }
 
@@ -236,6 +245,7 @@ class TorchHipSession : public EvaluationSession {
   }
 
   EvaluationContext ctx_;
+  Json reference_metrics_ = Json::object();  // what the reference worker runs on
   std::string data_dir_;
   std::string candidate_lib_;
   std::string prepared_key_;  // config/seed whose trial files are on disk

@@ -119,6 +119,12 @@ TEST_F(TorchHipTask, ReferenceRunsOnTheCpuAndTheShippedKernelBuildsForBothPlatfo
       EXPECT_EQ(c.baseline_check.detail, "skipped: no GPU");
     }
   }
+  // Provenance: the compiler and the PyTorch that ran the reference.
+  const Json& tools = r->provenance["toolchain"];
+  EXPECT_NE(tools.value("nvcc", "").find("release"), std::string::npos) << tools.dump();
+  EXPECT_FALSE(tools.value("torch", "").empty()) << tools.dump();
+  EXPECT_FALSE(tools.value("python", "").empty()) << tools.dump();
+  EXPECT_EQ(r->provenance["task_hash"].get<std::string>().size(), 64u);
 }
 
 TEST_F(TorchHipTask, CompilerErrorsReachTheCandidateVerbatim) {

@@ -80,6 +80,14 @@ class TritonSession : public EvaluationSession {
     return worker_.Send(req, ctx_.stage_timeout_s, SubjectName(subject));
   }
 
+  Json Toolchain() override {
+    Json t = Json::object();
+    for (const char* k : {"python", "torch", "triton"}) {
+      if (judge_metrics_.contains(k)) t[k] = judge_metrics_[k];
+    }
+    return t;
+  }
+
   TimingOutcome Time(const Configuration& config) override {
     TimingOutcome t;
     if (!on_gpu()) {
@@ -199,7 +207,7 @@ class TritonSession : public EvaluationSession {
                  // up on the judge, so the right subject is blamed.
                  {"timeout_s", std::max(1.0, ctx_.stage_timeout_s * 0.9 - 1.0)},
                  {"device", on_gpu() ? "cuda" : "cpu"}};
-    ARENA_RETURN_IF_ERROR(InitializeWorker(*worker, init, 300, "triton worker"));
+    ARENA_RETURN_IF_ERROR(InitializeWorker(*worker, init, 300, "triton worker", &judge_metrics_));
     // A fresh worker must recompile whatever the last one had compiled.
     std::set<Subject> again;
     again.swap(compiled_);
@@ -213,6 +221,7 @@ class TritonSession : public EvaluationSession {
   }
 
   EvaluationContext ctx_;
+  Json judge_metrics_ = Json::object();  // what the judge said it runs on
   std::set<Subject> compiled_;
   HarnessWorker worker_;  // last: stopped before the members it uses go
 };

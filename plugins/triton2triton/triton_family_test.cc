@@ -159,6 +159,10 @@ TEST_F(TritonCandidates, HangIsKilledAtTheStageLimit) {
 
 TEST_F(TritonCandidates, TimingSaysSkippedWithoutAGpu) {
   TaskResult r = Evaluate(*ReadFile(task_.dir + "/kernel.py"));
+  // Provenance: what the judge ran on.
+  for (const char* k : {"python", "torch", "triton"}) {
+    EXPECT_FALSE(r.provenance["toolchain"].value(k, "").empty()) << k << r.provenance.dump();
+  }
   EXPECT_TRUE(Small(r).candidate_check.passed()) << Small(r).candidate_check.detail;
   EXPECT_EQ(Small(r).timing.stage.status, StageStatus::kSkipped);
   for (const auto& c : r.configs) {

@@ -9,6 +9,7 @@
 #include <fstream>
 #include <map>
 #include <mutex>
+#include <sstream>
 #include <thread>
 
 #include <openssl/sha.h>
@@ -354,6 +355,30 @@ Status ValidateHipTask(const TaskSpec& task, const std::string& section,
                            " task edits a .hip file");
   }
   return OkStatus();
+}
+
+Json HipToolchain() {
+  static const Json cached = [] {
+    Json j = Json::object();
+    // The line of `compiler --version` that holds `key`.
+    auto version = [](const std::string& compiler, const std::string& key) -> std::string {
+      if (compiler.empty()) return "";
+      ProcessOptions o;
+      o.argv = {compiler, "--version"};
+      o.timeout_s = 60;
+      auto r = RunProcess(o);
+      if (!r.ok()) return "";
+      std::istringstream lines(r->out + "\n" + r->err);
+      for (std::string line; std::getline(lines, line);) {
+        if (line.find(key) != std::string::npos) return line;
+      }
+      return "";
+    };
+    if (std::string v = version(FindNvcc(), "release"); !v.empty()) j["nvcc"] = v;
+    if (std::string v = version(FindHipcc(), "HIP version"); !v.empty()) j["hipcc"] = v;
+    return j;
+  }();
+  return cached;
 }
 
 Result<Json> HipRunner(const EvaluationContext& ctx, const std::string& subject, const std::string& lib) {

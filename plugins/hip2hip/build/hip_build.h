@@ -62,6 +62,10 @@ std::string HipSource(const TaskSpec& task);
 Status ValidateHipTask(const TaskSpec& task, const std::string& section,
                        const std::vector<std::string>& keys, const std::string& reference_ext);
 
+// The compilers' versions ({"nvcc": "...release 13.0, V13.0.88", "hipcc":
+// "HIP version: ..."}, those found), asked once per process.
+Json HipToolchain();
+
 // The command line of a subject's runner (plugins/hip2hip/hip2hip_runner)
 // for the judge: the runner in the sandbox (core/sandbox), on the context's
 // GPU, seeing `lib` (copied into a folder of its own) and nothing else, as

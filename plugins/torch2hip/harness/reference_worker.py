@@ -22,6 +22,7 @@ Requests:
 
 import copy
 import os
+import platform
 import shutil
 import sys
 import time
@@ -70,7 +71,7 @@ class Worker:
                                      device="cuda")
             self.cycles_per_us = _calibrate_sleep()
         return _reply("passed", f"PyTorch {torch.__version__} reference ready on {self.device}",
-                      metrics={"torch": torch.__version__})
+                      metrics={"torch": torch.__version__, "python": platform.python_version()})
 
     def ping(self, req):
         return _reply("passed", f"PyTorch eager (torch {torch.__version__}, {self.device})",

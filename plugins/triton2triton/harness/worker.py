@@ -28,6 +28,7 @@ By hand, without a sandbox, on a task folder's small configuration:
 import json
 import math
 import os
+import platform
 import secrets
 import sys
 import time
@@ -125,7 +126,8 @@ class Judge:
                 pass  # started again, and reported, at that subject's compile
             self.entry_loaded[subject] = False
         return _reply("passed", f"judge ready on {self.device}",
-                      metrics={"torch": torch.__version__, "triton": _triton_version()})
+                      metrics={"torch": torch.__version__, "triton": _triton_version(),
+                               "python": platform.python_version()})
 
     # -- inputs and outputs ---------------------------------------------------
     def _inputs(self, params, seed, batch=None):
