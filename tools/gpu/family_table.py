@@ -91,6 +91,14 @@ def main():
                   f"{eager / cand:.3f} | {comp / cand:.3f} |")
     within = sum(1 for x in ratios if abs(x - 1) <= BAND)
     print()
+    # No kernel moves bytes faster than a device copy or computes faster than
+    # the matmul peak: a configuration above either has a cost model that
+    # counts what the kernel does not do (bytes served from the L2), or a
+    # ceiling measured too low. Either way its fraction cannot be trusted.
+    above = [r for r in rows if r[3] is not None and (r[4] > 1.0 or r[5] > 1.0)]
+    print(f"- configurations above a measured ceiling (cost model or ceiling to fix): {len(above)}")
+    for r in above:
+        print(f"  - {r[0]} {r[1]}: {r[4] * 100:.0f}% of copy bandwidth, {r[5] * 100:.1f}% of bf16 peak")
     subjects = "baseline or noop candidate" if noop else "baseline or candidate"
     print(f"- configurations checked wrong ({subjects}): {len(wrong)}")
     for w in wrong:

@@ -22,7 +22,14 @@ expect triton2triton-h200-2026-11-30 \
   "configurations checked wrong (baseline or noop candidate): 0" \
   "A versus A over 433 timed configurations: 427/433 = 98.6% within 1.00 +- 0.02" \
   "median 12.0 s, whole family 752 s over 40 tasks" \
+  "configurations above a measured ceiling (cost model or ceiling to fix): 0" \
   "| A/A | method |"
+# The 2026-11-30 HIP run's embedding_bag_sum cost model counted every
+# lookup's row (since fixed to count each distinct row once): the table
+# names the five configurations it put above the copy bandwidth.
+expect hip2hip-h200-2026-11-30 \
+  "configurations above a measured ceiling (cost model or ceiling to fix): 5" \
+  "hip2hip/embedding/embedding_bag_sum heldout_vocab10007_dim520_bags999_bag_size250: 156% of copy bandwidth"
 expect integrity-triton-h200-2026-12-01/rounds30 \
   "configurations checked wrong (baseline or noop candidate): 0" \
   "A versus A over 57 timed configurations: 56/57 = 98.2% within 1.00 +- 0.02" \
