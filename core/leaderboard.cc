@@ -226,12 +226,15 @@ std::string HtmlLeaderboard(const std::vector<LeaderboardRow>& rows, const std::
     << "<table><tr><th>#</th><th>agent</th><th>run</th><th>tasks</th><th>correct</th>"
     << "<th>unchecked</th><th>geomean</th><th>mean</th><th>fast_1.0</th><th>fast_1.5</th>"
     << "<th>fast_2.0</th><th>tuning</th><th>held-out</th><th>P(ok | baseline ok)</th>"
-    << "<th>score</th><th>agent time</th><th>device</th></tr>\n";
+    << "<th>score</th><th>agent time</th><th>device</th><th>board</th></tr>\n";
   int rank = 0;
   auto fast = [](const RunSummary& s, const char* p) {
     return Share(s.fast_p.count(p) ? s.fast_p.at(p) : std::nullopt);
   };
+  const std::string* last_board = nullptr;
   for (const auto& r : rows) {
+    if (last_board != nullptr && *last_board != r.board) rank = 0;  // a board of its own
+    last_board = &r.board;
     const RunSummary& s = r.summary;
     h << "<tr><td>" << ++rank << "</td><td>" << Escape(r.run.agent) << "</td><td>"
       << Escape(r.run.run_id) << "</td><td>" << TasksCell(r) << "</td><td>" << s.correct << "</td><td>"
@@ -241,9 +244,16 @@ std::string HtmlLeaderboard(const std::vector<LeaderboardRow>& rows, const std::
       << FormatSpeedup(s.tuning_geomean) << "</td><td>" << FormatSpeedup(s.heldout_geomean)
       << "</td><td>" << Share(s.conditional_correctness) << "</td><td>"
       << FormatFixed(s.mean_score, 1) << "</td><td>"
-      << FormatFixed(r.agent_wall_s, 0) << " s</td><td>" << Escape(r.device) << "</td></tr>\n";
+      << FormatFixed(r.agent_wall_s, 0) << " s</td><td>" << Escape(r.device) << "</td><td>"
+      << Escape(r.board.empty() ? "no provenance" : r.board) << "</td></tr>\n";
   }
   h << "</table>\n";
+  std::set<std::string> boards;
+  for (const auto& r : rows) boards.insert(r.board);
+  if (boards.size() > 1) {
+    h << "<p>board: rows on other devices or scoring versions are ranked apart (rank restarts "
+         "per board), never against each other.</p>\n";
+  }
   if (AnyPartial(rows)) {
     h << "<p>k/n tasks: a partial row, k of the board's n tasks; its figures cover its k tasks "
          "only and it is ranked after the complete rows.</p>\n";

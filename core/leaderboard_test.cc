@@ -234,6 +234,9 @@ TEST(Provenance, RunsOnOtherDevicesOrScoringAreRankedOnBoardsApart) {
   EXPECT_NE(text.find("ranked apart"), std::string::npos) << text;
   // Each board ranks from 1: the A100 run is first on its own board.
   EXPECT_NE(text.find("\n1   autotune        a100"), std::string::npos) << text;
+  const std::string html = HtmlLeaderboard(rows, "");
+  EXPECT_NE(html.find("<tr><td>1</td><td>autotune</td><td>a100</td>"), std::string::npos) << html;
+  EXPECT_NE(html.find("ranked apart"), std::string::npos);
 }
 
 TEST(Provenance, ABoardSaysWhichTasksWereEvaluatedInOtherVersions) {
