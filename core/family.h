@@ -119,6 +119,12 @@ class TaskFamily {
 
 using TaskFamilyRegistry = Registry<TaskFamily>;
 
+// family.ValidateTask(task), with anything it throws (a yaml-cpp conversion
+// of a node of the wrong kind, say) turned into an error that names the
+// task file, and the line and column where yaml-cpp knows them: a plugin's
+// slip never aborts the arena.
+Status ValidateTaskSafely(const TaskFamily& family, const TaskSpec& task);
+
 }  // namespace arena
 
 #define ARENA_REGISTER_TASK_FAMILY(name, Impl) \

@@ -41,7 +41,7 @@ Result<TaskCatalog> ScanTasks(const std::string& tasks_root, const std::string& 
                              ": family: " + family.status().message()));
       continue;
     }
-    Status valid = (*family)->ValidateTask(*task);
+    Status valid = ValidateTaskSafely(**family, *task);
     if (!valid.ok()) {
       broken(valid);
       continue;

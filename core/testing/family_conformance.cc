@@ -17,7 +17,7 @@ void RunFamilyConformance(const FamilyConformanceCase& c) {
   ASSERT_TRUE(family.ok()) << family.status().ToString();
   auto task = LoadTask(c.tasks_root, c.task_yaml);
   ASSERT_TRUE(task.ok()) << task.status().ToString();
-  ASSERT_TRUE((*family)->ValidateTask(*task).ok());
+  ASSERT_TRUE(ValidateTaskSafely(**family, *task).ok());
 
   const std::string scratch = testing::TempDir() + "/conformance_" + c.family;
   ASSERT_TRUE(ResetDir(scratch).ok());
