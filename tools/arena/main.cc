@@ -162,6 +162,8 @@ Status ValidateBaseline(const TaskSpec& task, const TaskFamily& family, const De
                 r->candidate_compile.detail.c_str(), r->candidate_compile.seconds);
   out << compiled;
   int checked = 0;
+  // Configurations this machine could not check, by reason: one line each.
+  std::vector<std::pair<std::string, std::vector<std::string>>> skipped;
   for (const ConfigResult& c : r->configs) {
     std::string line = "  " + c.name + " (" + ConfigKindName(c.kind) + "): check " +
                        StageStatusName(c.baseline_check.status);
@@ -174,7 +176,11 @@ Status ValidateBaseline(const TaskSpec& task, const TaskFamily& family, const De
                                 ": " + c.candidate_check.detail + "\n" + c.candidate_check.log);
     }
     if (c.baseline_check.status == StageStatus::kSkipped) {
-      line += " (" + c.baseline_check.detail + ")";
+      auto same = std::find_if(skipped.begin(), skipped.end(),
+                               [&](const auto& s) { return s.first == c.baseline_check.detail; });
+      if (same == skipped.end()) same = skipped.insert(skipped.end(), {c.baseline_check.detail, {}});
+      same->second.push_back(c.name);
+      continue;  // neither checked nor timed: said once per reason below
     } else {
       ++checked;
       Json fp = c.baseline_check.metrics.value("fingerprints", Json::array());
@@ -198,6 +204,12 @@ Status ValidateBaseline(const TaskSpec& task, const TaskFamily& family, const De
               c.timing.stage.detail;
     }
     out << line << "\n";
+  }
+  for (const auto& [reason, names] : skipped) {
+    std::string list;
+    for (const auto& n : names) list += (list.empty() ? "" : ", ") + n;
+    out << "  check and timing " << reason << ": " << names.size() << " configuration(s) (" << list
+        << ")\n";
   }
   if (checked == 0) {
     // Some families can only compile without a GPU; that is said, and it
