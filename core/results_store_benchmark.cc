@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include <filesystem>
+#include <memory>
 #include <string>
 
 #include <benchmark/benchmark.h>
@@ -49,17 +50,23 @@ std::string Folder() {
   return dir;
 }
 
-void BM_SaveTask(benchmark::State& state) {
-  const std::string dir = Folder();
+// A fresh database in `dir` holding one run, "bench".
+std::unique_ptr<ResultsStore> BenchStore(const std::string& dir) {
   auto store = ResultsStore::Open(dir + "/arena.db");
   RunInfo run;
   run.run_id = "bench";
   run.agent = "noop";
   run.created_at = "2026-12-01T00:00:00Z";
   (void)(*store)->CreateRun(run);
+  return std::move(*store);
+}
+
+void BM_SaveTask(benchmark::State& state) {
+  const std::string dir = Folder();
+  auto store = BenchStore(dir);
   int n = 0;
   for (auto _ : state) {
-    benchmark::DoNotOptimize((*store)->SaveTask("bench", MakeResult("t" + std::to_string(n++))).ok());
+    benchmark::DoNotOptimize(store->SaveTask("bench", MakeResult("t" + std::to_string(n++))).ok());
   }
   std::filesystem::remove_all(dir);
 }
@@ -67,15 +74,10 @@ BENCHMARK(BM_SaveTask)->Unit(benchmark::kMillisecond)->UseRealTime();
 
 void BM_LoadRun(benchmark::State& state) {
   const std::string dir = Folder();
-  auto store = ResultsStore::Open(dir + "/arena.db");
-  RunInfo run;
-  run.run_id = "bench";
-  run.agent = "noop";
-  run.created_at = "2026-12-01T00:00:00Z";
-  (void)(*store)->CreateRun(run);
-  for (int i = 0; i < state.range(0); ++i) (void)(*store)->SaveTask("bench", MakeResult("t" + std::to_string(i)));
+  auto store = BenchStore(dir);
+  for (int i = 0; i < state.range(0); ++i) (void)store->SaveTask("bench", MakeResult("t" + std::to_string(i)));
   for (auto _ : state) {
-    auto tasks = (*store)->LoadTasks("bench");
+    auto tasks = store->LoadTasks("bench");
     benchmark::DoNotOptimize(tasks.ok());
   }
   state.SetItemsProcessed(state.iterations() * state.range(0));
