@@ -238,6 +238,11 @@ int Main(int argc, char** argv) {
   tasks_cmd->add_option("--tasks", selector, "task selector: all, a family, a suite, an id, or a comma list");
   tasks_cmd->add_flag("--validate", validate,
                       "check schema, held-out configurations, and the baseline on this machine");
+  std::string validate_on = "auto";
+  tasks_cmd->add_option("--device", validate_on,
+                        "validate on: auto (the first GPU, else the CPU), cpu (never a GPU), or gpu "
+                        "(a GPU or fail)")
+      ->check(CLI::IsMember({"auto", "cpu", "gpu"}));
 
   auto* run_cmd = app.add_subcommand("run", "let an agent optimize tasks, then evaluate");
   std::string agent = "noop", gpus, resume, runs_dir, agent_config_path;
@@ -420,9 +425,17 @@ int Main(int argc, char** argv) {
       }
       return broken ? kExitBadInput : kExitOk;
     }
-    auto devices = SelectDevices(gpus);
-    if (!devices.ok()) return Fail(devices.status());
-    DeviceInfo device = devices->empty() ? CpuDevice() : devices->front();
+    DeviceInfo device = CpuDevice();
+    if (validate_on != "cpu") {
+      auto devices = SelectDevices(gpus);
+      if (!devices.ok()) return Fail(devices.status());
+      if (!devices->empty()) device = devices->front();
+    }
+    if (validate_on == "gpu" && !device.is_gpu()) {
+      // A GPU validation that cannot run fails: it is never a CPU pass.
+      std::cerr << "arena: --device gpu: no GPU on this machine\n";
+      return kExitFailures;
+    }
     std::cout << "validating " << tasks->size() << " task(s) on " << device.Describe() << "\n";
     int failures = 0;
     for (const auto& t : *tasks) {

@@ -44,12 +44,14 @@ def arena_gpu_test(name, tags = [], **kwargs):
     arena_cc_test(name = name, tags = tags + ["requires-gpu", "exclusive"], **kwargs)
 
 def arena_task(name = "task", family = None, tags = [], size = "medium", timeout = None):
-    """Declares the task in this folder as a test of its baseline.
+    """Declares the task in this folder as tests of its baseline.
 
-    The test validates task.yaml and runs the shipped baseline through the
-    gated pipeline (compile, correctness on every configuration the machine
-    can run, timing where a GPU exists); a stage the machine cannot run is
-    reported as skipped with its reason, never as passed.
+    `name` validates task.yaml and runs the shipped baseline through the
+    gated pipeline on the CPU (compile, and correctness wherever the CPU can
+    check); `name`_gpu does the same on a GPU, timing included, and fails on
+    a machine without one (tagged requires-gpu: `--config=gpu` runs it). A
+    stage a machine cannot run is reported as skipped with its reason, never
+    as passed.
     """
     if family == None:
         fail("arena_task needs family = \"<family name>\"")
@@ -62,12 +64,24 @@ def arena_task(name = "task", family = None, tags = [], size = "medium", timeout
         srcs = files,
         visibility = ["//visibility:public"],
     )
+    # Two tests: on the CPU (what every machine can check; on a GPU host too,
+    # so that its cached pass always means the CPU's checks) and on a GPU
+    # (tagged requires-gpu: filtered out where there is none; it fails rather
+    # than pass without one). A CPU result is never taken for a GPU one.
     native.sh_test(
         name = name,
         srcs = ["//tools/bazel:task_test.sh"],
-        args = [task_id[len("tasks/"):]],
+        args = [task_id[len("tasks/"):], "cpu"],
         data = files + ["//tools/arena"],
         size = size,
         timeout = timeout,
         tags = tags + ["arena-task", "family-" + family],
+    )
+    native.sh_test(
+        name = name + "_gpu",
+        srcs = ["//tools/bazel:task_test.sh"],
+        args = [task_id[len("tasks/"):], "gpu"],
+        data = files + ["//tools/arena"],
+        size = "large",
+        tags = tags + ["arena-task", "family-" + family, "requires-gpu", "exclusive"],
     )
