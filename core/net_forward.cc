@@ -19,15 +19,17 @@ namespace {
 
 constexpr size_t kMaxHead = 64 << 10;
 
-void WriteAll(int fd, const std::string& data) {
+void WriteAll(int fd, const char* data, size_t n) {
   size_t at = 0;
-  while (at < data.size()) {
-    const ssize_t w = send(fd, data.data() + at, data.size() - at, MSG_NOSIGNAL);
+  while (at < n) {
+    const ssize_t w = send(fd, data + at, n - at, MSG_NOSIGNAL);
     if (w < 0 && errno == EINTR) continue;
     if (w <= 0) return;
     at += static_cast<size_t>(w);
   }
 }
+
+void WriteAll(int fd, const std::string& data) { WriteAll(fd, data.data(), data.size()); }
 
 // Reads until `end` appears (kept in *buffer with what followed it), at most
 // `max` bytes, waiting at most `timeout_ms` for each read.
@@ -62,7 +64,7 @@ void Pipe(int a, int b, size_t* a_to_b, size_t* b_to_a) {
         shutdown(to, SHUT_WR);
         continue;
       }
-      WriteAll(to, std::string(buf, static_cast<size_t>(r)));
+      WriteAll(to, buf, static_cast<size_t>(r));
       *(side == 0 ? a_to_b : b_to_a) += static_cast<size_t>(r);
     }
   }
@@ -136,7 +138,7 @@ void ServeProxyClient(int client, const std::string& socket_path) {
   if (sp1 == std::string::npos || sp2 == sp1) return refuse("400 Bad Request", "not an HTTP request");
   const std::string method = line.substr(0, sp1), target = line.substr(sp1 + 1, sp2 - sp1 - 1);
   const bool tunnel = method == "CONNECT";
-  auto endpoint = ParseEndpoint(tunnel ? target : target);
+  auto endpoint = ParseEndpoint(target);
   if (!endpoint.ok() || (!tunnel && target.rfind("http://", 0) != 0)) {
     return refuse("400 Bad Request", "the proxy takes CONNECT host:port or http:// URLs");
   }

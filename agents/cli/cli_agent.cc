@@ -455,14 +455,16 @@ std::vector<Endpoint> AllowedEndpoints(const CliSpec& spec, const CliAgentConfig
   return out;
 }
 
-// A private folder for a unix socket: under /tmp (a socket's path holds at
-// most 107 bytes, and $TMPDIR can be long), else under $TMPDIR.
-Result<std::string> MakeTempDir(const std::string& prefix) {
-  const fs::path base = access("/tmp", W_OK | X_OK) == 0 ? fs::path("/tmp") : fs::temp_directory_path();
-  std::string pattern = (base / (prefix + "-XXXXXX")).string();
-  if (mkdtemp(pattern.data()) == nullptr) return Internal("cannot make a temporary folder: " + pattern);
-  return pattern;
-}
+// The folder of the endpoint forwarder's socket: a scratch folder of this
+// process (an arena killed mid-run has it removed at the next start),
+// removed when the agent is done, on every path.
+struct NetFolder {
+  std::string path;
+  ~NetFolder() {
+    std::error_code ec;
+    if (!path.empty()) fs::remove_all(path, ec);
+  }
+};
 
 }  // namespace
 
@@ -588,8 +590,8 @@ Result<AgentOutcome> CliAgent::Run(const AgentRequest& request) {
   std::vector<std::string> header;
   ProcessOptions process;
   std::vector<Endpoint> allowed;
+  NetFolder net_dir;  // before the forwarder: it outlives it
   std::unique_ptr<EndpointForwarder> forwarder;
-  std::string net_dir;
   if (config.sandbox) {
     const char* home = std::getenv("HOME");
     std::vector<fs::path> keep_out = {workspace, Clean(fs::current_path(ec))};
@@ -624,11 +626,13 @@ Result<AgentOutcome> CliAgent::Run(const AgentRequest& request) {
     allowed = AllowedEndpoints(spec_, config, secrets);
     const bool arena_inside = !request.sandbox_mounts.empty() || !request.arena_binary.empty();
     if (arena_inside && !allowed.empty()) {
-      ARENA_ASSIGN_OR_RETURN(net_dir, MakeTempDir("arena-net"));
-      auto started = EndpointForwarder::Start(net_dir + "/s", allowed);
+      // Under /tmp itself, not $TMPDIR: a socket's path has at most 107 bytes.
+      net_dir.path = "/tmp/" + ScratchName("net") + "-" + RandomSuffix();
+      ARENA_RETURN_IF_ERROR(ResetDir(net_dir.path));
+      auto started = EndpointForwarder::Start(net_dir.path + "/s", allowed);
       if (!started.ok()) return started.status();
       forwarder = std::move(*started);
-      sb.read_write.push_back({net_dir, kNetInside});
+      sb.read_write.push_back({net_dir.path, kNetInside});
       const std::string proxy = std::string("http://") + kProxyListen;
       for (const char* name : {"HTTPS_PROXY", "HTTP_PROXY", "ALL_PROXY", "https_proxy", "http_proxy", "all_proxy"}) {
         sb.env[name] = proxy;
@@ -722,7 +726,6 @@ Result<AgentOutcome> CliAgent::Run(const AgentRequest& request) {
     forwarder.reset();
   }
   for (const auto& e : allowed) endpoints.push_back(e.ToString());
-  if (!net_dir.empty()) fs::remove_all(net_dir, ec);
   outcome.usage["sandbox"] = {{"enabled", config.sandbox},
                               {"network", config.sandbox ? "endpoints only" : "host"},
                               {"endpoints", endpoints},

@@ -31,6 +31,7 @@
 #include <nlohmann/json.hpp>
 
 #include "plugins/hip2hip/runner/channel.h"
+#include "plugins/hip2hip/runner/cuda_text.h"
 #include "plugins/hip2hip/runner/vmm.h"
 #include "plugins/hip2hip/worker/tensors.h"
 
@@ -46,10 +47,6 @@ bool Sticky(cudaError_t e) {
          e == cudaErrorMisalignedAddress || e == cudaErrorIllegalInstruction ||
          e == cudaErrorHardwareStackError || e == cudaErrorInvalidPc ||
          e == cudaErrorAssert || e == cudaErrorLaunchTimeout;
-}
-
-std::string CudaText(cudaError_t e) {
-  return std::string(cudaGetErrorName(e)) + ": " + cudaGetErrorString(e);
 }
 
 // The calls of one request: K sets of tensors and the parameters.

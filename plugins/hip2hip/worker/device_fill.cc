@@ -7,6 +7,8 @@
 #include <cuda_runtime_api.h>
 #include <nvrtc.h>
 
+#include "plugins/hip2hip/runner/cuda_text.h"
+
 namespace arena::hip2hip {
 namespace {
 
@@ -78,8 +80,6 @@ extern "C" __global__ void arena_fill(char* base, u64 stride, u64 n, int dtype, 
   }
 }
 )";
-
-std::string CudaText(cudaError_t e) { return std::string(cudaGetErrorName(e)) + ": " + cudaGetErrorString(e); }
 
 }  // namespace
 

@@ -31,6 +31,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/expr.h"
+#include "plugins/hip2hip/runner/cuda_text.h"
 #include "plugins/hip2hip/runner/runner_client.h"
 #include "plugins/hip2hip/runner/vmm.h"
 #include "plugins/hip2hip/worker/device_fill.h"
@@ -57,10 +58,6 @@ Json Reply(const std::string& status, const std::string& detail, Json metrics = 
 // A failed stage that is an integrity finding (counted in reports).
 Json Finding(const std::string& finding) {
   return Reply("failed", "integrity: " + finding, {{"integrity", Json::array({finding})}});
-}
-
-std::string CudaText(cudaError_t e) {
-  return std::string(cudaGetErrorName(e)) + ": " + cudaGetErrorString(e);
 }
 
 struct TensorSpec {
@@ -326,13 +323,7 @@ class Worker {
     std::vector<HostTensor> out;
     for (size_t i = 0; i < inputs_.size(); ++i) {
       ARENA_ASSIGN_OR_RETURN(auto shape, Shape(inputs_[i], p));
-      Json init = inputs_[i].init;
-      for (const char* k : {"low", "high", "mean", "std"}) {
-        if (init.contains(k) && init[k].is_string()) {
-          ARENA_ASSIGN_OR_RETURN(double v, EvaluateExpression(init[k].get<std::string>(), p));
-          init[k] = v;
-        }
-      }
+      ARENA_ASSIGN_OR_RETURN(Json init, EvaluatedInit(i, p));
       ARENA_ASSIGN_OR_RETURN(HostTensor t, DrawInput(inputs_[i].dtype, shape, init,
                                                      seed * 1000003ull + i));
       out.push_back(std::move(t));
@@ -946,8 +937,7 @@ class Worker {
     const double quiet_us = Median(evictions);
     std::map<std::string, std::vector<double>> samples;
     double worst_abs = 0, worst_rel = 0;
-    Json result;
-    for (int round = 0; round <= rounds && result.is_null(); ++round) {  // round 0 warms up
+    for (int round = 0; round <= rounds; ++round) {  // round 0 warms up
       // Alone: offsets[i][k], where set k's window of input i starts in
       // its pool. Both: the round's seed, the same for both subjects.
       std::vector<std::vector<size_t>> offsets;
