@@ -91,8 +91,9 @@ nlohmann::json MakeProvenance(const TaskSpec& task, const DeviceInfo& device) {
 
 std::string ComparableKey(const nlohmann::json& provenance) {
   if (!provenance.is_object() || !provenance.contains("scoring_version")) return "";
-  return provenance.value("device", "") + (provenance.value("arch", "").empty() ? "" : " (" + provenance.value("arch", "") + ")") +
-         ", scoring v" + std::to_string(provenance.value("scoring_version", 0));
+  const std::string arch = provenance.value("arch", "");
+  return provenance.value("device", "") + (arch.empty() ? "" : " (" + arch + ")") + ", scoring v" +
+         std::to_string(provenance.value("scoring_version", 0));
 }
 
 }  // namespace arena
