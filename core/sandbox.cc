@@ -5,6 +5,8 @@
 #include <filesystem>
 #include <map>
 #include <mutex>
+#include <set>
+#include <sstream>
 
 namespace arena {
 namespace fs = std::filesystem;
@@ -85,9 +87,9 @@ Result<std::vector<std::string>> SandboxArgv(const SandboxOptions& sb,
   }
   std::string bwrap = Bwrap();
   if (bwrap.empty()) return Unavailable("sandbox: bubblewrap (bwrap) is not installed");
-  std::vector<std::string> a = {
-      bwrap,
-      "--ro-bind", "/usr", "/usr",
+  std::vector<std::string> a = {bwrap};
+  if (sb.libraries.empty()) a.insert(a.end(), {"--ro-bind", "/usr", "/usr"});
+  a.insert(a.end(), {
       "--symlink", "usr/bin", "/bin",
       "--symlink", "usr/sbin", "/sbin",
       "--symlink", "usr/lib", "/lib",
@@ -107,7 +109,18 @@ Result<std::vector<std::string>> SandboxArgv(const SandboxOptions& sb,
       "--setenv", "HOME", "/tmp/home",
       "--setenv", "TMPDIR", "/tmp",
       "--setenv", "LANG", "C.UTF-8",
-  };
+  });
+  for (const auto& [host, name] : sb.libraries) {
+    if (!fs::is_regular_file(host)) return InvalidArgument("sandbox: library '" + host + "' is not a file");
+    std::string inside = std::string(kSandboxLibraries) + "/" + name;
+    if (!name.empty() && name[0] == '/') {
+      inside = name.rfind("/lib", 0) == 0 ? "/usr" + name : name;
+    } else if (name.empty() || name.find('/') != std::string::npos) {
+      return InvalidArgument("sandbox: library name '" + name + "' is not a file name");
+    }
+    a.insert(a.end(), {"--ro-bind", fs::canonical(host).string(), inside});
+  }
+  if (!sb.libraries.empty()) a.insert(a.end(), {"--setenv", "LD_LIBRARY_PATH", kSandboxLibraries});
   // Of /etc, what programs need to start, resolve names and trust
   // certificates; never shadow, keys or the host's other secrets.
   a.insert(a.end(), {"--tmpfs", "/etc"});
@@ -133,6 +146,33 @@ Result<std::vector<std::string>> SandboxArgv(const SandboxOptions& sb,
   a.push_back("--");
   a.insert(a.end(), argv.begin(), argv.end());
   return a;
+}
+
+Result<std::vector<std::pair<std::string, std::string>>> SharedLibraryClosure(
+    const std::vector<std::string>& files) {
+  std::vector<std::pair<std::string, std::string>> libs;
+  std::set<std::string> seen;
+  for (const auto& file : files) {
+    ProcessOptions p;
+    p.argv = {"ldd", file};
+    p.timeout_s = 30;
+    ARENA_ASSIGN_OR_RETURN(ProcessResult r, RunProcess(p));
+    if (!r.success()) return Internal("ldd " + file + " failed: " + r.err + r.out);
+    std::istringstream lines(r.out);
+    for (std::string line; std::getline(lines, line);) {
+      // "\tlibc.so.6 => /lib/x86_64-linux-gnu/libc.so.6 (0x...)" or
+      // "\t/lib64/ld-linux-x86-64.so.2 (0x...)"; vdso lines name no file.
+      std::istringstream words(line);
+      std::string name, arrow, path;
+      words >> name >> arrow >> path;
+      if (arrow != "=>") path = name;
+      if (path == "not") return NotFound("ldd " + file + ": " + name + " not found");
+      if (path.empty() || path[0] != '/' || !fs::is_regular_file(path)) continue;
+      if (arrow == "=>" && name.find('/') != std::string::npos) name = fs::path(name).filename().string();
+      if (seen.insert(name).second) libs.emplace_back(path, name);
+    }
+  }
+  return libs;
 }
 
 }  // namespace arena

@@ -42,7 +42,21 @@ struct SandboxOptions {
   std::map<std::string, std::string> env;  // on top of PATH, HOME, TMPDIR, LANG
   long long memory_bytes = 0;              // 0: none
   int max_processes = 256;                 // 0: none
+  // The system, read-only: all of /usr when this is empty; else only these
+  // shared libraries (host file, name inside), for a native program that
+  // must find nothing else (no compiler, no vendor library). A bare name is
+  // bound under kSandboxLibraries, which is on LD_LIBRARY_PATH; an absolute
+  // one (the dynamic loader) at that path, under /usr for /lib and /lib64.
+  std::vector<std::pair<std::string, std::string>> libraries;
 };
+
+constexpr char kSandboxLibraries[] = "/opt/arena/lib";
+
+// The shared libraries `files` load, with theirs, as ldd resolves them on
+// this machine (host file, the name asked for), the dynamic loader as its
+// absolute path: SandboxOptions::libraries for those programs.
+Result<std::vector<std::pair<std::string, std::string>>> SharedLibraryClosure(
+    const std::vector<std::string>& files);
 
 // Why the sandbox cannot run here, or "" when it can. The bubblewrap binary
 // is $ARENA_BWRAP when set (a machine without the package can carry one),

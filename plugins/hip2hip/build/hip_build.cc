@@ -9,6 +9,7 @@
 #include <fstream>
 #include <map>
 #include <mutex>
+#include <set>
 #include <sstream>
 #include <thread>
 
@@ -381,6 +382,76 @@ Json HipToolchain() {
   return cached;
 }
 
+namespace {
+
+// The file ldconfig's cache (or a usual folder) has for `soname`, or "".
+std::string FindSystemLibrary(const std::string& soname) {
+  for (const char* ldconfig : {"/sbin/ldconfig", "/usr/sbin/ldconfig"}) {
+    if (!fs::exists(ldconfig)) continue;
+    ProcessOptions p;
+    p.argv = {ldconfig, "-p"};
+    p.timeout_s = 30;
+    auto r = RunProcess(p);
+    if (!r.ok() || !r->success()) continue;
+    std::istringstream lines(r->out);
+    for (std::string line; std::getline(lines, line);) {
+      // "\tlibcuda.so.1 (libc6,x86-64) => /usr/lib/x86_64-linux-gnu/libcuda.so.1"
+      std::istringstream words(line);
+      std::string name, abi, arrow, path;
+      words >> name >> abi >> arrow >> path;
+      if (name == soname && abi.find("x86-64") != std::string::npos && fs::exists(path)) return path;
+    }
+  }
+  for (const char* dir : {"/usr/lib/x86_64-linux-gnu", "/usr/lib64", "/usr/local/nvidia/lib64", "/usr/lib/wsl/lib"}) {
+    const fs::path f = fs::path(dir) / soname;
+    if (fs::exists(f)) return f.string();
+  }
+  return "";
+}
+
+}  // namespace
+
+Result<std::vector<std::pair<std::string, std::string>>> HipRunnerLibraries(const std::string& runner) {
+  static std::mutex mu;
+  static std::map<std::string, std::vector<std::pair<std::string, std::string>>> known;
+  std::lock_guard<std::mutex> lock(mu);
+  if (auto it = known.find(runner); it != known.end()) return it->second;
+  std::vector<std::string> files = {runner};
+  std::vector<std::pair<std::string, std::string>> extra;
+  auto add_from = [&](const fs::path& dir, const std::vector<std::string>& prefixes) {
+    std::error_code ec;
+    for (const auto& e : fs::directory_iterator(dir, ec)) {
+      const std::string name = e.path().filename().string();
+      for (const auto& prefix : prefixes) {
+        if (name.rfind(prefix, 0) == 0 && e.is_regular_file(ec)) {
+          extra.emplace_back(e.path().string(), name);
+          files.push_back(e.path().string());
+        }
+      }
+    }
+  };
+  // The driver, and the companions it opens itself (the PTX JIT).
+  if (std::string cuda = FindSystemLibrary("libcuda.so.1"); !cuda.empty()) {
+    add_from(fs::path(cuda).parent_path(),
+             {"libcuda.so", "libnvidia-ptxjitcompiler.so", "libnvidia-nvvm.so", "libnvidia-gpucomp.so"});
+  }
+  ARENA_ASSIGN_OR_RETURN(auto closure, SharedLibraryClosure({runner}));
+  // CUPTI, beside the runtime the runner loads (or in the toolkit's extras).
+  for (const auto& [path, name] : closure) {
+    if (name.rfind("libcudart.so", 0) != 0) continue;
+    const fs::path dir = fs::path(path).parent_path();
+    add_from(dir, {"libcupti.so"});
+    add_from(dir / ".." / "extras" / "CUPTI" / "lib64", {"libcupti.so"});
+  }
+  ARENA_ASSIGN_OR_RETURN(auto libs, SharedLibraryClosure(files));
+  std::set<std::string> names;
+  for (const auto& l : libs) names.insert(l.second);
+  for (const auto& l : extra) {
+    if (names.insert(l.second).second) libs.push_back(l);
+  }
+  return known[runner] = libs;
+}
+
 Result<Json> HipRunner(const EvaluationContext& ctx, const std::string& subject, const std::string& lib) {
   if (lib.empty()) return Json{{"argv", Json::array()}};
   if (std::string why = SandboxUnavailableReason(); !why.empty()) {
@@ -409,6 +480,7 @@ Result<Json> HipRunner(const EvaluationContext& ctx, const std::string& subject,
   sb.workspace = dir.string();
   sb.workspace_read_only = true;
   sb.read_only = {{code.string(), "/opt/arena/runner"}};
+  ARENA_ASSIGN_OR_RETURN(sb.libraries, HipRunnerLibraries(bin));
   sb.devices = GpuDeviceNodes();
   sb.env = {{"CUDA_VISIBLE_DEVICES", std::to_string(ctx.device.index)}};
   ARENA_ASSIGN_OR_RETURN(

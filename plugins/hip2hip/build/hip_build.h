@@ -73,6 +73,13 @@ Json HipToolchain();
 // Without a sandbox, an error: code under test never runs outside one.
 Result<Json> HipRunner(const EvaluationContext& ctx, const std::string& subject, const std::string& lib);
 
+// All that a runner's sandbox holds of the system (SandboxOptions::
+// libraries): the libraries `runner` loads (the C++ and CUDA runtimes),
+// the driver (libcuda and the companions it opens), CUPTI, and what those
+// load. No vendor library (cuBLAS, cuDNN, ...) and no compiler is there for
+// a subject to call. Asked once per runner binary.
+Result<std::vector<std::pair<std::string, std::string>>> HipRunnerLibraries(const std::string& runner);
+
 // Starts the HIP judge (plugins/hip2hip/hip2hip_worker) on the context's
 // device with a runner per subject in `libs` ({"baseline", "candidate"}:
 // shared libraries, empty for a subject that did not build) and the CPU

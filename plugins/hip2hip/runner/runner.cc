@@ -17,6 +17,9 @@
 //   {"op": "capture", ...the same...}  one CUDA graph of the K calls
 //   {"op": "replay"}                   that graph, once
 //   {"op": "empty"}                    nothing (the judge's round-trip cost)
+//   {"op": "observe"}                  what the subject did since the last
+//     observe (observer.h): {"ok": true, "launches": N, "graph_launches": N,
+//     "findings": [...]}, or {"ok": true, "unobserved": WHY} without CUPTI
 // with T = {"slab": N, "off": BYTES, "stride": BYTES, "dtype": NAME, "shape": [...]}:
 // set k's tensor starts at off + k * stride in slab N.
 #include <dlfcn.h>
@@ -25,6 +28,7 @@
 #include <cstdio>
 #include <map>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <cuda_runtime_api.h>
@@ -32,6 +36,7 @@
 
 #include "plugins/hip2hip/runner/channel.h"
 #include "plugins/hip2hip/runner/cuda_text.h"
+#include "plugins/hip2hip/runner/observer.h"
 #include "plugins/hip2hip/runner/vmm.h"
 #include "plugins/hip2hip/worker/tensors.h"
 
@@ -59,7 +64,8 @@ struct Calls {
 
 class Runner {
  public:
-  Runner(Channel* channel, RunFn run, Vmm vmm) : channel_(channel), run_(run), vmm_(vmm) {
+  Runner(Channel* channel, RunFn run, Vmm vmm, Observer* observer, std::string unobserved)
+      : channel_(channel), run_(run), vmm_(vmm), observer_(observer), unobserved_(std::move(unobserved)) {
     cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking);
   }
 
@@ -83,6 +89,14 @@ class Runner {
   Json Handle(const Json& req, const std::vector<int>& fds) {
     const std::string op = req.value("op", "");
     if (op == "empty" || op == "quit") return Ok();
+    if (op == "observe") {
+      if (!unobserved_.empty()) return {{"ok", true}, {"unobserved", unobserved_}};
+      Observation seen = observer_->Take();
+      return {{"ok", true},
+              {"launches", seen.launches},
+              {"graph_launches", seen.graph_launches},
+              {"findings", seen.findings}};
+    }
     if (op == "bind") {
       if (fds.size() != 1) return No("bind: one descriptor expected");
       auto mem = vmm_.Import(fds[0], req.value("size", size_t{0}));
@@ -209,6 +223,8 @@ class Runner {
   Channel* channel_;
   RunFn run_;
   Vmm vmm_;
+  Observer* observer_;
+  std::string unobserved_;  // why nothing is observed ("" when it is)
   cudaStream_t stream_ = nullptr;
   std::map<int, VmmMemory> slabs_;
   Calls calls_;
@@ -239,11 +255,15 @@ int main(int argc, char** argv) {
   if (e != cudaSuccess) return fail("CUDA: " + arena::hip2hip::CudaText(e));
   auto vmm = arena::hip2hip::Vmm::Open(0);
   if (!vmm.ok()) return fail(vmm.status().message());
+  // Observing before the subject's library is loaded: its constructors are
+  // seen too.
+  arena::hip2hip::Observer observer;
+  const arena::Status observing = observer.Start();
   void* h = dlopen(lib.c_str(), RTLD_NOW | RTLD_LOCAL);
   if (h == nullptr) return fail(std::string("cannot load: ") + dlerror());
   auto run = reinterpret_cast<arena::hip2hip::RunFn>(dlsym(h, "arena_run"));
   if (run == nullptr) return fail("no extern \"C\" arena_run");
   if (!channel.Send({{"ok", true}, {"ready", true}}).ok()) return 0;
-  arena::hip2hip::Runner runner(&channel, run, *vmm);
+  arena::hip2hip::Runner runner(&channel, run, *vmm, &observer, observing.ok() ? "" : observing.message());
   return runner.Serve();
 }

@@ -181,8 +181,18 @@ Result<nlohmann::json> RunnerClient::Request(const nlohmann::json& req, double t
   if (!m->fds.empty()) return Failure("broke the protocol: sent descriptors");
   const nlohmann::json& body = m->body;
   bool runners = body.contains("ok") && body["ok"].is_boolean();
+  const bool observe = req.value("op", "") == "observe";
   for (const auto& [key, value] : body.items()) {
-    runners &= key == "ok" || (key == "why" && value.is_string());
+    bool known = key == "ok" || (key == "why" && value.is_string());
+    if (observe) {
+      known |= (key == "launches" || key == "graph_launches") && value.is_number_integer();
+      known |= key == "unobserved" && value.is_string();
+      if (key == "findings" && value.is_array() && value.size() <= 64) {
+        known = true;
+        for (const auto& f : value) known &= f.is_string() && f.get_ref<const std::string&>().size() <= 4096;
+      }
+    }
+    runners &= known;
   }
   if (!runners) {
     return Failure("broke the protocol: an answer that is not a runner's");

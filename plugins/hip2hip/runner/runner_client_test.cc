@@ -102,5 +102,21 @@ TEST(RunnerClient, FrozenRunnersDoNotRun) {
   EXPECT_NE(r.LogTail(1 << 20), before);
 }
 
+TEST(RunnerClient, ObservationsAreAnswersToObserveAlone) {
+  // {"op":"observe"} (16 bytes + 4) answered with what the runner saw.
+  auto r = Runner(std::string(kReady) + "head -c 20 <&0 >/dev/null; printf '\\150\\000\\000\\000{\"ok\":true,\"launches\":2,\"graph_launches\":0,\"findings\":[\"cuMemHostAlloc: host memory the GPU can reach\"]}' >&0; sleep 5");
+  ASSERT_TRUE(r.Start(5).ok());
+  auto a = r.Request({{"op", "observe"}}, 5);
+  ASSERT_TRUE(a.ok()) << a.status().message();
+  EXPECT_EQ((*a)["launches"].get<int>(), 2);
+  EXPECT_EQ((*a)["findings"].size(), 1u);
+  // The same keys in the answer to another request break the protocol.
+  auto other = Runner(std::string(kReady) + "head -c 18 <&0 >/dev/null; printf '\\030\\000\\000\\000{\"ok\":true,\"launches\":2}' >&0; sleep 5");
+  ASSERT_TRUE(other.Start(5).ok());
+  auto b = other.Request({{"op", "empty"}}, 5);
+  ASSERT_FALSE(b.ok());
+  EXPECT_NE(b.status().message().find("broke the protocol"), std::string::npos) << b.status().message();
+}
+
 }  // namespace
 }  // namespace arena::hip2hip

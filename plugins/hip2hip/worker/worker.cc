@@ -300,6 +300,32 @@ class Worker {
     return Json();
   }
 
+  // What the subject's runner saw it do since the last look (CUPTI, see
+  // runner/observer.h): host memory the GPU can reach, copies to the host,
+  // the observation switched off, each an integrity finding; so is a call
+  // (or capture) that launched no kernel, when `must_launch`. Null when all
+  // is well, or when the runner cannot observe (said in `observation_`).
+  Json Observed(RunnerClient* r, bool must_launch, const std::string& when) {
+    auto a = r->Request({{"op", "observe"}}, timeout_s_);
+    if (!a.ok()) return RunnerFailure(r, a.status());
+    if (!(*a)["ok"].get<bool>()) return Reply("failed", r->subject() + ": " + a->value("why", std::string("observe")));
+    if (a->contains("unobserved")) {
+      observation_[r->subject()] = "unobserved: " + (*a)["unobserved"].get<std::string>();
+      return Json();
+    }
+    observation_[r->subject()] = "cupti";
+    const Json& findings = (*a)["findings"];
+    if (!findings.empty()) {
+      std::string more = findings.size() > 1 ? " (and " + std::to_string(findings.size() - 1) + " more)" : "";
+      return Finding(r->subject() + ": " + findings[0].get<std::string>() + " " + when + more);
+    }
+    if (must_launch && (*a)["launches"].get<int64_t>() == 0) {
+      return Finding(r->subject() + ": launched no GPU kernel " + when +
+                     " (the outputs must come from the subject's own kernels)");
+    }
+    return Json();
+  }
+
   Result<std::vector<int64_t>> Shape(const TensorSpec& t, const ParameterValues& p) {
     std::vector<int64_t> shape;
     for (const auto& d : t.shape) {
@@ -667,6 +693,10 @@ class Worker {
                              {"out", Describe(out, r->slab_id())}, {"params", ParamList(params)}}, &ok);
       phases.Lap("run_s");
       if (!ok) return failure;
+      if (Json seen = Observed(r, true, "in a checked call (trial " + std::to_string(trial) + ")");
+          !seen.is_null()) {
+        return seen;
+      }
       for (size_t i = 0; i < inputs_.size(); ++i) {
         const HostTensor& now = DownloadKept(0, base + in[i].off, in[i].dtype, in[i].shape);
         phases.Lap("transfer_s");
@@ -695,7 +725,8 @@ class Worker {
     phases.Lap("compare_s");
     return Reply("passed", std::to_string(trials) + " trial(s) within tolerance",
                  {{"max_abs_err", max_abs}, {"max_rel_err", max_rel}, {"fingerprints", fingerprints},
-                  {"trials", trials}, {"phases", phases.ToJson()}});
+                  {"trials", trials}, {"phases", phases.ToJson()},
+                  {"observation", observation_[r->subject()]}});
   }
 
   // Input i's init with its expressions evaluated.
@@ -904,6 +935,9 @@ class Worker {
                             timeout_s_);
         if (!a.ok()) return RunnerFailure(r, a.status());
         if (!(*a)["ok"].get<bool>()) mode = "eager";
+        if (Json seen = Observed(r, (*a)["ok"].get<bool>(), "while captured for timing"); !seen.is_null()) {
+          return seen;
+        }
       }
       // The first subject's round, once: resized to about 5 ms if the
       // estimate (one eager call) was far off.
@@ -1019,6 +1053,10 @@ class Worker {
           if (other != s) runners[other]->Freeze(false);
         }
         if (!ok) return f;
+        if (Json seen = Observed(r, mode != "graph", "in a timed round (round " + std::to_string(round) + ")");
+            !seen.is_null()) {
+          return seen;
+        }
         Log("round " + std::to_string(round) + " " + s + ": " + std::to_string(elapsed) + " us");
         float snap_ms = 0;
         cudaEventElapsedTime(&snap_ms, snap_start, snap_end);
@@ -1069,7 +1107,8 @@ class Worker {
                     {"sets_per_round", count},
                     {"round_trip_us", overhead},
                     {"single_call_us", single_json},
-                    {"verified", {{"max_abs_err", worst_abs}, {"max_rel_err", worst_rel}}}};
+                    {"verified", {{"max_abs_err", worst_abs}, {"max_rel_err", worst_rel}}},
+                    {"observation", observation_}};
     Json reply = Reply("passed", method, metrics);
     for (const auto& s : order) reply[s + "_us"] = samples[s];
     return reply;
@@ -1115,6 +1154,7 @@ class Worker {
   std::vector<TensorSpec> inputs_, outputs_;
   std::map<std::string, std::vector<std::string>> runner_argv_;
   std::map<std::string, std::unique_ptr<RunnerClient>> runners_;
+  std::map<std::string, std::string> observation_;  // per subject: "cupti" or "unobserved: why"
   Vmm vmm_;
   double timeout_s_ = 60;
   std::string log_dir_;
