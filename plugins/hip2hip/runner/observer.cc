@@ -90,25 +90,25 @@ void CUPTIAPI OnApi(void*, CUpti_CallbackDomain domain, CUpti_CallbackId id, con
   if (domain == CUPTI_CB_DOMAIN_DRIVER_API) {
     if (In(id, kDriverLaunches)) return observer->OnLaunch(false);
     if (In(id, kDriverGraphLaunches)) return observer->OnLaunch(true);
-    if (In(id, kDriverHostMemory)) return observer->OnFinding(fn + ": host memory the GPU can reach");
+    if (In(id, kDriverHostMemory)) return observer->OnFinding(fn + ": host memory the GPU can reach", true);
     if (In(id, kDriverToHost)) return observer->OnFinding(fn + ": a copy from the GPU to the host");
     if (id == CUPTI_DRIVER_TRACE_CBID_cuMemCreate) {
       const auto* p = static_cast<const cuMemCreate_params*>(info->functionParams);
       if (p->prop != nullptr && OnHost(p->prop->location.type)) {
-        observer->OnFinding(fn + ": memory placed on the host");
+        observer->OnFinding(fn + ": memory placed on the host", true);
       }
     }
     if (id == CUPTI_DRIVER_TRACE_CBID_cuMemPoolCreate) {
       const auto* p = static_cast<const cuMemPoolCreate_params*>(info->functionParams);
       if (p->poolProps != nullptr && OnHost(p->poolProps->location.type)) {
-        observer->OnFinding(fn + ": a memory pool on the host");
+        observer->OnFinding(fn + ": a memory pool on the host", true);
       }
     }
     return;
   }
   if (domain == CUPTI_CB_DOMAIN_RUNTIME_API) {
     if (In(id, kRuntimeLaunches)) return observer->OnLaunch(false);
-    if (In(id, kRuntimeHostMemory)) return observer->OnFinding(fn + ": host memory the GPU can reach");
+    if (In(id, kRuntimeHostMemory)) return observer->OnFinding(fn + ": host memory the GPU can reach", true);
   }
 }
 
@@ -177,9 +177,10 @@ Status Observer::Start() {
 
 void Observer::OnLaunch(bool graph) { (graph ? graph_launches_ : launches_).fetch_add(1); }
 
-void Observer::OnFinding(std::string what) {
+void Observer::OnFinding(std::string what, bool sticky) {
   std::lock_guard<std::mutex> lock(mu_);
-  if (findings_.size() < 16) findings_.push_back(std::move(what));
+  std::vector<std::string>& to = sticky ? sticky_ : findings_;
+  if (to.size() < 16) to.push_back(std::move(what));
 }
 
 void Observer::OnRecords(uint8_t* buffer, size_t valid) {
@@ -222,7 +223,8 @@ Observation Observer::Take() {
   o.launches = launches_.exchange(0);
   o.graph_launches = graph_launches_.exchange(0);
   std::lock_guard<std::mutex> lock(mu_);
-  o.findings = std::move(findings_);
+  o.findings = sticky_;
+  o.findings.insert(o.findings.end(), findings_.begin(), findings_.end());
   findings_.clear();
   return o;
 }

@@ -32,7 +32,10 @@ namespace arena::hip2hip {
 struct Observation {
   int64_t launches = 0;  // kernel launches (a launch may be seen by both APIs)
   int64_t graph_launches = 0;
-  std::vector<std::string> findings;  // what the subject may not do, as it happened
+  // What the subject may not do: as it happened since the last Take, and
+  // host memory the GPU can reach at every Take after its allocation (a
+  // subject keeps such memory across calls).
+  std::vector<std::string> findings;
 };
 
 class Observer {
@@ -50,7 +53,7 @@ class Observer {
 
   // Called by CUPTI (public for its C callbacks).
   void OnLaunch(bool graph);
-  void OnFinding(std::string what);
+  void OnFinding(std::string what, bool sticky = false);
   void OnRecords(uint8_t* buffer, size_t valid);
 
  private:
@@ -63,6 +66,7 @@ class Observer {
   std::atomic<int64_t> canaries_{0};
   std::mutex mu_;
   std::vector<std::string> findings_;
+  std::vector<std::string> sticky_;
   void* canary_ = nullptr;  // two device words the runner copies between
 };
 

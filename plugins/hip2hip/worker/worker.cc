@@ -1019,22 +1019,17 @@ class Worker {
         if (e == cudaSuccess) e = cudaMemcpy(base + out_base, poison->ptr, total - out_base, cudaMemcpyDeviceToDevice);
         if (e == cudaSuccess) e = cudaDeviceSynchronize();
         if (e != cudaSuccess) return Reply("error", "preparing a timing round failed: " + CudaText(e));
-        for (const auto& other : order) {
-          if (other != s) runners[other]->Freeze(true);
-        }
-        // The L2 evicted, and the GPU free of the other subject's work: a
-        // runner that leaves kernels running after its answer (to slow the
-        // next subject down) is waited for, and named if it never ends.
+        // Every runner stopped, the L2 evicted, and the GPU free of work
+        // left running (kernels a subject launched from a thread of its
+        // own, to slow down whoever is timed next): waited for, and a
+        // finding if it never ends. Then the subject timed, alone.
+        for (const auto& any : order) runners[any]->Freeze(true);
         if (std::string busy = EvictAndWaitQuiet(quiet_us, round); !busy.empty()) {
-          for (const auto& other : order) {
-            if (other != s) runners[other]->Freeze(false);
-          }
-          std::string others;
-          for (const auto& other : order) {
-            if (other != s) others += other;
-          }
-          return Finding(others + ": left work running on the GPU while " + s + " was timed (" + busy + ")");
+          for (const auto& any : order) runners[any]->Freeze(false);
+          return Finding("a subject left work running on the GPU for over 2 s after its runner was stopped, "
+                         "before " + s + " was timed (" + busy + ")");
         }
+        r->Freeze(false);
         const auto t0 = std::chrono::steady_clock::now();
         bool ok = false;
         Json f = Ask(r, Request(mode, count, in, out, r->slab_id(), plist), &ok);
