@@ -292,8 +292,12 @@ class Worker {
     auto a = r->Request(req, timeout_s_);
     if (!a.ok()) return RunnerFailure(r, a.status());
     if (!(*a)["ok"].get<bool>()) {
-      Json reply = Reply("failed", r->subject() + ": " + a->value("why", std::string("failed")));
+      const std::string why = a->value("why", std::string("failed"));
+      Json reply = Reply("failed", r->subject() + ": " + why);
       reply["log"] = r->LogTail();
+      // A CUDA error may have taken the runner's context with it (the
+      // runner then exits): the next request gets a fresh runner.
+      if (why.rfind("CUDA error", 0) == 0) r->Stop();
       return reply;
     }
     *ok = true;
@@ -1030,6 +1034,11 @@ class Worker {
                          "before " + s + " was timed (" + busy + ")");
         }
         r->Freeze(false);
+        // One empty round trip first: the runner is running again, and
+        // waking it up is not in the round.
+        Json woke;
+        RoundTrip(r, {{"op", "empty"}}, &woke);
+        if (!woke.is_null()) return woke;
         const auto t0 = std::chrono::steady_clock::now();
         bool ok = false;
         Json f = Ask(r, Request(mode, count, in, out, r->slab_id(), plist), &ok);
