@@ -22,3 +22,5 @@ for task in "$@"; do
   find "$runs" -name '*.log' -size -2M -exec sh -c 'cp "$1" "$2/$3.$(basename "$(dirname "$1")").$(basename "$1")"' _ {} "$out" "$name" \;
   tail -3 "$out/$name.run.txt"
 done
+# One archive: a call brings back a few files at most.
+tar czf "$out.tgz" -C "$(dirname "$out")" "$(basename "$out")" && rm -rf "$out"

@@ -894,6 +894,36 @@ class Worker {
     std::unique_ptr<DeviceBuffer> poison;
     std::string mode;
     double round_us = 0;
+    // Every set of a round's inputs in a subject's lent memory: drawn on
+    // the device (both subjects timed), or windows of the pools at
+    // `offsets` with the chosen trial's data in set `secret` (alone). Never
+    // left as it was: memory lent again may hold anything, and a kernel
+    // that follows indices must find valid ones in every round it runs.
+    auto fill_sets = [&](uint8_t* base, uint64_t seed, const std::vector<std::vector<size_t>>& offsets,
+                         size_t secret, const Trial* vt) -> Status {
+      cudaError_t e = cudaSuccess;
+      for (size_t i = 0; i < in.size() && e == cudaSuccess; ++i) {
+        const size_t es = DtypeSize(in[i].dtype);
+        if (!alone) {
+          ARENA_RETURN_IF_ERROR(fill_->Fill(base + in[i].off, in[i].stride, count,
+                                            static_cast<size_t>(Numel(in[i].shape)), in[i].dtype, inits[i],
+                                            seed + 0x9E3779B97F4A7C15ull * i));
+          continue;
+        }
+        const auto* pool = static_cast<const uint8_t*>(device_pools[i]->ptr);
+        for (size_t k = 0; k < count && e == cudaSuccess; ++k) {
+          e = cudaMemcpyAsync(base + in[i].off + k * in[i].stride, pool + offsets[i][k] * es, in[i].bytes,
+                              cudaMemcpyDeviceToDevice, nullptr);
+        }
+        if (e == cudaSuccess) {
+          e = cudaMemcpy(base + in[i].off + secret * in[i].stride, vt->inputs[i].bytes.data(), in[i].bytes,
+                         cudaMemcpyHostToDevice);
+        }
+      }
+      if (e == cudaSuccess) e = cudaDeviceSynchronize();
+      if (e != cudaSuccess) return Internal("preparing a timing round failed: " + CudaText(e));
+      return OkStatus();
+    };
     for (int attempt = 0; attempt < 2; ++attempt) {
       std::tie(in, out) = Place(in_specs, out_specs, count, &total);
       out_base = out.empty() ? total : out[0].off;
@@ -946,6 +976,12 @@ class Worker {
       // The first subject's round, once: resized to about 5 ms if the
       // estimate (one eager call) was far off.
       RunnerClient* first = runners[order[0]];
+      if (Status st = fill_sets(reinterpret_cast<uint8_t*>(first->slab_ptr()), rng(),
+                                std::vector<std::vector<size_t>>(slack.size(), std::vector<size_t>(count, 0)), 0,
+                                alone ? &verify[0] : nullptr);
+          !st.ok()) {
+        return Reply("error", st.message());
+      }
       Log("time " + req["config"].value("name", "") + ": " + std::to_string(count) + " sets of " +
           std::to_string(per_set) + " bytes, " + mode + ", pools and capture ready");
       round_us = RoundTrip(first, Request(mode, count, in, out, first->slab_id(), plist), &failure) - overhead;
@@ -992,26 +1028,10 @@ class Worker {
       for (const auto& s : turn) {
         RunnerClient* r = runners[s];
         auto* base = reinterpret_cast<uint8_t*>(r->slab_ptr());
-        cudaError_t e = cudaSuccess;
-        for (size_t i = 0; i < in.size() && e == cudaSuccess; ++i) {
-          const size_t es = DtypeSize(in[i].dtype);
-          if (!alone) {
-            const Status st = fill_->Fill(base + in[i].off, in[i].stride, count,
-                                          static_cast<size_t>(Numel(in[i].shape)), in[i].dtype, inits[i],
-                                          round_seed + 0x9E3779B97F4A7C15ull * i);
-            if (!st.ok()) return Reply("error", st.message());
-            continue;
-          }
-          const auto* pool = static_cast<const uint8_t*>(device_pools[i]->ptr);
-          for (size_t k = 0; k < count && e == cudaSuccess; ++k) {
-            e = cudaMemcpyAsync(base + in[i].off + k * in[i].stride, pool + offsets[i][k] * es, in[i].bytes,
-                                cudaMemcpyDeviceToDevice, nullptr);
-          }
-          if (e == cudaSuccess) {
-            e = cudaMemcpy(base + in[i].off + secret * in[i].stride, vt->inputs[i].bytes.data(), in[i].bytes,
-                           cudaMemcpyHostToDevice);
-          }
+        if (Status st = fill_sets(base, round_seed, offsets, secret, vt); !st.ok()) {
+          return Reply("error", st.message());
         }
+        cudaError_t e = cudaSuccess;
         // The chosen set's inputs, sampled before the round: they must be
         // there, unchanged, after it.
         std::vector<Sample> in_samples;
