@@ -76,6 +76,10 @@ std::vector<const Configuration*> TaskFamily::Configurations(const TaskSpec& tas
 }
 
 Status ValidateTaskSafely(const TaskFamily& family, const TaskSpec& task) {
+  if (!task.starter && !family.TakesTasksWithoutStarter()) {
+    return InvalidArgument(task.yaml_path + ": files.starter: false, but family " + task.family +
+                           " times its shipped editable files as the baseline: they must be shipped");
+  }
   try {
     return family.ValidateTask(task);
   } catch (const YAML::Exception& e) {

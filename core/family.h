@@ -105,6 +105,10 @@ class TaskFamily {
   // Validates the family's own section of task.yaml (and anything else it
   // needs from the task); errors name file:line and the field.
   virtual Status ValidateTask(const TaskSpec& task) const = 0;
+  // Whether a task may ship no editable files (files.starter: false; the
+  // agent writes them from scratch). Only a family whose baseline is not
+  // the editable files can evaluate such a task. Default: no.
+  virtual bool TakesTasksWithoutStarter() const { return false; }
   // The configurations to evaluate, in order. Default: all of the task's.
   virtual std::vector<const Configuration*> Configurations(const TaskSpec& task) const;
   virtual Result<std::unique_ptr<EvaluationSession>> Open(const EvaluationContext& ctx) const = 0;

@@ -125,7 +125,9 @@ Result<TaskResult> EvaluateCandidate(const TaskSpec& task, const TaskFamily& fam
   if (reuse != nullptr) ++reuse->evaluations_;
   if (!missing.empty()) {
     result.candidate_compile =
-        StageOutcome::Failed("the candidate lacks editable file(s): " + missing);
+        task.starter ? StageOutcome::Failed("the candidate lacks editable file(s): " + missing)
+                     : StageOutcome::Failed("no candidate: the task ships no starting code and none "
+                                            "was written (" + missing + ")");
   } else {
     note("compile candidate");
     result.candidate_compile = timed([&] { return session->Compile(Subject::kCandidate); });

@@ -54,7 +54,7 @@ class Digest {
 
 Result<std::string> TaskContentHash(const TaskSpec& task) {
   std::vector<std::string> names = {"task.yaml"};
-  names.insert(names.end(), task.editable.begin(), task.editable.end());
+  if (task.starter) names.insert(names.end(), task.editable.begin(), task.editable.end());
   names.insert(names.end(), task.harness.begin(), task.harness.end());
   std::sort(names.begin(), names.end());
   names.erase(std::unique(names.begin(), names.end()), names.end());

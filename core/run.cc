@@ -67,7 +67,7 @@ Status PrepareWorkspace(const TaskSpec& task, const std::string& workspace,
   for (const auto& [rel, source] : extra) {
     ARENA_RETURN_IF_ERROR(CopyFile(source, (fs::path(workspace) / rel).string()));
   }
-  for (const auto& rel : task.editable) {
+  for (const auto& rel : task.starter ? task.editable : std::vector<std::string>{}) {
     ARENA_RETURN_IF_ERROR(
         CopyFile((fs::path(task.dir) / rel).string(), (fs::path(workspace) / rel).string()));
   }
@@ -78,7 +78,8 @@ Status PrepareWorkspace(const TaskSpec& task, const std::string& workspace,
   ARENA_RETURN_IF_ERROR(
       WriteFileAtomic((fs::path(workspace) / "configs.json").string(), configs.dump(2) + "\n"));
   std::string text = "# " + task.id + "\n\n" + task.description + "\n\n" + task.instructions +
-                     "\n\nFiles you may edit: ";
+                     (task.starter ? "\n\nFiles you may edit: "
+                                   : "\n\nNo starting code is shipped: write these files from scratch: ");
   for (size_t i = 0; i < task.editable.size(); ++i) text += (i ? ", " : "") + task.editable[i];
   text += "\nThe tuning configurations are in configs.json. Your kernel is also checked on "
           "configurations you do not see.\n";

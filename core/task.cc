@@ -163,7 +163,7 @@ class TaskDecoder {
   }
 
   Result<std::vector<std::string>> FileList(const YAML::Node& files, const std::string& key,
-                                            bool required) {
+                                            bool required, bool shipped = true) {
     const std::string field = "files." + key;
     YAML::Node list = files[key];
     std::vector<std::string> out;
@@ -181,8 +181,12 @@ class TaskDecoder {
         return FieldError(file_, list[i], item_field,
                           "'" + rel + "' must be a relative path inside the task folder");
       }
-      if (!fs::is_regular_file(fs::path(task_->dir) / p)) {
+      if (shipped && !fs::is_regular_file(fs::path(task_->dir) / p)) {
         return FieldError(file_, list[i], item_field, "file '" + rel + "' does not exist");
+      }
+      if (!shipped && fs::exists(fs::path(task_->dir) / p)) {
+        return FieldError(file_, list[i], item_field,
+                          "'" + rel + "' is shipped, but files.starter is false (the agent writes it)");
       }
       out.push_back(rel);
     }
@@ -194,8 +198,14 @@ class TaskDecoder {
     YAML::Node files = root["files"];
     if (!files.IsDefined()) return FieldError(file_, root, "files", "missing");
     if (!files.IsMap()) return FieldError(file_, files, "files", "expected a mapping");
-    ARENA_RETURN_IF_ERROR(CheckKeys(files, "files", {"editable", "harness"}));
-    ARENA_ASSIGN_OR_RETURN(task_->editable, FileList(files, "editable", true));
+    ARENA_RETURN_IF_ERROR(CheckKeys(files, "files", {"editable", "harness", "starter"}));
+    if (YAML::Node starter = files["starter"]; starter.IsDefined()) {
+      if (!starter.IsScalar() || (starter.Scalar() != "true" && starter.Scalar() != "false")) {
+        return FieldError(file_, starter, "files.starter", "expected true or false");
+      }
+      task_->starter = starter.Scalar() == "true";
+    }
+    ARENA_ASSIGN_OR_RETURN(task_->editable, FileList(files, "editable", true, task_->starter));
     ARENA_ASSIGN_OR_RETURN(task_->harness, FileList(files, "harness", false));
     for (const auto& e : task_->editable) {
       if (std::count(task_->harness.begin(), task_->harness.end(), e)) {
@@ -551,6 +561,10 @@ std::string TunableText(const Json& v) { return v.is_string() ? v.get<std::strin
 // Each tunable is a constant of an editable file, and its default is the
 // value written there: a search starts from the shipped baseline.
 Status CheckTunables(const TaskSpec& task) {
+  if (!task.starter && !task.tunables.empty()) {
+    return InvalidArgument(task.yaml_path + ": tunables: a task whose editable files are not shipped "
+                           "(files.starter: false) has no constants to tune");
+  }
   std::map<std::string, std::string> texts;
   for (const auto& rel : task.editable) {
     std::ifstream in(fs::path(task.dir) / rel, std::ios::binary);
@@ -631,7 +645,7 @@ Result<TaskSpec> LoadTask(const std::string& tasks_root, const std::string& yaml
     return yaml_error(e);
   }
   // What reaches an agent's workspace or a harness is a file of the task.
-  std::vector<std::string> files = task.editable;
+  std::vector<std::string> files = task.starter ? task.editable : std::vector<std::string>{};
   files.insert(files.end(), task.harness.begin(), task.harness.end());
   ARENA_RETURN_IF_ERROR(CheckTaskFolder(task.dir, task.id, files));
   ARENA_RETURN_IF_ERROR(CheckTunables(task));

@@ -82,6 +82,10 @@ struct TaskSpec {
   std::string description;
   std::string instructions;
   std::vector<std::string> editable;  // files the agent may change
+  // Whether the editable files are shipped (files.starter, default true).
+  // False: the agent writes them from scratch; only a family whose
+  // baseline is not the editable files takes such a task.
+  bool starter = true;
   std::vector<std::string> harness;   // read-only to the agent
   std::vector<TensorSpec> inputs;
   std::vector<TensorSpec> outputs;

@@ -263,6 +263,9 @@ class TorchHipFamily : public TaskFamily {
     return {{"arena_hip.h", (fs::path(ArenaHipIncludeDir(project_root)) / "arena_hip.h").string()}};
   }
 
+  // The baseline is PyTorch eager: a task may leave the HIP to the agent.
+  bool TakesTasksWithoutStarter() const override { return true; }
+
   Status ValidateTask(const TaskSpec& task) const override {
     ARENA_RETURN_IF_ERROR(ValidateHipTask(task, "torch2hip", {"reference", "parameters"}, ".py"));
     const YAML::Node& s = task.family_section;

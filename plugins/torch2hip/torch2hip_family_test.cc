@@ -11,6 +11,7 @@
 #include "core/harness_worker.h"
 #include "core/pipeline.h"
 #include "core/registry.h"
+#include "core/run.h"
 #include "core/testing/family_conformance.h"
 #include "plugins/hip2hip/worker/tensors.h"
 
@@ -249,6 +250,57 @@ TEST(TorchHipReferenceWorker, TrialFilesCrossBitForBit) {
   auto x1 = hip2hip::ReadTensorFile(r["data"][1]["inputs"][0]["path"], ARENA_FLOAT32, {8, 32});
   ASSERT_TRUE(x1.ok());
   EXPECT_NE(hip2hip::Widen(*x1), in[0]);
+}
+
+// A task that ships no HIP: the agent writes kernel.hip from scratch. The
+// reference is checked as ever; the noop agent's submission (nothing) is
+// "no candidate", a failed compile, never a pass.
+TEST_F(TorchHipTask, ATaskWithoutStartingCodeJudgesNoCandidateAsNoCandidate) {
+  std::string yaml = Read("task.yaml");
+  const size_t files = yaml.find("  editable: [kernel.hip]");
+  ASSERT_NE(files, std::string::npos);
+  yaml.insert(files, "  starter: false\n");
+  const size_t tunables = yaml.find("tunables:");
+  const size_t instructions = yaml.find("instructions:");
+  ASSERT_LT(tunables, instructions);
+  yaml.erase(tunables, instructions - tunables);
+  Write("task.yaml", yaml);
+  // While kernel.hip is still shipped, the task says one thing and does another.
+  auto shipped = Load();
+  ASSERT_FALSE(shipped.ok());
+  EXPECT_NE(shipped.status().message().find("files.starter is false"), std::string::npos)
+      << shipped.status().message();
+  fs::remove(scratch_ + "/tasks/torch2hip/fused/linear_bias_relu/kernel.hip");
+  auto task = Load();
+  ASSERT_TRUE(task.ok()) << task.status().message();
+  EXPECT_FALSE(task->starter);
+  EXPECT_TRUE(ValidateTaskSafely(*family_, *task).ok());
+  // The workspace has nothing to start from, and says so.
+  const std::string ws = scratch_ + "/workspace";
+  ASSERT_TRUE(PrepareWorkspace(*task, ws).ok());
+  EXPECT_FALSE(fs::exists(ws + "/kernel.hip"));
+  std::ifstream in(ws + "/INSTRUCTIONS.md");
+  const std::string text(std::istreambuf_iterator<char>(in), {});
+  EXPECT_NE(text.find("No starting code is shipped"), std::string::npos) << text;
+  // Evaluated as the noop agent leaves it: the reference passes, no candidate.
+  ASSERT_TRUE(ResetDir(scratch_ + "/cand").ok());
+  PipelineOptions o;
+  o.work_dir = scratch_ + "/work";
+  o.project_root = ".";
+  o.stage_timeout_s = 120;
+  auto r = EvaluateCandidate(*task, *family_, scratch_ + "/cand", o);
+  ASSERT_TRUE(r.ok()) << r.status().message();
+  EXPECT_TRUE(r->baseline_compile.passed()) << r->baseline_compile.detail;
+  EXPECT_EQ(r->candidate_compile.status, StageStatus::kFailed);
+  EXPECT_EQ(r->candidate_compile.detail.rfind("no candidate", 0), 0u) << r->candidate_compile.detail;
+  EXPECT_EQ(Small(*r).baseline_check.status, StageStatus::kPassed) << Small(*r).baseline_check.detail;
+  EXPECT_NE(Small(*r).candidate_check.status, StageStatus::kPassed);
+  // A family that times its shipped files as the baseline refuses such a task.
+  auto hip = TaskFamilyRegistry::Global().Create("hip2hip");
+  ASSERT_TRUE(hip.ok()) << hip.status().message();
+  Status s = ValidateTaskSafely(**hip, *task);
+  EXPECT_FALSE(s.ok());
+  EXPECT_NE(s.message().find("files.starter: false"), std::string::npos) << s.message();
 }
 
 }  // namespace

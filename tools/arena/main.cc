@@ -154,13 +154,21 @@ Status ValidateBaseline(const TaskSpec& task, const TaskFamily& family, const De
   // The shipped editable files are what the noop agent submits: they must
   // build (and be correct wherever checked) too. For most families they
   // are the baseline; for some (a PyTorch baseline) a separate starting point.
-  if (!r->candidate_compile.passed()) {
+  if (!task.starter) {
+    // Nothing shipped: the noop agent's submission is "no candidate".
+    if (r->candidate_compile.passed()) {
+      return FailedPrecondition(task.id + ": files.starter is false, yet a candidate compiled");
+    }
+    out << "  shipped files: none (the agent writes them from scratch); noop: "
+        << r->candidate_compile.detail << "\n";
+  } else if (!r->candidate_compile.passed()) {
     return FailedPrecondition(task.id + ": the shipped editable files do not compile: " +
                               r->candidate_compile.detail + "\n" + r->candidate_compile.log);
+  } else {
+    std::snprintf(compiled, sizeof(compiled), "  shipped files compile: %s (%.1f s)\n",
+                  r->candidate_compile.detail.c_str(), r->candidate_compile.seconds);
+    out << compiled;
   }
-  std::snprintf(compiled, sizeof(compiled), "  shipped files compile: %s (%.1f s)\n",
-                r->candidate_compile.detail.c_str(), r->candidate_compile.seconds);
-  out << compiled;
   int checked = 0;
   // Configurations this machine could not check, by reason: one line each.
   std::vector<std::pair<std::string, std::vector<std::string>>> skipped;
