@@ -5,6 +5,7 @@
 //   arena eval --task ID --candidate DIR
 //   arena report RUN [--json | --csv]
 //   arena devices
+//   arena import NAME SOURCE --out TASKS/FAMILY/SUITE [--overwrite]
 //   arena feedback --socket PATH        (agents run this through ./feedback)
 //
 // Exit codes: 0 ok, 1 evaluation failures, 2 bad input.
@@ -22,6 +23,7 @@
 #include "core/family.h"
 #include "core/feedback.h"
 #include "core/files.h"
+#include "core/importer.h"
 #include "core/leaderboard.h"
 #include "core/net_forward.h"
 #include "core/pipeline.h"
@@ -341,6 +343,18 @@ int Main(int argc, char** argv) {
 
   app.add_subcommand("devices", "list the GPUs this machine has");
 
+  auto* import_cmd = app.add_subcommand("import", "turn another benchmark's problems into task folders");
+  std::string import_name, import_source, import_out;
+  bool import_overwrite = false;
+  import_cmd->add_option("importer", import_name, "which benchmark: " + [] {
+    std::string names;
+    for (const auto& n : TaskImporterRegistry::Global().Names()) names += (names.empty() ? "" : ", ") + n;
+    return names;
+  }())->required();
+  import_cmd->add_option("source", import_source, "the benchmark's folder")->required();
+  import_cmd->add_option("--out", import_out, "TASKS/FAMILY/SUITE: one task folder per problem")->required();
+  import_cmd->add_flag("--overwrite", import_overwrite, "replace task folders that exist");
+
   auto* feedback_cmd = app.add_subcommand(
       "feedback", "report on an agent's current files (what ./feedback in a workspace runs)");
   std::string socket_path, feedback_configs;
@@ -376,6 +390,27 @@ int Main(int argc, char** argv) {
   if (runs_dir.empty()) runs_dir = DefaultRunsDir(root);
 
   if (app.got_subcommand("devices")) return CmdDevices();
+
+  if (app.got_subcommand("import")) {
+    auto importer = TaskImporterRegistry::Global().Create(import_name);
+    if (!importer.ok()) return Fail(InvalidArgument(importer.status().message()));
+    auto tasks = ImportTasksRoot(import_out, (*importer)->Family());
+    if (!tasks.ok()) return Fail(tasks.status());
+    ImportOptions options{import_source, import_out, root, import_overwrite};
+    auto outcomes = (*importer)->Import(options);
+    if (!outcomes.ok()) return Fail(InvalidArgument(outcomes.status().message()));
+    int refused = 0;
+    for (const auto& o : *outcomes) {
+      if (o.refused.empty()) {
+        std::cout << "imported: " << o.source << " -> " << o.task_dir << "\n";
+      } else {
+        ++refused;
+        std::cout << "not converted: " << o.source << ": " << o.refused << "\n";
+      }
+    }
+    std::cout << outcomes->size() - refused << " task(s) written, " << refused << " problem(s) not converted\n";
+    return refused ? kExitFailures : kExitOk;
+  }
 
   if (app.got_subcommand("merge")) {
     const fs::path dest = fs::path(runs_dir) / "arena.db";

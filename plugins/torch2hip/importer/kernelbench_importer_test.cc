@@ -1,0 +1,135 @@
+// `arena import kernelbench` on problem files written for this test in
+// KernelBench's form: the ones that convert become tasks that load,
+// validate and pass their reference's check on the CPU (the noop agent's
+// nothing is "no candidate"); the others are listed with their reason.
+#include <filesystem>
+#include <fstream>
+#include <map>
+
+#include <gtest/gtest.h>
+
+#include "core/family.h"
+#include "core/files.h"
+#include "core/importer.h"
+#include "core/pipeline.h"
+#include "core/task.h"
+
+namespace arena {
+namespace {
+namespace fs = std::filesystem;
+
+constexpr char kSource[] = "plugins/torch2hip/importer/testdata/kernelbench";
+
+class KernelBenchImport : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() {
+    root_ = new std::string(testing::TempDir() + "/kernelbench_import");
+    ASSERT_TRUE(ResetDir(*root_ + "/tasks/torch2hip/kb").ok());
+    auto importer = TaskImporterRegistry::Global().Create("kernelbench");
+    ASSERT_TRUE(importer.ok()) << importer.status().message();
+    ImportOptions o{kSource, *root_ + "/tasks/torch2hip/kb", fs::current_path().string(), false};
+    auto outcomes = (*importer)->Import(o);
+    ASSERT_TRUE(outcomes.ok()) << outcomes.status().message();
+    outcomes_ = new std::map<std::string, ImportOutcome>;
+    for (const auto& out : *outcomes) (*outcomes_)[fs::path(out.source).stem().string()] = out;
+  }
+
+  static Result<TaskSpec> Load(const std::string& name) {
+    return LoadTask(*root_ + "/tasks", *root_ + "/tasks/torch2hip/kb/" + name + "/task.yaml");
+  }
+
+  static std::string* root_;
+  static std::map<std::string, ImportOutcome>* outcomes_;
+};
+std::string* KernelBenchImport::root_ = nullptr;
+std::map<std::string, ImportOutcome>* KernelBenchImport::outcomes_ = nullptr;
+
+TEST_F(KernelBenchImport, WhatCannotBeConvertedIsListedWithItsReason) {
+  ASSERT_EQ(outcomes_->size(), 5u);
+  EXPECT_NE(outcomes_->at("30_reduce_over_dim").refused.find("is a int, not a tensor"), std::string::npos)
+      << outcomes_->at("30_reduce_over_dim").refused;
+  EXPECT_NE(outcomes_->at("31_no_model").refused.find("defines no Model"), std::string::npos);
+  EXPECT_TRUE(outcomes_->at("30_reduce_over_dim").task_dir.empty());
+  // Nothing half-written: only the three tasks, no staging folder left.
+  int folders = 0;
+  for (const auto& e : fs::directory_iterator(*root_ + "/tasks/torch2hip/kb")) {
+    ++folders;
+    EXPECT_NE(e.path().filename().string()[0], '.') << e.path();
+  }
+  EXPECT_EQ(folders, 3);
+}
+
+TEST_F(KernelBenchImport, SizesBecomeTuningAndDifferentHeldOutConfigurations) {
+  auto task = Load("level1_21_conv_pool");
+  ASSERT_TRUE(task.ok()) << task.status().message();
+  EXPECT_FALSE(task->starter);
+  ASSERT_EQ(task->inputs.size(), 2u);  // x and the convolution's weight
+  EXPECT_EQ(task->inputs[0].name, "x");
+  EXPECT_EQ(task->inputs[1].name, "w_conv_weight");
+  ASSERT_EQ(task->outputs.size(), 1u);
+  const auto tuning = task->ConfigsOfKind(ConfigKind::kTuning);
+  const auto heldout = task->ConfigsOfKind(ConfigKind::kHeldout);
+  ASSERT_EQ(tuning.size(), 5u);
+  ASSERT_EQ(heldout.size(), 5u);
+  // The problem's own sizes come first; the kernel size is never varied.
+  EXPECT_EQ(tuning[0]->params["height"], 64);
+  EXPECT_EQ(tuning[0]->params["batch_size"], 16);
+  bool odd = false, one_row = false, height_differs_from_width = false;
+  for (const Configuration* c : heldout) {
+    EXPECT_EQ(c->params["kernel_size"], 3) << c->name;
+    for (const Configuration* t : tuning) EXPECT_NE(c->params, t->params);
+    odd |= c->params["height"].get<int>() % 8 != 0;
+    one_row |= c->params["batch_size"] == 1;
+    height_differs_from_width |= c->params["height"] != c->params["width"];
+  }
+  EXPECT_TRUE(odd);
+  EXPECT_TRUE(one_row);
+  EXPECT_TRUE(height_differs_from_width);
+  // The weights reach the kernel as inputs, named in the family's section.
+  EXPECT_EQ(task->family_json["parameters"]["w_conv_weight"], "conv.weight");
+}
+
+TEST_F(KernelBenchImport, ATaskPassesItsReferenceCheckOnTheCpuAndNothingIsNoCandidate) {
+  for (const char* name : {"level1_7_scaled_relu", "level1_12_linear_tanh"}) {
+    auto task = Load(name);
+    ASSERT_TRUE(task.ok()) << task.status().message();
+    auto family = TaskFamilyRegistry::Global().Create("torch2hip");
+    ASSERT_TRUE(family.ok());
+    ASSERT_TRUE(ValidateTaskSafely(**family, *task).ok());
+    const std::string cand = *root_ + "/cand_" + name;
+    ASSERT_TRUE(ResetDir(cand).ok());
+    PipelineOptions o;
+    o.work_dir = *root_ + "/work_" + name;
+    o.project_root = fs::current_path().string();
+    o.stage_timeout_s = 120;
+    auto r = EvaluateCandidate(*task, **family, cand, o);
+    ASSERT_TRUE(r.ok()) << r.status().message();
+    EXPECT_TRUE(r->baseline_compile.passed()) << r->baseline_compile.detail << r->baseline_compile.log;
+    EXPECT_EQ(r->candidate_compile.detail.rfind("no candidate", 0), 0u) << r->candidate_compile.detail;
+    bool small_checked = false;
+    for (const auto& c : r->configs) {
+      if (c.kind != ConfigKind::kSmall) continue;
+      EXPECT_EQ(c.baseline_check.status, StageStatus::kPassed) << name << ": " << c.baseline_check.detail
+                                                                << c.baseline_check.log;
+      small_checked = true;
+    }
+    EXPECT_TRUE(small_checked) << name;
+  }
+}
+
+TEST_F(KernelBenchImport, AnExistingTaskIsKeptUnlessOverwriteIsAsked) {
+  auto importer = TaskImporterRegistry::Global().Create("kernelbench");
+  ASSERT_TRUE(importer.ok());
+  ImportOptions o{kSource, *root_ + "/tasks/torch2hip/kb", fs::current_path().string(), false};
+  auto again = (*importer)->Import(o);
+  ASSERT_TRUE(again.ok());
+  for (const auto& out : *again) {
+    if (out.source.find("7_scaled_relu") != std::string::npos) {
+      EXPECT_NE(out.refused.find("exists"), std::string::npos) << out.refused;
+    }
+  }
+  EXPECT_FALSE(ImportTasksRoot(*root_ + "/tasks/kb", "torch2hip").ok());
+}
+
+}  // namespace
+}  // namespace arena

@@ -1,0 +1,367 @@
+"""Plans one PyTorch-to-HIP task from a KernelBench problem file.
+
+Run by the kernelbench importer (kernelbench_importer.cc), sandboxed, as
+
+    python kernelbench_probe.py PROBLEM.py
+
+A problem file defines Model (an nn.Module), get_inputs() and
+get_init_inputs(), with its sizes as module-level integer constants. This
+script runs the problem on PyTorch's meta device (shapes without data) at
+its own sizes and at sizes derived from them, and prints one JSON object:
+
+    {"task_yaml": TEXT, "reference_py": TEXT}   the task, ready to write
+    {"refused": REASON}                         what stops the conversion
+
+Sizes: the constants that look like sizes (8 or more, and not a kernel size,
+stride, padding, dilation or group count, which define the operation) are
+varied; the others stay as written. Tuning: the problem's own sizes and
+sizes scaled around them. Held-out: sizes that are not multiples of 8, a
+single-row batch, and a few scales the tuning ones do not have. Every
+configuration is one the model accepts (checked on the meta device) and
+whose tensors fit a budget. Shapes are named after the constant a
+dimension equals in every configuration, else after the tensor and the
+dimension (a parameter of its own, per configuration).
+"""
+import ast
+import inspect
+import json
+import math
+import re
+import sys
+
+import torch
+
+FIXED = re.compile(r"kernel|stride|pad|dilation|group", re.I)
+BYTES_BUDGET = 6 << 30  # per configuration, inputs + outputs + weights
+SMALL_NUMEL = 1 << 14
+DTYPES = {
+    torch.float32: "float32", torch.float16: "float16", torch.bfloat16: "bfloat16",
+    torch.float64: "float64", torch.int8: "int8", torch.uint8: "uint8", torch.int16: "int16",
+    torch.int32: "int32", torch.int64: "int64", torch.bool: "bool",
+}
+SIZES = {torch.float32: 4, torch.float16: 2, torch.bfloat16: 2, torch.float64: 8, torch.int8: 1,
+         torch.uint8: 1, torch.int16: 2, torch.int32: 4, torch.int64: 8, torch.bool: 1}
+
+
+class Refused(Exception):
+    pass
+
+
+def constants_of(tree):
+    """Module-level NAME = <int> assignments, in order."""
+    out = {}
+    for node in tree.body:
+        if (isinstance(node, ast.Assign) and len(node.targets) == 1 and
+                isinstance(node.targets[0], ast.Name) and isinstance(node.value, ast.Constant) and
+                type(node.value.value) is int):
+            out[node.targets[0].id] = node.value.value
+    return out
+
+
+def load(source, path):
+    g = {"__name__": "kernelbench_problem", "__file__": path}
+    exec(compile(source, path, "exec"), g)  # noqa: S102 (sandboxed)
+    for name in ("Model", "get_inputs", "get_init_inputs"):
+        if name not in g:
+            raise Refused(f"the file defines no {name}")
+    return g
+
+
+def tensors(values, what):
+    out = []
+    for i, v in enumerate(values):
+        if not isinstance(v, torch.Tensor):
+            raise Refused(f"{what}[{i}] is a {type(v).__name__}, not a tensor (a HIP kernel takes tensors)")
+        if v.dtype not in DTYPES:
+            raise Refused(f"{what}[{i}] has dtype {v.dtype}, which the arena's ABI has no name for")
+        out.append(v)
+    return out
+
+
+def probe(g, constants, config):
+    """Shapes and dtypes of inputs, weights and outputs at `config`, and the
+    forward's FLOPs, from the meta device."""
+    for k, v in config.items():
+        g[k] = v
+    from torch.utils.flop_counter import FlopCounterMode
+    with torch.device("meta"):
+        model = g["Model"](*g["get_init_inputs"]())
+        inputs = tensors(list(g["get_inputs"]()), "get_inputs()")
+        counter = FlopCounterMode(display=False)
+        with counter:
+            out = model(*inputs)
+    outs = tensors(list(out) if isinstance(out, (tuple, list)) else [out], "the output")
+    weights = [(k, v) for k, v in model.state_dict().items() if isinstance(v, torch.Tensor)]
+    for k, v in weights:
+        if v.dtype not in DTYPES:
+            raise Refused(f"weight {k} has dtype {v.dtype}")
+    total = sum(t.numel() * SIZES[t.dtype] for t in inputs + outs + [w for _, w in weights])
+    return {"inputs": inputs, "outputs": outs, "weights": weights, "bytes": total,
+            "flops": int(counter.get_total_flops())}
+
+
+def varied_names(constants):
+    return [k for k, v in constants.items() if v >= 8 and not FIXED.search(k)]
+
+
+def scaled(constants, names, f, odd=False):
+    """The constants with `names` scaled by f. Held-out (`odd`): each name
+    by a slightly different factor (sizes written equal then differ, as a
+    height and a width), and odd: never a multiple of 8."""
+    c = dict(constants)
+    for j, k in enumerate(names):
+        v = max(1, int(round(constants[k] * f * (1.0 + 0.09 * j if odd else 1.0))))
+        if odd and v > 2 and v % 2 == 0:
+            v += 1
+        c[k] = v
+    return c
+
+
+def try_config(g, constants, config, budget, seen):
+    key = tuple(sorted(config.items()))
+    if key in seen:
+        return None
+    seen.add(key)
+    try:
+        p = probe(g, constants, config)
+    except Refused:
+        raise
+    except Exception:  # noqa: BLE001 (a size the model does not accept)
+        return None
+    return p if p["bytes"] <= budget else None
+
+
+def plan(path):
+    source = open(path, encoding="utf-8").read()
+    try:
+        tree = ast.parse(source)
+    except SyntaxError as e:
+        raise Refused(f"not Python: {e}") from None
+    constants = constants_of(tree)
+    g = load(source, path)
+    try:
+        base = probe(g, constants, constants)
+    except Refused:
+        raise
+    except Exception as e:  # noqa: BLE001
+        raise Refused(f"does not run on PyTorch's meta device: {type(e).__name__}: {e}") from None
+    names = varied_names(constants)
+    if not names:
+        raise Refused("no module-level size constant to vary (sizes must be NAME = integer)")
+    budget = max(BYTES_BUDGET, base["bytes"])
+    seen = set()
+    probes = {}
+
+    def add(kind, config):
+        if config == constants:
+            p = base if kind == "tuning" else None
+            seen.add(tuple(sorted(config.items())))
+        else:
+            p = try_config(g, constants, config, budget, seen)
+        if p is not None:
+            probes.setdefault(kind, []).append((config, p))
+
+    add("tuning", constants)
+    for f in (0.5, 2.0, 0.25, 0.75, 1.5, 0.125):
+        if len(probes.get("tuning", [])) >= 5:
+            break
+        add("tuning", scaled(constants, names, f))
+    heldout = [scaled(constants, names, f, odd=True) for f in (0.37, 1.13, 0.61, 0.09, 1.41, 0.23)]
+    one = dict(scaled(constants, names, 0.81, odd=True))
+    one[names[0]] = 1
+    heldout.insert(1, one)
+    for config in heldout:
+        if len(probes.get("heldout", [])) >= 5:
+            break
+        add("heldout", config)
+    small = None
+    for s in (8, 4, 2, 1):
+        config = dict(constants)
+        for k in names:
+            config[k] = max(1, min(constants[k], s))
+        try:
+            p = probe(g, constants, config)
+        except Exception:  # noqa: BLE001
+            continue
+        if max(t.numel() for t in p["inputs"] + p["outputs"]) <= SMALL_NUMEL:
+            small = (config, p)
+            break
+    if len(probes.get("tuning", [])) < 1 or len(probes.get("heldout", [])) < 1:
+        raise Refused("no held-out sizes the model accepts within the memory budget")
+    if small is None:
+        raise Refused("no small configuration (for checks on a CPU) the model accepts")
+    # The small configuration really runs on the CPU, in float64 as the
+    # reference does.
+    for k, v in small[0].items():
+        g[k] = v
+    try:
+        torch.manual_seed(0)
+        model = g["Model"](*g["get_init_inputs"]()).double()
+        args = [x.double() if x.is_floating_point() else x for x in g["get_inputs"]()]
+        model(*args)
+    except Exception as e:  # noqa: BLE001
+        raise Refused(f"the small configuration does not run on the CPU: {type(e).__name__}: {e}") from None
+    return source, constants, names, small, probes
+
+
+def identifier(s):
+    s = re.sub(r"[^0-9a-zA-Z_]", "_", s).strip("_").lower()
+    return s if s and not s[0].isdigit() else "t_" + s
+
+
+def render(path, source, constants, names, small, probes):
+    g_forward = None
+    tree = ast.parse(source)
+    for node in tree.body:
+        if isinstance(node, ast.ClassDef) and node.name == "Model":
+            doc = ast.get_docstring(node) or ""
+            for item in node.body:
+                if isinstance(item, ast.FunctionDef) and item.name == "forward":
+                    g_forward = [a.arg for a in item.args.args[1:]]
+            break
+    base = probes["tuning"][0][1]
+    # Names: the forward's arguments, the weights, the outputs.
+    used = set()
+
+    def unique(n):
+        n = identifier(n)
+        while n in used:
+            n += "_"
+        used.add(n)
+        return n
+
+    in_names = [unique(g_forward[i] if g_forward and i < len(g_forward) else f"x{i}")
+                for i in range(len(base["inputs"]))]
+    w_names = [unique("w_" + k.replace(".", "_")) for k, _ in base["weights"]]
+    out_names = [unique("out" if len(base["outputs"]) == 1 else f"out{i}") for i in range(len(base["outputs"]))]
+    every = [("small", small[0], small[1])] + [(k, c, p) for k in ("tuning", "heldout") for c, p in probes[k]]
+
+    def tensors_of(p):
+        return p["inputs"] + [w for _, w in p["weights"]] + p["outputs"]
+
+    all_names = in_names + w_names + out_names
+    # Each dimension: a constant it always equals, else a parameter of its own.
+    shapes, derived = [], {}
+    for t_index, tname in enumerate(all_names):
+        dims = []
+        for d in range(tensors_of(base)[t_index].dim()):
+            values = [tensors_of(p)[t_index].shape[d] for _, _, p in every]
+            named = [k for k in constants
+                     if all(c[k] == v for (_, c, _), v in zip(every, values))]
+            named = [k for k in named if k in names] or named
+            if named:
+                dims.append(named[0])
+            elif len(set(values)) == 1:
+                dims.append(str(values[0]))
+            else:
+                pname = f"{tname}_d{d}"
+                derived[pname] = values
+                dims.append(pname)
+        shapes.append(dims)
+    for _, _, p in every:
+        if [t.dim() for t in tensors_of(p)] != [t.dim() for t in tensors_of(base)]:
+            raise Refused("a tensor's rank changes with the sizes")
+    stem = path.rsplit("/", 1)[-1].rsplit(".", 1)[0]
+    desc = (inspect.cleandoc(ast.get_docstring(tree) or "") or
+            next((ast.get_docstring(n) for n in tree.body if isinstance(n, ast.ClassDef) and n.name == "Model"),
+                 None) or f"KernelBench problem {stem}")
+    desc = " ".join(desc.split())
+    if len(desc) > 300:
+        desc = desc[:297] + "..."
+
+    def q(s):
+        return json.dumps(s)
+
+    def params_of(i, c, p):
+        out = {k: c[k] for k in constants}
+        for pname, values in derived.items():
+            out[pname] = values[i]
+        out["bytes_moved"] = p["bytes"]
+        out["flops_done"] = p["flops"]
+        return "{" + ", ".join(f"{k}: {v}" for k, v in out.items()) + "}"
+
+    lines = ["family: torch2hip",
+             f"description: {q('KernelBench ' + stem + ': ' + desc)}",
+             "files:", "  editable: [kernel.hip]", "  harness: [reference.py]", "  starter: false",
+             "interface:", "  inputs:"]
+    base_t = tensors_of(base)
+    for i, n in enumerate(in_names + w_names):
+        lines.append(f"    - {{name: {n}, dtype: {DTYPES[base_t[i].dtype]}, shape: [{', '.join(shapes[i])}]}}")
+    lines.append("  outputs:")
+    k0 = len(in_names) + len(w_names)
+    for j, n in enumerate(out_names):
+        t = base_t[k0 + j]
+        lines.append(f"    - {{name: {n}, dtype: {DTYPES[t.dtype]}, shape: [{', '.join(shapes[k0 + j])}]}}")
+    lines.append("configs:")
+    lines.append(f"  small: {params_of(0, small[0], small[1])}")
+    i = 1
+    for kind in ("tuning", "heldout"):
+        lines.append(f"  {kind}:")
+        for c, p in probes[kind]:
+            lines.append(f"    - {params_of(i, c, p)}")
+            i += 1
+    out_dtypes = sorted({DTYPES[t.dtype] for t in base["outputs"]})
+    lines.append("tolerances:")
+    lines.append("  # KernelBench's own: 1e-2 absolute and relative.")
+    for dt in out_dtypes:
+        lines.append(f"  {dt}: {{atol: 1.0e-2, rtol: 1.0e-2}}")
+    lines += ["cost:",
+              "  # Every tensor read or written once; the forward's FLOPs as PyTorch's",
+              "  # counter counts them (products and convolutions; elementwise work is 0).",
+              "  bytes: bytes_moved", "  flops: flops_done",
+              "instructions: |",
+              "  Write kernel.hip from scratch: `arena_run` computes Model.forward of",
+              f"  reference.py (KernelBench {stem}) as a HIP translation unit",
+              "  behind the C ABI of arena_hip.h, faster than PyTorch eager.",
+              "  Inputs, in order: " + ", ".join(in_names + w_names) + ".",
+              "  Outputs: " + ", ".join(out_names) + ". All tensors are contiguous and row-major;",
+              "  the weights are the module's own (state_dict) tensors. Sizes vary between",
+              "  configurations (see configs.json); some held-out ones are not multiples of",
+              "  anything. Launch all work on the given stream; portable HIP only.",
+              "torch2hip:", "  reference: reference.py"]
+    if w_names:
+        lines.append("  parameters:")
+        for n, (k, _) in zip(w_names, base["weights"]):
+            lines.append(f"    {n}: {k}")
+    else:
+        lines.append("  parameters: {}")
+    yaml = "\n".join(lines) + "\n"
+    ref = (f'"""KernelBench {stem}, as the arena imported it.\n\n'
+           "The problem's code follows as written; the adapter at the end gives it the\n"
+           "arena's reference contract (get_init_inputs(config), get_inputs(config,\n"
+           'generator)): the configuration sets the module\'s size constants.\n"""\n' + source.rstrip() +
+           "\n\n\n# The arena's adapter.\n"
+           "import torch as _arena_torch\n\n"
+           f"_ARENA_CONSTANTS = {tuple(constants)!r}\n"
+           "_arena_get_init_inputs = get_init_inputs\n"
+           "_arena_get_inputs = get_inputs\n\n\n"
+           "def _arena_apply(config):\n"
+           "    for name in _ARENA_CONSTANTS:\n"
+           "        if name in config:\n"
+           "            globals()[name] = int(config[name])\n\n\n"
+           "def get_init_inputs(config):  # noqa: F811\n"
+           "    _arena_apply(config)\n"
+           "    return list(_arena_get_init_inputs())\n\n\n"
+           "def get_inputs(config, generator):  # noqa: F811\n"
+           "    _arena_apply(config)\n"
+           "    seed = int(_arena_torch.randint(0, 2**62, (1,), generator=generator))\n"
+           "    with _arena_torch.random.fork_rng(devices=[]):\n"
+           "        _arena_torch.manual_seed(seed)\n"
+           "        return list(_arena_get_inputs())\n")
+    return yaml, ref
+
+
+def main():
+    path = sys.argv[1]
+    try:
+        source, constants, names, small, probes = plan(path)
+        yaml, ref = render(path, source, constants, names, small, probes)
+        print(json.dumps({"task_yaml": yaml, "reference_py": ref}))
+    except Refused as e:
+        print(json.dumps({"refused": str(e)}))
+    except Exception as e:  # noqa: BLE001 (the problem's own code failed)
+        print(json.dumps({"refused": f"{type(e).__name__}: {e}"}))
+
+
+if __name__ == "__main__":
+    main()
