@@ -33,7 +33,7 @@ import torch
 
 FIXED = re.compile(r"kernel|stride|pad|dilation|group", re.I)
 BYTES_BUDGET = 6 << 30  # per configuration, inputs + outputs + weights
-SMALL_NUMEL = 1 << 14
+SMALL_NUMEL = 1 << 16
 DTYPES = {
     torch.float32: "float32", torch.float16: "float16", torch.bfloat16: "bfloat16",
     torch.float64: "float64", torch.int8: "int8", torch.uint8: "uint8", torch.int16: "int16",
@@ -47,15 +47,72 @@ class Refused(Exception):
     pass
 
 
+def evaluate(node):
+    """An integer (or a tuple of integers) written with literals and + - * //,
+    else None."""
+    if isinstance(node, ast.Constant) and type(node.value) is int:
+        return node.value
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
+        v = evaluate(node.operand)
+        return -v if isinstance(v, int) else None
+    if isinstance(node, ast.BinOp) and isinstance(node.op, (ast.Add, ast.Sub, ast.Mult, ast.FloorDiv)):
+        a, b = evaluate(node.left), evaluate(node.right)
+        if not isinstance(a, int) or not isinstance(b, int) or (isinstance(node.op, ast.FloorDiv) and b == 0):
+            return None
+        return {ast.Add: a + b, ast.Sub: a - b, ast.Mult: a * b}.get(type(node.op)) if not isinstance(
+            node.op, ast.FloorDiv) else a // b
+    if isinstance(node, ast.Tuple):
+        items = [evaluate(e) for e in node.elts]
+        return tuple(items) if items and all(isinstance(i, int) for i in items) else None
+    return None
+
+
 def constants_of(tree):
-    """Module-level NAME = <int> assignments, in order."""
-    out = {}
+    """Module-level NAME = <integer or tuple of integers> assignments, in
+    order, flattened: a tuple's items are NAME_0, NAME_1, ...; and the tuples'
+    lengths."""
+    flat, tuples = {}, {}
     for node in tree.body:
-        if (isinstance(node, ast.Assign) and len(node.targets) == 1 and
-                isinstance(node.targets[0], ast.Name) and isinstance(node.value, ast.Constant) and
-                type(node.value.value) is int):
-            out[node.targets[0].id] = node.value.value
-    return out
+        if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
+            v = evaluate(node.value)
+            name = node.targets[0].id
+            if isinstance(v, int):
+                flat[name] = v
+            elif isinstance(v, tuple):
+                tuples[name] = len(v)
+                for i, item in enumerate(v):
+                    flat[f"{name}_{i}"] = item
+    return flat, tuples
+
+
+def lift_sizes(source, tree):
+    """Sizes written as literals inside get_inputs (8 or more) become
+    module-level constants (input_size_K), so that they can vary like the
+    others; the rest of the text is kept as written."""
+    fn = next((n for n in tree.body if isinstance(n, ast.FunctionDef) and n.name == "get_inputs"), None)
+    if fn is None:
+        return source
+    sites = [n for n in ast.walk(fn) if isinstance(n, ast.Constant) and type(n.value) is int and n.value >= 8
+             and n.lineno == n.end_lineno]
+    if not sites:
+        return source
+    taken = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name)}
+    lines = source.splitlines(keepends=True)
+    named, k = [], 0
+    for n in sorted(sites, key=lambda n: (n.lineno, n.col_offset)):
+        while f"input_size_{k}" in taken:
+            k += 1
+        named.append((n, f"input_size_{k}"))
+        taken.add(f"input_size_{k}")
+    defs = [f"{name} = {n.value}\n" for n, name in named]
+    for n, name in reversed(named):
+        line = lines[n.lineno - 1]
+        # col_offset counts UTF-8 bytes.
+        raw = line.encode("utf-8")
+        lines[n.lineno - 1] = (raw[:n.col_offset] + name.encode() + raw[n.end_col_offset:]).decode("utf-8")
+    at = fn.lineno - 1 - len(fn.decorator_list)
+    lines[at:at] = defs + ["\n"]
+    return "".join(lines)
 
 
 def load(source, path):
@@ -78,11 +135,20 @@ def tensors(values, what):
     return out
 
 
+TUPLES = {}  # tuple constants: name -> length (their items are NAME_i)
+
+
+def apply(g, config):
+    for k, v in config.items():
+        g[k] = v
+    for name, n in TUPLES.items():
+        g[name] = tuple(config[f"{name}_{i}"] for i in range(n))
+
+
 def probe(g, constants, config):
     """Shapes and dtypes of inputs, weights and outputs at `config`, and the
     forward's FLOPs, from the meta device."""
-    for k, v in config.items():
-        g[k] = v
+    apply(g, config)
     from torch.utils.flop_counter import FlopCounterMode
     with torch.device("meta"):
         model = g["Model"](*g["get_init_inputs"]())
@@ -137,7 +203,11 @@ def plan(path):
         tree = ast.parse(source)
     except SyntaxError as e:
         raise Refused(f"not Python: {e}") from None
-    constants = constants_of(tree)
+    source = lift_sizes(source, tree)
+    tree = ast.parse(source)
+    constants, tuples = constants_of(tree)
+    TUPLES.clear()
+    TUPLES.update(tuples)
     g = load(source, path)
     try:
         base = probe(g, constants, constants)
@@ -170,6 +240,9 @@ def plan(path):
     one = dict(scaled(constants, names, 0.81, odd=True))
     one[names[0]] = 1
     heldout.insert(1, one)
+    # Where odd sizes break a rule of the model (channels that a group count
+    # must divide, say), sizes at scales the tuning ones do not have.
+    heldout += [scaled(constants, names, f) for f in (0.625, 1.25, 0.375, 0.875, 0.1875)]
     for config in heldout:
         if len(probes.get("heldout", [])) >= 5:
             break
@@ -192,8 +265,7 @@ def plan(path):
         raise Refused("no small configuration (for checks on a CPU) the model accepts")
     # The small configuration really runs on the CPU, in float64 as the
     # reference does.
-    for k, v in small[0].items():
-        g[k] = v
+    apply(g, small[0])
     try:
         torch.manual_seed(0)
         model = g["Model"](*g["get_init_inputs"]()).double()
@@ -244,6 +316,9 @@ def render(path, source, constants, names, small, probes):
     shapes, derived = [], {}
     for t_index, tname in enumerate(all_names):
         dims = []
+        if tensors_of(base)[t_index].dim() == 0:
+            shapes.append(["1"])  # a scalar is declared with shape [1]
+            continue
         for d in range(tensors_of(base)[t_index].dim()):
             values = [tensors_of(p)[t_index].shape[d] for _, _, p in every]
             named = [k for k in constants
@@ -327,18 +402,22 @@ def render(path, source, constants, names, small, probes):
         lines.append("  parameters: {}")
     yaml = "\n".join(lines) + "\n"
     ref = (f'"""KernelBench {stem}, as the arena imported it.\n\n'
-           "The problem's code follows as written; the adapter at the end gives it the\n"
+           "The problem's code follows as written (sizes written inside get_inputs\n"
+           "lifted into module constants, input_size_K); the adapter at the end gives it the\n"
            "arena's reference contract (get_init_inputs(config), get_inputs(config,\n"
            'generator)): the configuration sets the module\'s size constants.\n"""\n' + source.rstrip() +
            "\n\n\n# The arena's adapter.\n"
            "import torch as _arena_torch\n\n"
-           f"_ARENA_CONSTANTS = {tuple(constants)!r}\n"
+           f"_ARENA_CONSTANTS = {tuple(k for k in constants if not any(k.startswith(t + '_') for t in TUPLES))!r}\n"
+           f"_ARENA_TUPLES = {dict(TUPLES)!r}\n"
            "_arena_get_init_inputs = get_init_inputs\n"
            "_arena_get_inputs = get_inputs\n\n\n"
            "def _arena_apply(config):\n"
            "    for name in _ARENA_CONSTANTS:\n"
            "        if name in config:\n"
-           "            globals()[name] = int(config[name])\n\n\n"
+           "            globals()[name] = int(config[name])\n"
+           "    for name, n in _ARENA_TUPLES.items():\n"
+           "        globals()[name] = tuple(int(config[f'{name}_{i}']) for i in range(n))\n\n\n"
            "def get_init_inputs(config):  # noqa: F811\n"
            "    _arena_apply(config)\n"
            "    return list(_arena_get_init_inputs())\n\n\n"
