@@ -45,7 +45,7 @@ std::string* KernelBenchImport::root_ = nullptr;
 std::map<std::string, ImportOutcome>* KernelBenchImport::outcomes_ = nullptr;
 
 TEST_F(KernelBenchImport, WhatCannotBeConvertedIsListedWithItsReason) {
-  ASSERT_EQ(outcomes_->size(), 5u);
+  ASSERT_EQ(outcomes_->size(), 6u);
   EXPECT_NE(outcomes_->at("30_reduce_over_dim").refused.find("is a int, not a tensor"), std::string::npos)
       << outcomes_->at("30_reduce_over_dim").refused;
   EXPECT_NE(outcomes_->at("31_no_model").refused.find("defines no Model"), std::string::npos);
@@ -56,7 +56,7 @@ TEST_F(KernelBenchImport, WhatCannotBeConvertedIsListedWithItsReason) {
     ++folders;
     EXPECT_NE(e.path().filename().string()[0], '.') << e.path();
   }
-  EXPECT_EQ(folders, 3);
+  EXPECT_EQ(folders, 4);
 }
 
 TEST_F(KernelBenchImport, SizesBecomeTuningAndDifferentHeldOutConfigurations) {
@@ -89,8 +89,29 @@ TEST_F(KernelBenchImport, SizesBecomeTuningAndDifferentHeldOutConfigurations) {
   EXPECT_EQ(task->family_json["parameters"]["w_conv_weight"], "conv.weight");
 }
 
+// Sizes written inside get_inputs (32, 16) and a tuple of sizes vary like
+// module-level integers: lifted into constants, the tuple's items apart.
+TEST_F(KernelBenchImport, LiteralAndTupleSizesVaryToo) {
+  auto task = Load("level1_44_avg_pool_literals");
+  ASSERT_TRUE(task.ok()) << task.status().message();
+  const auto tuning = task->ConfigsOfKind(ConfigKind::kTuning);
+  ASSERT_FALSE(tuning.empty());
+  const Json& p = tuning[0]->params;
+  EXPECT_EQ(p["input_size_0"], 32);
+  EXPECT_EQ(p["input_size_1"], 16);
+  EXPECT_EQ(p["image_0"], 96);
+  EXPECT_EQ(p["image_1"], 128);
+  EXPECT_EQ(p["kernel_size"], 2);
+  ASSERT_EQ(task->inputs[0].shape.size(), 4u);
+  EXPECT_EQ(task->inputs[0].shape[0], "input_size_0");
+  EXPECT_EQ(task->inputs[0].shape[2], "image_0");
+  bool varied = false;
+  for (const Configuration* c : task->ConfigsOfKind(ConfigKind::kHeldout)) varied |= c->params["image_1"] != 128;
+  EXPECT_TRUE(varied);
+}
+
 TEST_F(KernelBenchImport, ATaskPassesItsReferenceCheckOnTheCpuAndNothingIsNoCandidate) {
-  for (const char* name : {"level1_7_scaled_relu", "level1_12_linear_tanh"}) {
+  for (const char* name : {"level1_7_scaled_relu", "level1_12_linear_tanh", "level1_44_avg_pool_literals"}) {
     auto task = Load(name);
     ASSERT_TRUE(task.ok()) << task.status().message();
     auto family = TaskFamilyRegistry::Global().Create("torch2hip");
