@@ -5,7 +5,7 @@
 //   arena eval --task ID --candidate DIR
 //   arena report RUN [--json | --csv]
 //   arena devices
-//   arena import NAME SOURCE --out TASKS/FAMILY/SUITE [--overwrite]
+//   arena import kernelbench|aka SOURCE --out TASKS/FAMILY/SUITE [--overwrite]
 //   arena feedback --socket PATH        (agents run this through ./feedback)
 //
 // Exit codes: 0 ok, 1 evaluation failures, 2 bad input.

@@ -1,8 +1,12 @@
 """Plans one PyTorch-to-HIP task from a KernelBench problem file.
 
-Run by the kernelbench importer (kernelbench_importer.cc), sandboxed, as
+Run by the importers (importers.cc), sandboxed, as
 
-    python kernelbench_probe.py PROBLEM.py
+    python kernelbench_probe.py [--aka] PROBLEM.py
+
+--aka: an AgentKernelArena module file: the nn.Module may have any name,
+and get_inputs() may yield several input sets (cases), each its own
+configuration.
 
 A problem file defines Model (an nn.Module), get_inputs() and
 get_init_inputs(), with its sizes as module-level integer constants. This
@@ -115,12 +119,26 @@ def lift_sizes(source, tree):
     return "".join(lines)
 
 
+AKA = False
+LABEL = None  # how the task names its source ("KernelBench 19_ReLU" by default)
+
+
+MODEL_CLASS = ["Model"]
+
+
 def load(source, path):
     g = {"__name__": "kernelbench_problem", "__file__": path}
     exec(compile(source, path, "exec"), g)  # noqa: S102 (sandboxed)
+    if AKA and "Model" not in g:
+        modules = [v for v in g.values() if isinstance(v, type) and issubclass(v, torch.nn.Module) and
+                   v.__module__ == "kernelbench_problem"]
+        if len(modules) != 1:
+            raise Refused(f"{len(modules)} nn.Module classes; which one is the task is not known")
+        g["Model"] = modules[0]
     for name in ("Model", "get_inputs", "get_init_inputs"):
         if name not in g:
             raise Refused(f"the file defines no {name}")
+    MODEL_CLASS[0] = g["Model"].__name__
     return g
 
 
@@ -145,6 +163,14 @@ def apply(g, config):
         g[name] = tuple(config[f"{name}_{i}"] for i in range(n))
 
 
+def input_sets(g):
+    """get_inputs()'s input sets: one list, or each set a generator yields."""
+    r = g["get_inputs"]()
+    if inspect.isgenerator(r):
+        return [list(x) for x in r]
+    return [list(r)]
+
+
 def probe(g, constants, config):
     """Shapes and dtypes of inputs, weights and outputs at `config`, and the
     forward's FLOPs, from the meta device."""
@@ -152,7 +178,11 @@ def probe(g, constants, config):
     from torch.utils.flop_counter import FlopCounterMode
     with torch.device("meta"):
         model = g["Model"](*g["get_init_inputs"]())
-        inputs = tensors(list(g["get_inputs"]()), "get_inputs()")
+        sets = input_sets(g)
+        case = config.get("case", 0)
+        if case >= len(sets):
+            raise ValueError("fewer input sets at these sizes")
+        inputs = tensors(sets[case], "get_inputs()")
         counter = FlopCounterMode(display=False)
         with counter:
             out = model(*inputs)
@@ -176,7 +206,7 @@ def scaled(constants, names, f, odd=False):
     height and a width), and odd: never a multiple of 8."""
     c = dict(constants)
     for j, k in enumerate(names):
-        v = max(1, int(round(constants[k] * f * (1.0 + 0.09 * j if odd else 1.0))))
+        v = max(1, int(round(constants[k] * f * (1.0 + 0.09 * (j % 4) if odd else 1.0))))
         if odd and v > 2 and v % 2 == 0:
             v += 1
         c[k] = v
@@ -218,6 +248,11 @@ def plan(path):
     names = varied_names(constants)
     if not names:
         raise Refused("no module-level size constant to vary (sizes must be NAME = integer)")
+    with torch.device("meta"):
+        cases = len(input_sets(g))
+    if cases > 1:
+        small, probes = plan_cases(g, constants, names, base, cases)
+        return source, constants, names, small, probes
     budget = max(BYTES_BUDGET, base["bytes"])
     seen = set()
     probes = {}
@@ -263,17 +298,67 @@ def plan(path):
         raise Refused("no held-out sizes the model accepts within the memory budget")
     if small is None:
         raise Refused("no small configuration (for checks on a CPU) the model accepts")
-    # The small configuration really runs on the CPU, in float64 as the
-    # reference does.
-    apply(g, small[0])
+    run_small_on_cpu(g, small[0])
+    return source, constants, names, small, probes
+
+
+def plan_cases(g, constants, names, base, cases):
+    """Sizes as input sets (an AgentKernelArena module yields several): each
+    set at its own sizes is a tuning configuration; held-out ones are each
+    set at sizes scaled to differ (odd where the model accepts it)."""
+    budget = max(BYTES_BUDGET, base["bytes"])
+    seen = set()
+    probes = {"tuning": [], "heldout": []}
+    for k in range(cases):
+        config = dict(constants, case=k)
+        p = try_config(g, constants, config, max(budget, 4 * base["bytes"]), seen)
+        if p is not None:
+            probes["tuning"].append((config, p))
+    factors = (0.37, 0.61, 1.13, 0.23, 0.81, 0.09)
+    for k in range(cases):
+        for f in factors[k % len(factors):] + factors[:k % len(factors)]:
+            found = None
+            for odd in (True, False):
+                config = dict(scaled(constants, names, f, odd=odd), case=k)
+                found = try_config(g, constants, config, budget, seen)
+                if found is not None:
+                    probes["heldout"].append((config, found))
+                    break
+            if found is not None:
+                break
+    probes["tuning"] = probes["tuning"][:8]
+    probes["heldout"] = probes["heldout"][:8]
+    if not probes["tuning"] or not probes["heldout"]:
+        raise Refused("no held-out sizes the model accepts within the memory budget")
+    small = None
+    for s in (8, 4, 2, 1):
+        config = dict(constants, case=0)
+        for k in names:
+            config[k] = max(1, min(constants[k], s))
+        try:
+            p = probe(g, constants, config)
+        except Exception:  # noqa: BLE001
+            continue
+        if max(t.numel() for t in p["inputs"] + p["outputs"]) <= SMALL_NUMEL:
+            small = (config, p)
+            break
+    if small is None:
+        raise Refused("no small configuration (for checks on a CPU) the model accepts")
+    run_small_on_cpu(g, small[0])
+    return small, probes
+
+
+def run_small_on_cpu(g, config):
+    """The small configuration really runs on the CPU, in float64 as the
+    reference does."""
+    apply(g, config)
     try:
         torch.manual_seed(0)
         model = g["Model"](*g["get_init_inputs"]()).double()
-        args = [x.double() if x.is_floating_point() else x for x in g["get_inputs"]()]
+        args = [x.double() if x.is_floating_point() else x for x in input_sets(g)[config.get("case", 0)]]
         model(*args)
     except Exception as e:  # noqa: BLE001
         raise Refused(f"the small configuration does not run on the CPU: {type(e).__name__}: {e}") from None
-    return source, constants, names, small, probes
 
 
 def identifier(s):
@@ -285,8 +370,7 @@ def render(path, source, constants, names, small, probes):
     g_forward = None
     tree = ast.parse(source)
     for node in tree.body:
-        if isinstance(node, ast.ClassDef) and node.name == "Model":
-            doc = ast.get_docstring(node) or ""
+        if isinstance(node, ast.ClassDef) and node.name == MODEL_CLASS[0]:
             for item in node.body:
                 if isinstance(item, ast.FunctionDef) and item.name == "forward":
                     g_forward = [a.arg for a in item.args.args[1:]]
@@ -337,9 +421,10 @@ def render(path, source, constants, names, small, probes):
         if [t.dim() for t in tensors_of(p)] != [t.dim() for t in tensors_of(base)]:
             raise Refused("a tensor's rank changes with the sizes")
     stem = path.rsplit("/", 1)[-1].rsplit(".", 1)[0]
+    label = LABEL or f"KernelBench {stem}"
     desc = (inspect.cleandoc(ast.get_docstring(tree) or "") or
-            next((ast.get_docstring(n) for n in tree.body if isinstance(n, ast.ClassDef) and n.name == "Model"),
-                 None) or f"KernelBench problem {stem}")
+            next((ast.get_docstring(n) for n in tree.body
+                  if isinstance(n, ast.ClassDef) and n.name == MODEL_CLASS[0]), None) or label)
     desc = " ".join(desc.split())
     if len(desc) > 300:
         desc = desc[:297] + "..."
@@ -349,6 +434,8 @@ def render(path, source, constants, names, small, probes):
 
     def params_of(i, c, p):
         out = {k: c[k] for k in constants}
+        if "case" in c:
+            out["case"] = c["case"]
         for pname, values in derived.items():
             out[pname] = values[i]
         out["bytes_moved"] = p["bytes"]
@@ -356,7 +443,7 @@ def render(path, source, constants, names, small, probes):
         return "{" + ", ".join(f"{k}: {v}" for k, v in out.items()) + "}"
 
     lines = ["family: torch2hip",
-             f"description: {q('KernelBench ' + stem + ': ' + desc)}",
+             f"description: {q(label + ': ' + desc)}",
              "files:", "  editable: [kernel.hip]", "  harness: [reference.py]", "  starter: false",
              "interface:", "  inputs:"]
     base_t = tensors_of(base)
@@ -385,8 +472,8 @@ def render(path, source, constants, names, small, probes):
               "  # counter counts them (products and convolutions; elementwise work is 0).",
               "  bytes: bytes_moved", "  flops: flops_done",
               "instructions: |",
-              "  Write kernel.hip from scratch: `arena_run` computes Model.forward of",
-              f"  reference.py (KernelBench {stem}) as a HIP translation unit",
+              f"  Write kernel.hip from scratch: `arena_run` computes {MODEL_CLASS[0]}.forward of",
+              f"  reference.py ({label}) as a HIP translation unit",
               "  behind the C ABI of arena_hip.h, faster than PyTorch eager.",
               "  Inputs, in order: " + ", ".join(in_names + w_names) + ".",
               "  Outputs: " + ", ".join(out_names) + ". All tensors are contiguous and row-major;",
@@ -401,13 +488,14 @@ def render(path, source, constants, names, small, probes):
     else:
         lines.append("  parameters: {}")
     yaml = "\n".join(lines) + "\n"
-    ref = (f'"""KernelBench {stem}, as the arena imported it.\n\n'
+    ref = (f'"""{label}, as the arena imported it.\n\n'
            "The problem's code follows as written (sizes written inside get_inputs\n"
            "lifted into module constants, input_size_K); the adapter at the end gives it the\n"
            "arena's reference contract (get_init_inputs(config), get_inputs(config,\n"
            'generator)): the configuration sets the module\'s size constants.\n"""\n' + source.rstrip() +
            "\n\n\n# The arena's adapter.\n"
            "import torch as _arena_torch\n\n"
+           + ("" if MODEL_CLASS[0] == "Model" else f"Model = {MODEL_CLASS[0]}\n") +
            f"_ARENA_CONSTANTS = {tuple(k for k in constants if not any(k.startswith(t + '_') for t in TUPLES))!r}\n"
            f"_ARENA_TUPLES = {dict(TUPLES)!r}\n"
            "_arena_get_init_inputs = get_init_inputs\n"
@@ -426,12 +514,23 @@ def render(path, source, constants, names, small, probes):
            "    seed = int(_arena_torch.randint(0, 2**62, (1,), generator=generator))\n"
            "    with _arena_torch.random.fork_rng(devices=[]):\n"
            "        _arena_torch.manual_seed(seed)\n"
-           "        return list(_arena_get_inputs())\n")
+           "        sets = _arena_get_inputs()\n"
+           "        if not isinstance(sets, (list, tuple)):  # one input set per case\n"
+           "            for _ in range(int(config.get('case', 0))):\n"
+           "                next(sets)\n"
+           "            sets = next(sets)\n"
+           "        return list(sets)\n")
     return yaml, ref
 
 
 def main():
-    path = sys.argv[1]
+    global AKA, LABEL
+    args = sys.argv[1:]
+    AKA = "--aka" in args
+    for a in args:
+        if a.startswith("--label="):
+            LABEL = a[len("--label="):]
+    path = [a for a in args if not a.startswith("--")][0]
     try:
         source, constants, names, small, probes = plan(path)
         yaml, ref = render(path, source, constants, names, small, probes)

@@ -1,7 +1,8 @@
-// `arena import kernelbench` on problem files written for this test in
-// KernelBench's form: the ones that convert become tasks that load,
-// validate and pass their reference's check on the CPU (the noop agent's
-// nothing is "no candidate"); the others are listed with their reason.
+// `arena import kernelbench` and `arena import aka` on problems written for
+// this test in those benchmarks' forms: the ones that convert become tasks
+// that load, validate and pass their reference's check on the CPU (the noop
+// agent's nothing is "no candidate"); the others are listed with their
+// reason.
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -150,6 +151,66 @@ TEST_F(KernelBenchImport, AnExistingTaskIsKeptUnlessOverwriteIsAsked) {
     }
   }
   EXPECT_FALSE(ImportTasksRoot(*root_ + "/tasks/kb", "torch2hip").ok());
+}
+
+// AgentKernelArena folders: the PyTorch module of torch2hip and hip2hip
+// ones (a class of any name, one input set per yielded case), each case a
+// tuning configuration and a held-out one at other sizes; other task types
+// are listed, not converted.
+TEST(AkaImport, ModulesWithCasesBecomeTasksAndOtherTypesAreListed) {
+  const std::string root = testing::TempDir() + "/aka_import";
+  ASSERT_TRUE(ResetDir(root + "/tasks/torch2hip/aka").ok());
+  auto importer = TaskImporterRegistry::Global().Create("aka");
+  ASSERT_TRUE(importer.ok()) << importer.status().message();
+  ImportOptions o{"plugins/torch2hip/importer/testdata/aka", root + "/tasks/torch2hip/aka",
+                  fs::current_path().string(), false};
+  auto outcomes = (*importer)->Import(o);
+  ASSERT_TRUE(outcomes.ok()) << outcomes.status().message();
+  ASSERT_EQ(outcomes->size(), 3u);
+  std::map<std::string, ImportOutcome> by;
+  for (const auto& out : *outcomes) by[fs::path(out.source).filename().string()] = out;
+  EXPECT_NE(by.at("add_one").refused.find("task_type 'triton2triton'"), std::string::npos)
+      << by.at("add_one").refused;
+  ASSERT_TRUE(by.at("softplus_rows").refused.empty()) << by.at("softplus_rows").refused;
+  ASSERT_TRUE(by.at("row_max").refused.empty()) << by.at("row_max").refused;
+  auto task = LoadTask(root + "/tasks", by.at("softplus_rows").task_dir + "/task.yaml");
+  ASSERT_TRUE(task.ok()) << task.status().message();
+  EXPECT_NE(task->description.find("AgentKernelArena tasks/torch2hip/samples/softplus_rows"), std::string::npos);
+  ASSERT_EQ(task->inputs.size(), 2u);
+  EXPECT_EQ(task->inputs[0].name, "x");  // the forward's own argument names
+  EXPECT_EQ(task->inputs[1].name, "w");
+  const auto tuning = task->ConfigsOfKind(ConfigKind::kTuning);
+  const auto heldout = task->ConfigsOfKind(ConfigKind::kHeldout);
+  ASSERT_EQ(tuning.size(), 3u);  // the module's three cases, at their sizes
+  for (size_t k = 0; k < 3; ++k) EXPECT_EQ(tuning[k]->params["case"], k);
+  EXPECT_EQ(tuning[1]->params["x_d0"], 1024);
+  EXPECT_EQ(tuning[1]->params["x_d1"], 4096);
+  ASSERT_GE(heldout.size(), 3u);
+  for (const Configuration* h : heldout) {
+    for (const Configuration* t : tuning) {
+      if (h->params["case"] == t->params["case"]) {
+        EXPECT_NE(h->params["x_d1"], t->params["x_d1"]);
+      }
+    }
+  }
+  // The reference (the module under its own name, the case picked from
+  // the generator) passes its check on the CPU; nothing is no candidate.
+  auto family = TaskFamilyRegistry::Global().Create("torch2hip");
+  ASSERT_TRUE(family.ok());
+  ASSERT_TRUE(ValidateTaskSafely(**family, *task).ok());
+  ASSERT_TRUE(ResetDir(root + "/cand").ok());
+  PipelineOptions p;
+  p.work_dir = root + "/work";
+  p.project_root = fs::current_path().string();
+  p.stage_timeout_s = 120;
+  auto r = EvaluateCandidate(*task, **family, root + "/cand", p);
+  ASSERT_TRUE(r.ok()) << r.status().message();
+  EXPECT_EQ(r->candidate_compile.detail.rfind("no candidate", 0), 0u);
+  for (const auto& c : r->configs) {
+    if (c.kind == ConfigKind::kSmall) {
+      EXPECT_EQ(c.baseline_check.status, StageStatus::kPassed) << c.baseline_check.detail << c.baseline_check.log;
+    }
+  }
 }
 
 }  // namespace

@@ -1,0 +1,1 @@
+// their HIP baseline

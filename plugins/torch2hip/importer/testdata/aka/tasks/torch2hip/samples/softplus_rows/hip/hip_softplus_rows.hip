@@ -1,0 +1,1 @@
+// their HIP, with a PyTorch extension's bindings

@@ -1,0 +1,1 @@
+# a Triton kernel and its wrapper
