@@ -198,17 +198,26 @@ TEST(AkaImport, ModulesWithCasesBecomeTasksAndOtherTypesAreListed) {
   auto family = TaskFamilyRegistry::Global().Create("torch2hip");
   ASSERT_TRUE(family.ok());
   ASSERT_TRUE(ValidateTaskSafely(**family, *task).ok());
-  ASSERT_TRUE(ResetDir(root + "/cand").ok());
-  PipelineOptions p;
-  p.work_dir = root + "/work";
-  p.project_root = fs::current_path().string();
-  p.stage_timeout_s = 120;
-  auto r = EvaluateCandidate(*task, **family, root + "/cand", p);
-  ASSERT_TRUE(r.ok()) << r.status().message();
-  EXPECT_EQ(r->candidate_compile.detail.rfind("no candidate", 0), 0u);
-  for (const auto& c : r->configs) {
-    if (c.kind == ConfigKind::kSmall) {
-      EXPECT_EQ(c.baseline_check.status, StageStatus::kPassed) << c.baseline_check.detail << c.baseline_check.log;
+  // row_max's module takes keyword arguments ([args, {kwargs}]): they reach
+  // it (keepdim=False: the output is one value per row).
+  auto row_max = LoadTask(root + "/tasks", by.at("row_max").task_dir + "/task.yaml");
+  ASSERT_TRUE(row_max.ok()) << row_max.status().message();
+  ASSERT_EQ(row_max->outputs.size(), 1u);
+  EXPECT_EQ(row_max->outputs[0].shape.size(), 1u);
+  for (const TaskSpec* t : {&*task, &*row_max}) {
+    ASSERT_TRUE(ResetDir(root + "/cand").ok());
+    PipelineOptions p;
+    p.work_dir = root + "/work";
+    p.project_root = fs::current_path().string();
+    p.stage_timeout_s = 120;
+    auto r = EvaluateCandidate(*t, **family, root + "/cand", p);
+    ASSERT_TRUE(r.ok()) << r.status().message();
+    EXPECT_EQ(r->candidate_compile.detail.rfind("no candidate", 0), 0u);
+    for (const auto& c : r->configs) {
+      if (c.kind == ConfigKind::kSmall) {
+        EXPECT_EQ(c.baseline_check.status, StageStatus::kPassed)
+            << t->id << ": " << c.baseline_check.detail << c.baseline_check.log;
+      }
     }
   }
 }

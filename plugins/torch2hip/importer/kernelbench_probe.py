@@ -163,12 +163,31 @@ def apply(g, config):
         g[name] = tuple(config[f"{name}_{i}"] for i in range(n))
 
 
+def args_kwargs(a):
+    """[args, {kwargs}] (a convention of some suites) or plain args."""
+    if isinstance(a, (list, tuple)) and len(a) == 2 and isinstance(a[0], (list, tuple)) and isinstance(a[1], dict):
+        return list(a[0]), dict(a[1])
+    return list(a), {}
+
+
+def make_model(g):
+    args, kwargs = args_kwargs(g["get_init_inputs"]())
+    return g["Model"](*args, **kwargs)
+
+
+def input_set(x):
+    args, kwargs = args_kwargs(x)
+    if kwargs:
+        raise Refused("get_inputs passes keyword arguments to forward")
+    return args
+
+
 def input_sets(g):
     """get_inputs()'s input sets: one list, or each set a generator yields."""
     r = g["get_inputs"]()
     if inspect.isgenerator(r):
-        return [list(x) for x in r]
-    return [list(r)]
+        return [input_set(x) for x in r]
+    return [input_set(r)]
 
 
 def probe(g, constants, config):
@@ -177,7 +196,7 @@ def probe(g, constants, config):
     apply(g, config)
     from torch.utils.flop_counter import FlopCounterMode
     with torch.device("meta"):
-        model = g["Model"](*g["get_init_inputs"]())
+        model = make_model(g)
         sets = input_sets(g)
         case = config.get("case", 0)
         if case >= len(sets):
@@ -282,18 +301,7 @@ def plan(path):
         if len(probes.get("heldout", [])) >= 5:
             break
         add("heldout", config)
-    small = None
-    for s in (8, 4, 2, 1):
-        config = dict(constants)
-        for k in names:
-            config[k] = max(1, min(constants[k], s))
-        try:
-            p = probe(g, constants, config)
-        except Exception:  # noqa: BLE001
-            continue
-        if max(t.numel() for t in p["inputs"] + p["outputs"]) <= SMALL_NUMEL:
-            small = (config, p)
-            break
+    small = small_config(g, constants, names, {})
     if len(probes.get("tuning", [])) < 1 or len(probes.get("heldout", [])) < 1:
         raise Refused("no held-out sizes the model accepts within the memory budget")
     if small is None:
@@ -330,9 +338,19 @@ def plan_cases(g, constants, names, base, cases):
     probes["heldout"] = probes["heldout"][:8]
     if not probes["tuning"] or not probes["heldout"]:
         raise Refused("no held-out sizes the model accepts within the memory budget")
-    small = None
+    small = small_config(g, constants, names, {"case": 0})
+    if small is None:
+        raise Refused("no small configuration (for checks on a CPU) the model accepts")
+    run_small_on_cpu(g, small[0])
+    return small, probes
+
+
+def small_config(g, constants, names, extra):
+    """The sizes capped at 8, 4, 2 or 1, the first whose tensors are small
+    enough for checks on a CPU and that the model accepts, with its probe;
+    None if none is."""
     for s in (8, 4, 2, 1):
-        config = dict(constants, case=0)
+        config = dict(constants, **extra)
         for k in names:
             config[k] = max(1, min(constants[k], s))
         try:
@@ -340,12 +358,8 @@ def plan_cases(g, constants, names, base, cases):
         except Exception:  # noqa: BLE001
             continue
         if max(t.numel() for t in p["inputs"] + p["outputs"]) <= SMALL_NUMEL:
-            small = (config, p)
-            break
-    if small is None:
-        raise Refused("no small configuration (for checks on a CPU) the model accepts")
-    run_small_on_cpu(g, small[0])
-    return small, probes
+            return config, p
+    return None
 
 
 def run_small_on_cpu(g, config):
@@ -354,7 +368,7 @@ def run_small_on_cpu(g, config):
     apply(g, config)
     try:
         torch.manual_seed(0)
-        model = g["Model"](*g["get_init_inputs"]()).double()
+        model = make_model(g).double()
         args = [x.double() if x.is_floating_point() else x for x in input_sets(g)[config.get("case", 0)]]
         model(*args)
     except Exception as e:  # noqa: BLE001
@@ -495,7 +509,8 @@ def render(path, source, constants, names, small, probes):
            'generator)): the configuration sets the module\'s size constants.\n"""\n' + source.rstrip() +
            "\n\n\n# The arena's adapter.\n"
            "import torch as _arena_torch\n\n"
-           + ("" if MODEL_CLASS[0] == "Model" else f"Model = {MODEL_CLASS[0]}\n") +
+           f"_arena_class = {MODEL_CLASS[0]}\n"
+           "_arena_kwargs = {}\n" +
            f"_ARENA_CONSTANTS = {tuple(k for k in constants if not any(k.startswith(t + '_') for t in TUPLES))!r}\n"
            f"_ARENA_TUPLES = {dict(TUPLES)!r}\n"
            "_arena_get_init_inputs = get_init_inputs\n"
@@ -506,9 +521,18 @@ def render(path, source, constants, names, small, probes):
            "            globals()[name] = int(config[name])\n"
            "    for name, n in _ARENA_TUPLES.items():\n"
            "        globals()[name] = tuple(int(config[f'{name}_{i}']) for i in range(n))\n\n\n"
+           "def _arena_args(a):  # [args, {kwargs}] or plain args\n"
+           "    if (isinstance(a, (list, tuple)) and len(a) == 2 and isinstance(a[0], (list, tuple))\n"
+           "            and isinstance(a[1], dict)):\n"
+           "        return list(a[0]), dict(a[1])\n"
+           "    return list(a), {}\n\n\n"
+           "def Model(*args):  # noqa: F811 (the module, with its keyword arguments)\n"
+           "    return _arena_class(*args, **_arena_kwargs)\n\n\n"
            "def get_init_inputs(config):  # noqa: F811\n"
+           "    global _arena_kwargs\n"
            "    _arena_apply(config)\n"
-           "    return list(_arena_get_init_inputs())\n\n\n"
+           "    args, _arena_kwargs = _arena_args(_arena_get_init_inputs())\n"
+           "    return args\n\n\n"
            "def get_inputs(config, generator):  # noqa: F811\n"
            "    _arena_apply(config)\n"
            "    seed = int(_arena_torch.randint(0, 2**62, (1,), generator=generator))\n"
@@ -519,7 +543,7 @@ def render(path, source, constants, names, small, probes):
            "            for _ in range(int(config.get('case', 0))):\n"
            "                next(sets)\n"
            "            sets = next(sets)\n"
-           "        return list(sets)\n")
+           "        return _arena_args(sets)[0]\n")
     return yaml, ref
 
 

@@ -5,8 +5,12 @@ import torch.nn as nn
 class RowMax(nn.Module):
     """The largest entry of each row."""
 
+    def __init__(self, keepdim=True):
+        super().__init__()
+        self.keepdim = keepdim
+
     def forward(self, x):
-        return torch.amax(x, dim=1)
+        return torch.amax(x, dim=1, keepdim=self.keepdim)
 
 
 def get_inputs():
@@ -14,4 +18,4 @@ def get_inputs():
 
 
 def get_init_inputs():
-    return []
+    return [[], {"keepdim": False}]
