@@ -184,6 +184,7 @@ TEST(AkaImport, ModulesWithCasesBecomeTasksAndOtherTypesAreListed) {
   ASSERT_EQ(tuning.size(), 3u);  // the module's three cases, at their sizes
   for (size_t k = 0; k < 3; ++k) EXPECT_EQ(tuning[k]->params["case"], k);
   EXPECT_EQ(tuning[1]->params["x_d0"], 1024);
+  EXPECT_EQ(tuning[1]->name, "tuning_case1_1024x4096");  // named by its case and first input
   EXPECT_EQ(tuning[1]->params["x_d1"], 4096);
   ASSERT_GE(heldout.size(), 3u);
   for (const Configuration* h : heldout) {

@@ -232,7 +232,13 @@ def scaled(constants, names, f, odd=False):
     return c
 
 
-def try_config(g, constants, config, budget, seen):
+def shapes_of(p):
+    return tuple(tuple(t.shape) for t in p["inputs"] + p["outputs"] + [w for _, w in p["weights"]])
+
+
+def try_config(g, constants, config, budget, seen, unlike=()):
+    """The probe of `config` if the model accepts it within the budget, it
+    is new, and (held-out) its tensors' shapes are none of `unlike`'s."""
     key = tuple(sorted(config.items()))
     if key in seen:
         return None
@@ -242,6 +248,8 @@ def try_config(g, constants, config, budget, seen):
     except Refused:
         raise
     except Exception:  # noqa: BLE001 (a size the model does not accept)
+        return None
+    if any(shapes_of(p) == shapes_of(q) for _, q in unlike):
         return None
     return p if p["bytes"] <= budget else None
 
@@ -281,7 +289,8 @@ def plan(path):
             p = base if kind == "tuning" else None
             seen.add(tuple(sorted(config.items())))
         else:
-            p = try_config(g, constants, config, budget, seen)
+            unlike = probes.get("tuning", []) if kind == "heldout" else ()
+            p = try_config(g, constants, config, budget, seen, unlike)
         if p is not None:
             probes.setdefault(kind, []).append((config, p))
 
@@ -328,7 +337,7 @@ def plan_cases(g, constants, names, base, cases):
             found = None
             for odd in (True, False):
                 config = dict(scaled(constants, names, f, odd=odd), case=k)
-                found = try_config(g, constants, config, budget, seen)
+                found = try_config(g, constants, config, budget, seen, probes["tuning"])
                 if found is not None:
                     probes["heldout"].append((config, found))
                     break
@@ -446,8 +455,20 @@ def render(path, source, constants, names, small, probes):
     def q(s):
         return json.dumps(s)
 
-    def params_of(i, c, p):
-        out = {k: c[k] for k in constants}
+    names_used = set()
+
+    def name_of(kind, c, p):
+        shape = "x".join(str(d) for d in (p["inputs"][0].shape if p["inputs"] else ())) or "scalar"
+        name = f"{kind}_" + (f"case{c['case']}_" if "case" in c else "") + shape
+        base, n = name, 2
+        while name in names_used:
+            name, n = f"{base}_{n}", n + 1
+        names_used.add(name)
+        return name
+
+    def params_of(i, c, p, kind=None):
+        out = {"name": name_of(kind, c, p)} if kind else {}
+        out.update({k: c[k] for k in constants})
         if "case" in c:
             out["case"] = c["case"]
         for pname, values in derived.items():
@@ -474,7 +495,7 @@ def render(path, source, constants, names, small, probes):
     for kind in ("tuning", "heldout"):
         lines.append(f"  {kind}:")
         for c, p in probes[kind]:
-            lines.append(f"    - {params_of(i, c, p)}")
+            lines.append(f"    - {params_of(i, c, p, kind)}")
             i += 1
     out_dtypes = sorted({DTYPES[t.dtype] for t in base["outputs"]})
     lines.append("tolerances:")
