@@ -64,9 +64,12 @@ TEST_F(KernelBenchImport, SizesBecomeTuningAndDifferentHeldOutConfigurations) {
   auto task = Load("level1_21_conv_pool");
   ASSERT_TRUE(task.ok()) << task.status().message();
   EXPECT_FALSE(task->starter);
-  ASSERT_EQ(task->inputs.size(), 2u);  // x and the convolution's weight
+  // x, the convolution's weight, the batch norm's four tensors (not its
+  // integer step count, which no forward uses).
+  ASSERT_EQ(task->inputs.size(), 6u);
   EXPECT_EQ(task->inputs[0].name, "x");
   EXPECT_EQ(task->inputs[1].name, "w_conv_weight");
+  EXPECT_EQ(task->inputs[5].name, "w_norm_running_var");
   ASSERT_EQ(task->outputs.size(), 1u);
   const auto tuning = task->ConfigsOfKind(ConfigKind::kTuning);
   const auto heldout = task->ConfigsOfKind(ConfigKind::kHeldout);
@@ -112,7 +115,8 @@ TEST_F(KernelBenchImport, LiteralAndTupleSizesVaryToo) {
 }
 
 TEST_F(KernelBenchImport, ATaskPassesItsReferenceCheckOnTheCpuAndNothingIsNoCandidate) {
-  for (const char* name : {"level1_7_scaled_relu", "level1_12_linear_tanh", "level1_44_avg_pool_literals"}) {
+  for (const char* name : {"level1_7_scaled_relu", "level1_12_linear_tanh", "level1_21_conv_pool",
+                           "level1_44_avg_pool_literals"}) {
     auto task = Load(name);
     ASSERT_TRUE(task.ok()) << task.status().message();
     auto family = TaskFamilyRegistry::Global().Create("torch2hip");

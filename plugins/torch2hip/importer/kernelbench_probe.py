@@ -163,15 +163,22 @@ def apply(g, config):
         g[name] = tuple(config[f"{name}_{i}"] for i in range(n))
 
 
+INIT_PAIR = [False]  # get_init_inputs() returns [args, {kwargs}]
+
+
+def is_pair(a):
+    return isinstance(a, (list, tuple)) and len(a) == 2 and isinstance(a[0], (list, tuple)) and isinstance(a[1], dict)
+
+
 def args_kwargs(a):
     """[args, {kwargs}] (a convention of some suites) or plain args."""
-    if isinstance(a, (list, tuple)) and len(a) == 2 and isinstance(a[0], (list, tuple)) and isinstance(a[1], dict):
-        return list(a[0]), dict(a[1])
-    return list(a), {}
+    return (list(a[0]), dict(a[1])) if is_pair(a) else (list(a), {})
 
 
 def make_model(g):
-    args, kwargs = args_kwargs(g["get_init_inputs"]())
+    init = g["get_init_inputs"]()
+    args, kwargs = args_kwargs(init)
+    INIT_PAIR[0] = is_pair(init)
     return g["Model"](*args, **kwargs)
 
 
@@ -206,10 +213,15 @@ def probe(g, constants, config):
         with counter:
             out = model(*inputs)
     outs = tensors(list(out) if isinstance(out, (tuple, list)) else [out], "the output")
-    weights = [(k, v) for k, v in model.state_dict().items() if isinstance(v, torch.Tensor)]
+    # The module's state, as the kernel's inputs; integer scalars (a batch
+    # norm's num_batches_tracked) play no part in a forward pass.
+    weights = [(k, v) for k, v in model.state_dict().items()
+               if isinstance(v, torch.Tensor) and not (v.dim() == 0 and not v.is_floating_point())]
     for k, v in weights:
         if v.dtype not in DTYPES:
             raise Refused(f"weight {k} has dtype {v.dtype}")
+        if v.dim() == 0:
+            raise Refused(f"weight {k} is a scalar tensor, which the interface cannot declare")
     total = sum(t.numel() * SIZES[t.dtype] for t in inputs + outs + [w for _, w in weights])
     return {"inputs": inputs, "outputs": outs, "weights": weights, "bytes": total,
             "flops": int(counter.get_total_flops())}
@@ -530,8 +542,7 @@ def render(path, source, constants, names, small, probes):
            'generator)): the configuration sets the module\'s size constants.\n"""\n' + source.rstrip() +
            "\n\n\n# The arena's adapter.\n"
            "import torch as _arena_torch\n\n"
-           f"_arena_class = {MODEL_CLASS[0]}\n"
-           "_arena_kwargs = {}\n" +
+           + ("" if MODEL_CLASS[0] == "Model" else f"Model = {MODEL_CLASS[0]}\n") +
            f"_ARENA_CONSTANTS = {tuple(k for k in constants if not any(k.startswith(t + '_') for t in TUPLES))!r}\n"
            f"_ARENA_TUPLES = {dict(TUPLES)!r}\n"
            "_arena_get_init_inputs = get_init_inputs\n"
@@ -547,13 +558,17 @@ def render(path, source, constants, names, small, probes):
            "            and isinstance(a[1], dict)):\n"
            "        return list(a[0]), dict(a[1])\n"
            "    return list(a), {}\n\n\n"
-           "def Model(*args):  # noqa: F811 (the module, with its keyword arguments)\n"
-           "    return _arena_class(*args, **_arena_kwargs)\n\n\n"
-           "def get_init_inputs(config):  # noqa: F811\n"
-           "    global _arena_kwargs\n"
-           "    _arena_apply(config)\n"
-           "    args, _arena_kwargs = _arena_args(_arena_get_init_inputs())\n"
-           "    return args\n\n\n"
+           + ("_arena_init = Model.__init__\n\n\n"
+              "def get_init_inputs(config):  # noqa: F811 (keyword arguments reach Model's __init__)\n"
+              "    import functools\n"
+              "    _arena_apply(config)\n"
+              "    args, kwargs = _arena_args(_arena_get_init_inputs())\n"
+              "    Model.__init__ = functools.partialmethod(_arena_init, **kwargs) if kwargs else _arena_init\n"
+              "    return args\n\n\n"
+              if INIT_PAIR[0] else
+              "def get_init_inputs(config):  # noqa: F811\n"
+              "    _arena_apply(config)\n"
+              "    return list(_arena_get_init_inputs())\n\n\n") +
            "def get_inputs(config, generator):  # noqa: F811\n"
            "    _arena_apply(config)\n"
            "    seed = int(_arena_torch.randint(0, 2**62, (1,), generator=generator))\n"

@@ -6,7 +6,7 @@ class Model(nn.Module):
     """A linear layer followed by tanh."""
 
     def __init__(self, in_features, out_features):
-        super().__init__()
+        super(Model, self).__init__()
         self.proj = nn.Linear(in_features, out_features)
 
     def forward(self, x):

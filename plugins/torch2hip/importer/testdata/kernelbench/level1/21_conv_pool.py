@@ -3,15 +3,16 @@ import torch.nn as nn
 
 
 class Model(nn.Module):
-    """A 2-D convolution without bias, then 2x2 max pooling."""
+    """A 2-D convolution without bias, batch norm, then 2x2 max pooling."""
 
     def __init__(self, channels_in, channels_out, kernel_size):
         super().__init__()
         self.conv = nn.Conv2d(channels_in, channels_out, kernel_size, bias=False)
+        self.norm = nn.BatchNorm2d(channels_out)
         self.pool = nn.MaxPool2d(2)
 
     def forward(self, x):
-        return self.pool(self.conv(x))
+        return self.pool(self.norm(self.conv(x)))
 
 
 batch_size = 16
