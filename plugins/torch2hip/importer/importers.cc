@@ -87,40 +87,51 @@ Result<Json> Plan(const ImportOptions& options, const fs::path& file, const std:
     return Internal("the probe failed (" + r.Describe() + "): " + err);
   }
   Json plan = Json::parse(r.out, nullptr, false);
-  if (plan.is_discarded() || !plan.is_object() ||
-      !(plan.contains("refused") || (plan.contains("task_yaml") && plan.contains("reference_py")))) {
-    return Internal("the probe's answer is not a plan: " + r.out.substr(0, 400));
+  bool ok = !plan.is_discarded() && plan.is_object() &&
+            ((plan.contains("refused") && plan["refused"].is_string()) ||
+             (plan.contains("tasks") && plan["tasks"].is_array() && !plan["tasks"].empty()));
+  for (const auto& t : ok && plan.contains("tasks") ? plan["tasks"] : Json::array()) {
+    ok &= t.is_object() && t.value("suffix", Json()).is_string() && t.value("task_yaml", Json()).is_string() &&
+          t.value("reference_py", Json()).is_string();
   }
+  if (!ok) return Internal("the probe's answer is not a plan: " + r.out.substr(0, 400));
   return plan;
 }
 
-// One problem file planned and, if it converts, written as OUT/name.
-ImportOutcome Convert(const ImportOptions& options, const fs::path& file, const std::string& name,
-                      const std::vector<std::string>& flags, const std::string& source) {
-  ImportOutcome o;
-  o.source = source;
+// One problem file planned and, if it converts, written as OUT/name (one
+// task per rank of its inputs: OUT/name_1d, OUT/name_2d, ...).
+std::vector<ImportOutcome> Convert(const ImportOptions& options, const fs::path& file, const std::string& name,
+                                   const std::vector<std::string>& flags, const std::string& source) {
+  ImportOutcome refused;
+  refused.source = source;
   auto plan = Plan(options, file, flags);
   if (!plan.ok()) {
-    o.refused = plan.status().message();
-    return o;
+    refused.refused = plan.status().message();
+    return {refused};
   }
   if (plan->contains("refused")) {
-    o.refused = (*plan)["refused"].get<std::string>();
-    return o;
+    refused.refused = (*plan)["refused"].get<std::string>();
+    return {refused};
   }
-  ImportedTask task;
-  task.name = name;
-  task.files["task.yaml"] = (*plan)["task_yaml"].get<std::string>();
-  task.files["reference.py"] = (*plan)["reference_py"].get<std::string>();
-  task.files["BUILD.bazel"] =
-      "load(\"//tools/bazel:defs.bzl\", \"arena_task\")\n\narena_task(family = \"torch2hip\")\n";
-  auto dir = WriteImportedTask(options, task);
-  if (dir.ok()) {
-    o.task_dir = *dir;
-  } else {
-    o.refused = dir.status().message();
+  std::vector<ImportOutcome> outcomes;
+  for (const auto& t : (*plan)["tasks"]) {
+    ImportOutcome o;
+    o.source = source;
+    ImportedTask task;
+    task.name = name + t["suffix"].get<std::string>();
+    task.files["task.yaml"] = t["task_yaml"].get<std::string>();
+    task.files["reference.py"] = t["reference_py"].get<std::string>();
+    task.files["BUILD.bazel"] =
+        "load(\"//tools/bazel:defs.bzl\", \"arena_task\")\n\narena_task(family = \"torch2hip\")\n";
+    auto dir = WriteImportedTask(options, task);
+    if (dir.ok()) {
+      o.task_dir = *dir;
+    } else {
+      o.refused = dir.status().message();
+    }
+    outcomes.push_back(std::move(o));
   }
-  return o;
+  return outcomes;
 }
 
 Status CheckSource(const ImportOptions& options) {
@@ -159,7 +170,9 @@ class KernelBenchImporter : public TaskImporter {
     ARENA_ASSIGN_OR_RETURN(std::vector<fs::path> files, FilesUnder(options.source, "", ".py"));
     std::vector<ImportOutcome> outcomes;
     for (const auto& file : files) {
-      outcomes.push_back(Convert(options, file, TaskName(options.source, file), {}, file.string()));
+      for (auto& o : Convert(options, file, TaskName(options.source, file), {}, file.string())) {
+        outcomes.push_back(std::move(o));
+      }
     }
     return outcomes;
   }
@@ -199,8 +212,10 @@ class AkaImporter : public TaskImporter {
         continue;
       }
       const fs::path rel = dir.lexically_relative(options.source);
-      outcomes.push_back(Convert(options, modules->front(), TaskName(options.source, dir),
-                                 {"--aka", "--label=AgentKernelArena " + rel.generic_string()}, dir.string()));
+      for (auto& out : Convert(options, modules->front(), TaskName(options.source, dir),
+                               {"--aka", "--label=AgentKernelArena " + rel.generic_string()}, dir.string())) {
+        outcomes.push_back(std::move(out));
+      }
     }
     return outcomes;
   }

@@ -170,9 +170,20 @@ TEST(AkaImport, ModulesWithCasesBecomeTasksAndOtherTypesAreListed) {
                   fs::current_path().string(), false};
   auto outcomes = (*importer)->Import(o);
   ASSERT_TRUE(outcomes.ok()) << outcomes.status().message();
-  ASSERT_EQ(outcomes->size(), 3u);
+  // gelu_any_rank's cases have 1-D, 2-D and 3-D inputs: a task per rank.
+  ASSERT_EQ(outcomes->size(), 6u);
   std::map<std::string, ImportOutcome> by;
-  for (const auto& out : *outcomes) by[fs::path(out.source).filename().string()] = out;
+  for (const auto& out : *outcomes) {
+    const std::string key = fs::path(out.source).filename().string();
+    by[key == "gelu_any_rank" ? fs::path(out.task_dir).filename().string() : key] = out;
+  }
+  for (const char* rank : {"1d", "2d", "3d"}) {
+    const std::string name = std::string("tasks_hip2hip_samples_gelu_any_rank_") + rank;
+    ASSERT_TRUE(by.count(name)) << name;
+    auto t = LoadTask(root + "/tasks", by.at(name).task_dir + "/task.yaml");
+    ASSERT_TRUE(t.ok()) << t.status().message();
+    EXPECT_EQ(t->inputs[0].shape.size(), static_cast<size_t>(rank[0] - '0'));
+  }
   EXPECT_NE(by.at("add_one").refused.find("task_type 'triton2triton'"), std::string::npos)
       << by.at("add_one").refused;
   ASSERT_TRUE(by.at("softplus_rows").refused.empty()) << by.at("softplus_rows").refused;

@@ -13,7 +13,9 @@ get_init_inputs(), with its sizes as module-level integer constants. This
 script runs the problem on PyTorch's meta device (shapes without data) at
 its own sizes and at sizes derived from them, and prints one JSON object:
 
-    {"task_yaml": TEXT, "reference_py": TEXT}   the task, ready to write
+    {"tasks": [{"suffix": S, "task_yaml": TEXT, "reference_py": TEXT}]}
+                                                the task(s), ready to write
+                                                (one per rank of the inputs)
     {"refused": REASON}                         what stops the conversion
 
 Sizes: the constants that look like sizes (8 or more, and not a kernel size,
@@ -288,10 +290,24 @@ def plan(path):
     if not names:
         raise Refused("no module-level size constant to vary (sizes must be NAME = integer)")
     with torch.device("meta"):
-        cases = len(input_sets(g))
-    if cases > 1:
-        small, probes = plan_cases(g, constants, names, base, cases)
-        return source, constants, names, small, probes
+        sets = input_sets(g)
+    if len(sets) > 1:
+        # Cases whose tensors have other ranks (1-D to 4-D inputs of one
+        # activation, say) are tasks of their own: an interface has one rank.
+        groups = {}
+        for k, inputs in enumerate(sets):
+            groups.setdefault(tuple(t.dim() if isinstance(t, torch.Tensor) else -1 for t in inputs), []).append(k)
+        plans, refusals = [], []
+        for ranks, cases in groups.items():
+            suffix = "" if len(groups) == 1 else "_" + "_".join(f"{r}d" for r in ranks)
+            try:
+                small, probes = plan_cases(g, constants, names, base, cases)
+                plans.append((suffix, source, constants, names, small, probes))
+            except Refused as e:
+                refusals.append(f"{suffix.lstrip('_') or 'all'}: {e}")
+        if not plans:
+            raise Refused("; ".join(refusals))
+        return plans
     budget = max(BYTES_BUDGET, base["bytes"])
     seen = set()
     probes = {}
@@ -328,23 +344,24 @@ def plan(path):
     if small is None:
         raise Refused("no small configuration (for checks on a CPU) the model accepts")
     run_small_on_cpu(g, small[0])
-    return source, constants, names, small, probes
+    return [("", source, constants, names, small, probes)]
 
 
 def plan_cases(g, constants, names, base, cases):
     """Sizes as input sets (an AgentKernelArena module yields several): each
-    set at its own sizes is a tuning configuration; held-out ones are each
-    set at sizes scaled to differ (odd where the model accepts it)."""
+    set (of those in `cases`) at its own sizes is a tuning configuration;
+    held-out ones are each set at sizes scaled to differ (odd where the model
+    accepts it)."""
     budget = max(BYTES_BUDGET, base["bytes"])
     seen = set()
     probes = {"tuning": [], "heldout": []}
-    for k in range(cases):
+    for k in cases:
         config = dict(constants, case=k)
         p = try_config(g, constants, config, max(budget, 4 * base["bytes"]), seen)
         if p is not None:
             probes["tuning"].append((config, p))
     factors = (0.37, 0.61, 1.13, 0.23, 0.81, 0.09)
-    for k in range(cases):
+    for k in cases:
         for f in factors[k % len(factors):] + factors[:k % len(factors)]:
             found = None
             for odd in (True, False):
@@ -359,7 +376,7 @@ def plan_cases(g, constants, names, base, cases):
     probes["heldout"] = probes["heldout"][:8]
     if not probes["tuning"] or not probes["heldout"]:
         raise Refused("no held-out sizes the model accepts within the memory budget")
-    small = small_config(g, constants, names, {"case": 0})
+    small = small_config(g, constants, names, {"case": cases[0]})
     if small is None:
         raise Refused("no small configuration (for checks on a CPU) the model accepts")
     run_small_on_cpu(g, small[0])
@@ -592,9 +609,11 @@ def main():
             LABEL = a[len("--label="):]
     path = [a for a in args if not a.startswith("--")][0]
     try:
-        source, constants, names, small, probes = plan(path)
-        yaml, ref = render(path, source, constants, names, small, probes)
-        print(json.dumps({"task_yaml": yaml, "reference_py": ref}))
+        tasks = []
+        for suffix, source, constants, names, small, probes in plan(path):
+            yaml, ref = render(path, source, constants, names, small, probes)
+            tasks.append({"suffix": suffix, "task_yaml": yaml, "reference_py": ref})
+        print(json.dumps({"tasks": tasks}))
     except Refused as e:
         print(json.dumps({"refused": str(e)}))
     except Exception as e:  # noqa: BLE001 (the problem's own code failed)
