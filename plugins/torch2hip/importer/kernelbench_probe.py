@@ -304,7 +304,7 @@ def plan(path):
                 small, probes = plan_cases(g, constants, names, base, cases)
                 plans.append((suffix, source, constants, names, small, probes))
             except Refused as e:
-                refusals.append(f"{suffix.lstrip('_') or 'all'}: {e}")
+                refusals.append(f"{suffix.lstrip('_')}: {e}" if suffix else str(e))
         if not plans:
             raise Refused("; ".join(refusals))
         return plans
