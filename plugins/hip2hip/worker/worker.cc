@@ -1058,7 +1058,10 @@ class Worker {
         // waking it up is not in the round.
         Json woke;
         RoundTrip(r, {{"op", "empty"}}, &woke);
-        if (!woke.is_null()) return woke;
+        if (!woke.is_null()) {
+          for (const auto& any : order) runners[any]->Freeze(false);
+          return woke;
+        }
         const auto t0 = std::chrono::steady_clock::now();
         bool ok = false;
         Json f = Ask(r, Request(mode, count, in, out, r->slab_id(), plist), &ok);
