@@ -50,7 +50,9 @@ Result<std::string> WriteImportedTask(const ImportOptions& options, const Import
   auto impl = TaskFamilyRegistry::Global().Create(loaded->family);
   if (!impl.ok()) return fail(impl.status());
   if (Status s = ValidateTaskSafely(**impl, *loaded); !s.ok()) return fail(s);
-  if (fs::exists(final_dir, ec)) ARENA_RETURN_IF_ERROR(RemoveTree(final_dir.string()));
+  if (fs::exists(final_dir, ec)) {
+    if (Status s = RemoveTree(final_dir.string()); !s.ok()) return fail(s);
+  }
   fs::rename(staging, final_dir, ec);
   if (ec) return fail(Internal("cannot move " + staging.string() + " into place: " + ec.message()));
   return final_dir.string();

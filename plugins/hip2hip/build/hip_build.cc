@@ -416,7 +416,9 @@ Result<std::vector<std::pair<std::string, std::string>>> HipRunnerLibraries(cons
   static std::map<std::string, std::vector<std::pair<std::string, std::string>>> known;
   std::lock_guard<std::mutex> lock(mu);
   if (auto it = known.find(runner); it != known.end()) return it->second;
-  std::vector<std::string> files = {runner};
+  // Libraries the runner does not link but the driver or the runner opens
+  // at run time, and their own dependencies, join the runner's closure.
+  std::vector<std::string> files;
   std::vector<std::pair<std::string, std::string>> extra;
   auto add_from = [&](const fs::path& dir, const std::vector<std::string>& prefixes) {
     std::error_code ec;
@@ -435,19 +437,21 @@ Result<std::vector<std::pair<std::string, std::string>>> HipRunnerLibraries(cons
     add_from(fs::path(cuda).parent_path(),
              {"libcuda.so", "libnvidia-ptxjitcompiler.so", "libnvidia-nvvm.so", "libnvidia-gpucomp.so"});
   }
-  ARENA_ASSIGN_OR_RETURN(auto closure, SharedLibraryClosure({runner}));
+  ARENA_ASSIGN_OR_RETURN(auto libs, SharedLibraryClosure({runner}));
   // CUPTI, beside the runtime the runner loads (or in the toolkit's extras).
-  for (const auto& [path, name] : closure) {
+  for (const auto& [path, name] : libs) {
     if (name.rfind("libcudart.so", 0) != 0) continue;
     const fs::path dir = fs::path(path).parent_path();
     add_from(dir, {"libcupti.so"});
     add_from(dir / ".." / "extras" / "CUPTI" / "lib64", {"libcupti.so"});
   }
-  ARENA_ASSIGN_OR_RETURN(auto libs, SharedLibraryClosure(files));
+  ARENA_ASSIGN_OR_RETURN(auto more, SharedLibraryClosure(files));
   std::set<std::string> names;
   for (const auto& l : libs) names.insert(l.second);
-  for (const auto& l : extra) {
-    if (names.insert(l.second).second) libs.push_back(l);
+  for (const auto* list : {&more, &extra}) {
+    for (const auto& l : *list) {
+      if (names.insert(l.second).second) libs.push_back(l);
+    }
   }
   return known[runner] = libs;
 }

@@ -31,7 +31,7 @@ dimension (a parameter of its own, per configuration).
 import ast
 import inspect
 import json
-import math
+import operator
 import re
 import sys
 
@@ -53,6 +53,9 @@ class Refused(Exception):
     pass
 
 
+OPS = {ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul, ast.FloorDiv: operator.floordiv}
+
+
 def evaluate(node):
     """An integer (or a tuple of integers) written with literals and + - * //,
     else None."""
@@ -61,12 +64,11 @@ def evaluate(node):
     if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
         v = evaluate(node.operand)
         return -v if isinstance(v, int) else None
-    if isinstance(node, ast.BinOp) and isinstance(node.op, (ast.Add, ast.Sub, ast.Mult, ast.FloorDiv)):
+    if isinstance(node, ast.BinOp) and type(node.op) in OPS:
         a, b = evaluate(node.left), evaluate(node.right)
         if not isinstance(a, int) or not isinstance(b, int) or (isinstance(node.op, ast.FloorDiv) and b == 0):
             return None
-        return {ast.Add: a + b, ast.Sub: a - b, ast.Mult: a * b}.get(type(node.op)) if not isinstance(
-            node.op, ast.FloorDiv) else a // b
+        return OPS[type(node.op)](a, b)
     if isinstance(node, ast.Tuple):
         items = [evaluate(e) for e in node.elts]
         return tuple(items) if items and all(isinstance(i, int) for i in items) else None
@@ -123,12 +125,12 @@ def lift_sizes(source, tree):
 
 AKA = False
 LABEL = None  # how the task names its source ("KernelBench 19_ReLU" by default)
-
-
-MODEL_CLASS = ["Model"]
+MODEL_CLASS = "Model"  # the module's class, as the file names it
+INIT_PAIR = False  # get_init_inputs() returns [args, {kwargs}]
 
 
 def load(source, path):
+    global MODEL_CLASS
     g = {"__name__": "kernelbench_problem", "__file__": path}
     exec(compile(source, path, "exec"), g)  # noqa: S102 (sandboxed)
     if AKA and "Model" not in g:
@@ -140,7 +142,7 @@ def load(source, path):
     for name in ("Model", "get_inputs", "get_init_inputs"):
         if name not in g:
             raise Refused(f"the file defines no {name}")
-    MODEL_CLASS[0] = g["Model"].__name__
+    MODEL_CLASS = g["Model"].__name__
     return g
 
 
@@ -165,9 +167,6 @@ def apply(g, config):
         g[name] = tuple(config[f"{name}_{i}"] for i in range(n))
 
 
-INIT_PAIR = [False]  # get_init_inputs() returns [args, {kwargs}]
-
-
 def is_pair(a):
     return isinstance(a, (list, tuple)) and len(a) == 2 and isinstance(a[0], (list, tuple)) and isinstance(a[1], dict)
 
@@ -178,9 +177,7 @@ def args_kwargs(a):
 
 
 def make_model(g):
-    init = g["get_init_inputs"]()
-    args, kwargs = args_kwargs(init)
-    INIT_PAIR[0] = is_pair(init)
+    args, kwargs = args_kwargs(g["get_init_inputs"]())
     return g["Model"](*args, **kwargs)
 
 
@@ -269,6 +266,7 @@ def try_config(g, constants, config, budget, seen, unlike=()):
 
 
 def plan(path):
+    global INIT_PAIR
     source = open(path, encoding="utf-8").read()
     try:
         tree = ast.parse(source)
@@ -282,6 +280,8 @@ def plan(path):
     g = load(source, path)
     try:
         base = probe(g, constants, constants)
+        with torch.device("meta"):
+            INIT_PAIR = is_pair(g["get_init_inputs"]())
     except Refused:
         raise
     except Exception as e:  # noqa: BLE001
@@ -338,12 +338,9 @@ def plan(path):
         if len(probes.get("heldout", [])) >= 5:
             break
         add("heldout", config)
-    small = small_config(g, constants, names, {})
-    if len(probes.get("tuning", [])) < 1 or len(probes.get("heldout", [])) < 1:
+    if not probes.get("tuning") or not probes.get("heldout"):
         raise Refused("no held-out sizes the model accepts within the memory budget")
-    if small is None:
-        raise Refused("no small configuration (for checks on a CPU) the model accepts")
-    run_small_on_cpu(g, small[0])
+    small = checked_small(g, constants, names, {})
     return [("", source, constants, names, small, probes)]
 
 
@@ -376,11 +373,7 @@ def plan_cases(g, constants, names, base, cases):
     probes["heldout"] = probes["heldout"][:8]
     if not probes["tuning"] or not probes["heldout"]:
         raise Refused("no held-out sizes the model accepts within the memory budget")
-    small = small_config(g, constants, names, {"case": cases[0]})
-    if small is None:
-        raise Refused("no small configuration (for checks on a CPU) the model accepts")
-    run_small_on_cpu(g, small[0])
-    return small, probes
+    return checked_small(g, constants, names, {"case": cases[0]}), probes
 
 
 def small_config(g, constants, names, extra):
@@ -398,6 +391,15 @@ def small_config(g, constants, names, extra):
         if max(t.numel() for t in p["inputs"] + p["outputs"]) <= SMALL_NUMEL:
             return config, p
     return None
+
+
+def checked_small(g, constants, names, extra):
+    """small_config's, which must exist and run on the CPU."""
+    small = small_config(g, constants, names, extra)
+    if small is None:
+        raise Refused("no small configuration (for checks on a CPU) the model accepts")
+    run_small_on_cpu(g, small[0])
+    return small
 
 
 def run_small_on_cpu(g, config):
@@ -422,7 +424,7 @@ def render(path, source, constants, names, small, probes):
     g_forward = None
     tree = ast.parse(source)
     for node in tree.body:
-        if isinstance(node, ast.ClassDef) and node.name == MODEL_CLASS[0]:
+        if isinstance(node, ast.ClassDef) and node.name == MODEL_CLASS:
             for item in node.body:
                 if isinstance(item, ast.FunctionDef) and item.name == "forward":
                     g_forward = [a.arg for a in item.args.args[1:]]
@@ -476,7 +478,7 @@ def render(path, source, constants, names, small, probes):
     label = LABEL or f"KernelBench {stem}"
     desc = (inspect.cleandoc(ast.get_docstring(tree) or "") or
             next((ast.get_docstring(n) for n in tree.body
-                  if isinstance(n, ast.ClassDef) and n.name == MODEL_CLASS[0]), None) or label)
+                  if isinstance(n, ast.ClassDef) and n.name == MODEL_CLASS), None) or label)
     desc = " ".join(desc.split())
     if len(desc) > 300:
         desc = desc[:297] + "..."
@@ -536,7 +538,7 @@ def render(path, source, constants, names, small, probes):
               "  # counter counts them (products and convolutions; elementwise work is 0).",
               "  bytes: bytes_moved", "  flops: flops_done",
               "instructions: |",
-              f"  Write kernel.hip from scratch: `arena_run` computes {MODEL_CLASS[0]}.forward of",
+              f"  Write kernel.hip from scratch: `arena_run` computes {MODEL_CLASS}.forward of",
               f"  reference.py ({label}) as a HIP translation unit",
               "  behind the C ABI of arena_hip.h, faster than PyTorch eager.",
               "  Inputs, in order: " + ", ".join(in_names + w_names) + ".",
@@ -559,7 +561,7 @@ def render(path, source, constants, names, small, probes):
            'generator)): the configuration sets the module\'s size constants.\n"""\n' + source.rstrip() +
            "\n\n\n# The arena's adapter.\n"
            "import torch as _arena_torch\n\n"
-           + ("" if MODEL_CLASS[0] == "Model" else f"Model = {MODEL_CLASS[0]}\n") +
+           + ("" if MODEL_CLASS == "Model" else f"Model = {MODEL_CLASS}\n") +
            f"_ARENA_CONSTANTS = {tuple(k for k in constants if not any(k.startswith(t + '_') for t in TUPLES))!r}\n"
            f"_ARENA_TUPLES = {dict(TUPLES)!r}\n"
            "_arena_get_init_inputs = get_init_inputs\n"
@@ -582,7 +584,7 @@ def render(path, source, constants, names, small, probes):
               "    args, kwargs = _arena_args(_arena_get_init_inputs())\n"
               "    Model.__init__ = functools.partialmethod(_arena_init, **kwargs) if kwargs else _arena_init\n"
               "    return args\n\n\n"
-              if INIT_PAIR[0] else
+              if INIT_PAIR else
               "def get_init_inputs(config):  # noqa: F811\n"
               "    _arena_apply(config)\n"
               "    return list(_arena_get_init_inputs())\n\n\n") +
