@@ -142,7 +142,10 @@ class TorchHipSession : public EvaluationSession {
                                   {"config", cfg},
                                   {"subjects", Json::array({"candidate"})},
                                   {"rounds", hip_rounds},
-                                  {"verify", verify}},
+                                  {"verify", verify},
+                                  // The same trials in every round: the
+                                  // judge reads them once.
+                                  {"verify_id", std::to_string(secret)}},
                                  ctx_.stage_timeout_s, "the candidate", &hip);
       if (!h.passed()) {
         t.stage = h;

@@ -19,9 +19,43 @@ namespace {
 
 constexpr rlim_t kLogCap = 8 << 20;
 
+// Whether this kernel lists a thread's children in /proc (CONFIG_PROC_CHILDREN).
+bool ChildrenListed() {
+  static const bool listed = [] {
+    const std::string self = "/proc/" + std::to_string(getpid()) + "/task/" + std::to_string(getpid()) + "/children";
+    return access(self.c_str(), R_OK) == 0;
+  }();
+  return listed;
+}
+
+// The children of every thread of `pid`, from /proc/PID/task/TID/children
+// (a thread or process that ended meanwhile has none).
+void ChildrenOf(pid_t pid, std::vector<pid_t>* out) {
+  const std::string task = "/proc/" + std::to_string(pid) + "/task";
+  DIR* d = opendir(task.c_str());
+  if (d == nullptr) return;
+  while (dirent* e = readdir(d)) {
+    if (e->d_name[0] == '.') continue;
+    std::ifstream f(task + "/" + e->d_name + "/children");
+    for (long child; f >> child;) out->push_back(static_cast<pid_t>(child));
+  }
+  closedir(d);
+}
+
 // Every process below `root` (the sandbox's PID namespace hides them from
-// each other, not from the judge).
+// each other, not from the judge): followed through the children files,
+// or, where there are none, from every process's parent in /proc.
 std::vector<pid_t> Tree(pid_t root) {
+  std::vector<pid_t> tree, todo{root};
+  if (ChildrenListed()) {
+    while (!todo.empty()) {
+      const pid_t p = todo.back();
+      todo.pop_back();
+      tree.push_back(p);
+      ChildrenOf(p, &todo);
+    }
+    return tree;
+  }
   std::map<pid_t, std::vector<pid_t>> children;
   if (DIR* d = opendir("/proc")) {
     while (dirent* e = readdir(d)) {
@@ -39,7 +73,6 @@ std::vector<pid_t> Tree(pid_t root) {
     }
     closedir(d);
   }
-  std::vector<pid_t> tree, todo{root};
   while (!todo.empty()) {
     const pid_t p = todo.back();
     todo.pop_back();

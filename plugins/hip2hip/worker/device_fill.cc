@@ -24,6 +24,9 @@ __device__ u64 mix(u64 x) {
 __device__ double u01(u64 key, u64 i) {  // in (0, 1)
   return ((double)(mix(key ^ mix(i)) >> 11) + 0.5) * (1.0 / 9007199254740992.0);
 }
+__device__ float u01f(u64 key, u64 i) {  // in (0, 1), 24 bits
+  return ((float)(unsigned)(mix(key ^ mix(i)) >> 40) + 0.5f) * (1.0f / 16777216.0f);
+}
 __device__ unsigned short to_half(float f) {
   unsigned int x = __float_as_uint(f), sign = (x >> 16) & 0x8000u, mant = x & 0x7fffffu;
   int exp = (int)((x >> 23) & 0xff);
@@ -52,10 +55,16 @@ extern "C" __global__ void arena_fill(char* base, u64 stride, u64 n, int dtype, 
                                       double b, u64 seed) {
   const u64 k = blockIdx.y;
   char* p = base + k * stride;
+  const int wide = dtype == 3 || dtype == 8;  // float64, int64
   const u64 key = mix(seed + 0x632BE59BD9B4E019ull * (k + 1));
   for (u64 i = blockIdx.x * (u64)blockDim.x + threadIdx.x; i < n; i += (u64)gridDim.x * blockDim.x) {
     double v;
-    if (dist == 0) {
+    if (wide == 0 && dist == 0) {  // single precision is enough below 64 bits
+      v = (double)((float)a + (float)b * sqrtf(-2.0f * __logf(u01f(key, 2 * i))) *
+                                  cospif(2.0f * u01f(key, 2 * i + 1)));
+    } else if (wide == 0 && dist == 1) {
+      v = (double)((float)a + (float)(b - a) * u01f(key, i));
+    } else if (dist == 0) {
       v = a + b * sqrt(-2.0 * log(u01(key, 2 * i))) * cospi(2.0 * u01(key, 2 * i + 1));
     } else if (dist == 1) {
       v = a + (b - a) * u01(key, i);
@@ -77,6 +86,22 @@ extern "C" __global__ void arena_fill(char* base, u64 stride, u64 n, int dtype, 
       case 8: ((long long*)p)[i] = (long long)v; break;
       default: ((unsigned char*)p)[i] = v != 0; break;
     }
+  }
+}
+// *flag set when the n bytes at a and b differ anywhere.
+extern "C" __global__ void arena_differs(const char* a, const char* b, u64 n, unsigned* flag) {
+  const u64 step = (u64)gridDim.x * blockDim.x, first = blockIdx.x * (u64)blockDim.x + threadIdx.x;
+  const u64 words = (((u64)a | (u64)b) & 7) == 0 ? n / 8 : 0;
+  unsigned differs = 0;
+  for (u64 i = first; i < words; i += step) differs |= ((const u64*)a)[i] != ((const u64*)b)[i];
+  for (u64 i = words * 8 + first; i < n; i += step) differs |= a[i] != b[i];
+  if (differs) *flag = 1;
+}
+// count elements of es bytes, every stride-th from src, packed at dst.
+extern "C" __global__ void arena_gather(const char* src, u64 stride, u64 count, int es, char* dst) {
+  for (u64 j = blockIdx.x * (u64)blockDim.x + threadIdx.x; j < count; j += (u64)gridDim.x * blockDim.x) {
+    const char* from = src + j * stride * es;
+    for (int b = 0; b < es; ++b) dst[j * es + b] = from[b];
   }
 }
 )";
@@ -118,9 +143,17 @@ Result<DeviceFill> DeviceFill::Create(int device) {
   cudaError_t e = cudaLibraryLoadData(&library, ptx.data(), nullptr, nullptr, 0, nullptr, nullptr, 0);
   cudaKernel_t kernel = nullptr;
   if (e == cudaSuccess) e = cudaLibraryGetKernel(&kernel, library, "arena_fill");
+  cudaKernel_t gather = nullptr, differs = nullptr;
+  if (e == cudaSuccess) e = cudaLibraryGetKernel(&gather, library, "arena_gather");
+  if (e == cudaSuccess) e = cudaLibraryGetKernel(&differs, library, "arena_differs");
+  unsigned* flag = nullptr;
+  if (e == cudaSuccess) e = cudaMalloc(reinterpret_cast<void**>(&flag), sizeof(unsigned));
   if (e != cudaSuccess) return Internal("loading the input generator: " + CudaText(e));
   DeviceFill f;
   f.kernel_ = reinterpret_cast<const void*>(kernel);
+  f.gather_ = reinterpret_cast<const void*>(gather);
+  f.differs_ = reinterpret_cast<const void*>(differs);
+  f.flag_ = flag;  // one word per judge, never freed
   return f;
 }
 
@@ -155,6 +188,36 @@ Status DeviceFill::Fill(void* base, size_t stride, size_t sets, size_t numel, Ar
   if (e == cudaSuccess) e = cudaStreamSynchronize(nullptr);
   if (e != cudaSuccess) return Internal("drawing inputs on the device: " + CudaText(e));
   return OkStatus();
+}
+
+Status DeviceFill::Gather(const void* src, size_t stride, size_t count, size_t element_size, void* dst) const {
+  if (count == 0) return OkStatus();
+  const char* from = static_cast<const char*>(src);
+  char* to = static_cast<char*>(dst);
+  unsigned long long stride_arg = stride, count_arg = count;
+  int es = static_cast<int>(element_size);
+  void* args[] = {&from, &stride_arg, &count_arg, &es, &to};
+  const unsigned blocks = static_cast<unsigned>(std::min<size_t>((count + 255) / 256, 1024));
+  cudaError_t e = cudaLaunchKernel(gather_, dim3(blocks), dim3(256), args, 0, nullptr);
+  if (e == cudaSuccess) e = cudaStreamSynchronize(nullptr);
+  if (e != cudaSuccess) return Internal("gathering a sample on the device: " + CudaText(e));
+  return OkStatus();
+}
+
+Result<bool> DeviceFill::Differs(const void* a, const void* b, size_t bytes) const {
+  if (bytes == 0) return false;
+  const char* pa = static_cast<const char*>(a);
+  const char* pb = static_cast<const char*>(b);
+  unsigned long long n = bytes;
+  unsigned* flag = static_cast<unsigned*>(flag_);
+  void* args[] = {&pa, &pb, &n, &flag};
+  const unsigned blocks = static_cast<unsigned>(std::min<size_t>((bytes / 8 + 255) / 256 + 1, 2048));
+  unsigned got = 1;
+  cudaError_t e = cudaMemset(flag_, 0, sizeof(unsigned));
+  if (e == cudaSuccess) e = cudaLaunchKernel(differs_, dim3(blocks), dim3(256), args, 0, nullptr);
+  if (e == cudaSuccess) e = cudaMemcpy(&got, flag_, sizeof(unsigned), cudaMemcpyDeviceToHost);
+  if (e != cudaSuccess) return Internal("comparing device memory: " + CudaText(e));
+  return got != 0;
 }
 
 }  // namespace arena::hip2hip

@@ -4,7 +4,10 @@
 // over the rounds, and outputs cached by content). The kernel is the
 // judge's own, compiled with NVRTC on first use; it draws the task's
 // distributions (normal, uniform, randint) like the host's DrawInput, from
-// a counter-based generator keyed by a secret seed.
+// a counter-based generator keyed by a secret seed (in single precision
+// below 64-bit dtypes). It also gathers strided samples of device memory
+// into a packed buffer, for one copy to the host, and tells whether two
+// ranges of device memory differ (a subject that modified its inputs).
 //
 //   ARENA_ASSIGN_OR_RETURN(DeviceFill fill, DeviceFill::Create(device));
 //   ARENA_RETURN_IF_ERROR(fill.Fill(base, stride, sets, numel, dtype, init, seed));
@@ -35,8 +38,18 @@ class DeviceFill {
   Status Fill(void* base, size_t stride, size_t sets, size_t numel, ArenaDtype dtype,
               const nlohmann::json& init, uint64_t seed) const;
 
+  // `count` elements of `element_size` bytes, every `stride`-th from `src`
+  // (device memory), packed at `dst` (device memory); waited for.
+  Status Gather(const void* src, size_t stride, size_t count, size_t element_size, void* dst) const;
+
+  // Whether the `bytes` bytes at `a` and `b` (device memory) differ.
+  Result<bool> Differs(const void* a, const void* b, size_t bytes) const;
+
  private:
   const void* kernel_ = nullptr;
+  const void* gather_ = nullptr;
+  const void* differs_ = nullptr;
+  void* flag_ = nullptr;  // Differs' answer, on the device
 };
 
 }  // namespace arena::hip2hip

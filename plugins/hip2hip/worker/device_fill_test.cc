@@ -12,6 +12,8 @@ TEST(DeviceFill, TheGeneratorCompilesForTheArchitecturesInUse) {
     auto ptx = DeviceFillPtx(arch);
     ASSERT_TRUE(ptx.ok()) << arch << ": " << ptx.status().message();
     EXPECT_NE(ptx->find(".entry arena_fill"), std::string::npos) << arch;
+    EXPECT_NE(ptx->find(".entry arena_gather"), std::string::npos) << arch;
+    EXPECT_NE(ptx->find(".entry arena_differs"), std::string::npos) << arch;
   }
 }
 

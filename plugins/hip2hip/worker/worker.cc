@@ -431,8 +431,47 @@ class Worker {
       shelf_.Put(trial_key_, std::move(trials_), bytes);
     }
     trials_.clear();
+    device_inputs_.clear();
+    device_inputs_bytes_ = 0;
     trial_key_ = key;
     if (auto kept = shelf_.Take(key)) trials_ = std::move(*kept);
+  }
+
+  // Trial `seed`'s inputs in the judge's own device memory: copied from
+  // there into a subject's lent memory (one upload of a trial serves both
+  // subjects), and compared with what is there after the call. Kept with
+  // the trials; only the trial at hand once they would take more than a
+  // quarter of the free device memory.
+  using DeviceTensors = std::vector<std::unique_ptr<DeviceBuffer>>;
+  Result<const DeviceTensors*> DeviceInputs(uint64_t seed, const Trial& t) {
+    if (auto it = device_inputs_.find(seed); it != device_inputs_.end()) return &it->second;
+    size_t bytes = 0;
+    for (const auto& x : t.inputs) bytes += x.bytes.size();
+    size_t free = 0, total = 0;
+    cudaMemGetInfo(&free, &total);
+    if (device_inputs_bytes_ + bytes > free / 4) {
+      device_inputs_.clear();
+      device_inputs_bytes_ = 0;
+    }
+    DeviceTensors copies;
+    for (const auto& x : t.inputs) {
+      auto b = std::make_unique<DeviceBuffer>(x.bytes.size());
+      if (b->ptr == nullptr) return Unavailable("out of device memory for a trial's inputs");
+      if (!x.bytes.empty() &&
+          cudaMemcpy(b->ptr, x.bytes.data(), x.bytes.size(), cudaMemcpyHostToDevice) != cudaSuccess) {
+        return Internal("copying an input to the device failed");
+      }
+      copies.push_back(std::move(b));
+    }
+    device_inputs_bytes_ += bytes;
+    return &(device_inputs_[seed] = std::move(copies));
+  }
+
+  Status EnsureFill() {
+    if (fill_.has_value()) return OkStatus();
+    ARENA_ASSIGN_OR_RETURN(DeviceFill fill, DeviceFill::Create(device_));
+    fill_ = fill;
+    return OkStatus();
   }
 
   Result<const Trial*> PrepareTrial(const ParameterValues& p, const std::vector<ArenaParam>& params,
@@ -517,6 +556,17 @@ class Worker {
     return t;
   }
 
+  // The trials named by `specs`, read side by side.
+  std::vector<Result<Trial>> LoadTrials(const std::vector<Json>& specs) {
+    std::vector<Result<Trial>> loaded(specs.size(), Internal("not read"));
+    std::vector<std::thread> readers;
+    for (size_t i = 0; i < specs.size(); ++i) {
+      readers.emplace_back([&, i] { loaded[i] = LoadTrial(specs[i]); });
+    }
+    for (auto& t : readers) t.join();
+    return loaded;
+  }
+
   // The trials of `seeds`, side by side; those that fail are left out (the
   // caller's PrepareTrial reports the error in trial order).
   std::map<uint64_t, Trial> MakeTrials(const ParameterValues& p, const std::vector<ArenaParam>& params,
@@ -579,16 +629,38 @@ class Worker {
   };
 
 
-  // `src` copied into host memory kept between checks (slot `slot`), so
-  // that its pages are faulted in once per judge rather than on every
-  // download of every trial; valid until the slot's next download.
+  // `src` copied into host memory kept between checks (slot `slot`), page
+  // locked once per judge rather than staged on every download of every
+  // trial; valid until the slot's next download.
   const HostTensor& DownloadKept(size_t slot, const void* src, ArenaDtype dtype, const std::vector<int64_t>& shape) {
-    if (kept_.size() <= slot) kept_.resize(slot + 1);
+    if (kept_.size() <= slot) {
+      kept_.resize(slot + 1);
+      kept_locked_.resize(slot + 1, {nullptr, 0});
+    }
     HostTensor& t = kept_[slot];
     t.dtype = dtype;
     t.shape = shape;
     t.numel = Numel(shape);
-    t.bytes.resize(static_cast<size_t>(t.numel) * DtypeSize(dtype));
+    const size_t bytes = static_cast<size_t>(t.numel) * DtypeSize(dtype);
+    auto& [locked, locked_bytes] = kept_locked_[slot];
+    if (locked != nullptr && bytes > t.bytes.capacity()) {  // unlocked before it moves
+      cudaHostUnregister(locked);
+      locked = nullptr;
+      locked_bytes = 0;
+    }
+    t.bytes.resize(bytes);
+    if (t.bytes.data() != locked || t.bytes.capacity() != locked_bytes) {
+      if (locked != nullptr) cudaHostUnregister(locked);
+      locked = nullptr;
+      locked_bytes = 0;
+      // Only worth it for large downloads; pageable memory works otherwise.
+      if (t.bytes.capacity() >= (size_t{1} << 20) &&
+          cudaHostRegister(t.bytes.data(), t.bytes.capacity(), cudaHostRegisterDefault) == cudaSuccess) {
+        locked = t.bytes.data();
+        locked_bytes = t.bytes.capacity();
+      }
+      cudaGetLastError();  // a refused registration is not an error of what follows
+    }
     if (!t.bytes.empty() && cudaMemcpy(t.bytes.data(), src, t.bytes.size(), cudaMemcpyDeviceToHost) != cudaSuccess) {
       t = Poisoned(dtype, shape);  // never compared as if downloaded
     }
@@ -615,6 +687,7 @@ class Worker {
 
   Json Check(const Json& req) {
     PhaseClock phases;
+    if (Status s = EnsureFill(); !s.ok()) return Reply("error", s.message());
     Log("check " + req.value("subject", std::string()) + " " + req["config"].value("name", ""));
     const std::string subject = req["subject"];
     auto runner = Runner(subject);
@@ -636,8 +709,9 @@ class Worker {
       trials = static_cast<int>(req["data"].size());
       trials_.clear();  // sent with every request: nothing to keep for later
       ResetTrials(key);
+      std::vector<Result<Trial>> loaded = LoadTrials(std::vector<Json>(req["data"].begin(), req["data"].end()));
       for (int trial = 0; trial < trials; ++trial) {
-        auto t = LoadTrial(req["data"][static_cast<size_t>(trial)]);
+        auto& t = loaded[static_cast<size_t>(trial)];
         if (!t.ok()) return Reply("error", "trial data: " + t.status().message());
         trials_[TrialSeed(req["seed"].get<uint64_t>(), trial)] = std::move(*t);
       }
@@ -680,10 +754,12 @@ class Worker {
       auto [in, out] = Place(Specs(t.inputs), OutSpecs(t.out_shapes), 1, &total);
       if (Status s = r->Reserve(vmm_, total, timeout_s_); !s.ok()) return RunnerFailure(r, s);
       auto* base = reinterpret_cast<uint8_t*>(r->slab_ptr());
+      auto pristine = DeviceInputs(seed, t);
+      if (!pristine.ok()) return Reply("error", pristine.status().message());
       for (size_t i = 0; i < in.size(); ++i) {
-        if (cudaMemcpy(base + in[i].off, t.inputs[i].bytes.data(), in[i].bytes, cudaMemcpyHostToDevice) !=
-            cudaSuccess) {
-          return Reply("error", "copying an input to the device failed");
+        if (in[i].bytes > 0 && cudaMemcpy(base + in[i].off, (**pristine)[i]->ptr, in[i].bytes,
+                                          cudaMemcpyDeviceToDevice) != cudaSuccess) {
+          return Reply("error", "copying an input to the subject's memory failed");
         }
       }
       for (const auto& o : out) {
@@ -701,14 +777,13 @@ class Worker {
           !seen.is_null()) {
         return seen;
       }
+      phases.Lap("observe_s");
       for (size_t i = 0; i < inputs_.size(); ++i) {
-        const HostTensor& now = DownloadKept(0, base + in[i].off, in[i].dtype, in[i].shape);
-        phases.Lap("transfer_s");
-        if (now.bytes != t.inputs[i].bytes) {
-          return Reply("failed", "input '" + inputs_[i].name + "' was modified");
-        }
-        phases.Lap("compare_s");
+        auto modified = fill_->Differs(base + in[i].off, (**pristine)[i]->ptr, in[i].bytes);
+        if (!modified.ok()) return Reply("error", modified.status().message());
+        if (*modified) return Reply("failed", "input '" + inputs_[i].name + "' was modified");
       }
+      phases.Lap("compare_s");
       Json trial_prints = Json::array();
       for (size_t i = 0; i < outputs_.size(); ++i) {
         phases.Lap("compare_s");  // the earlier outputs compared and fingerprinted
@@ -772,6 +847,7 @@ class Worker {
   // is inside the round. The other subject's runner is stopped (SIGSTOP)
   // meanwhile.
   Json Time(const Json& req) {
+    PhaseClock phases;  // where the stage's time goes, reported with it
     const std::vector<std::string> order = req.value("subjects", kSubjects);
     const bool alone = order.size() == 1;
     std::map<std::string, RunnerClient*> runners;
@@ -799,17 +875,28 @@ class Worker {
       out_shapes.push_back(*shape);
     }
     out_specs = OutSpecs(out_shapes);
-    std::vector<Trial> verify;
-    for (const auto& d : req.value("verify", Json::array())) {
-      auto t = LoadTrial(d);
-      if (!t.ok()) return Reply("error", "verification trial: " + t.status().message());
-      for (size_t i = 0; i < inputs_.size(); ++i) {
-        if (t->inputs[i].shape != in_specs[i].second) {
-          return Reply("error", "verification trial: input '" + inputs_[i].name + "' has another shape");
+    // The verification trials, kept with the pools drawn from them while
+    // requests name the same ones ("verify_id"): a configuration timed
+    // alone comes in several requests, and its trials can be gigabytes.
+    const Json verify_json = req.value("verify", Json::array());
+    const std::string verify_key =
+        req.contains("verify_id") ? req["verify_id"].dump() + verify_json.dump() : std::string();
+    if (verify_key.empty() || verify_key != alone_.key) {
+      alone_ = AloneData{};
+      std::vector<Json> specs(verify_json.begin(), verify_json.end());
+      std::vector<Result<Trial>> loaded = LoadTrials(specs);
+      for (auto& t : loaded) {
+        if (!t.ok()) return Reply("error", "verification trial: " + t.status().message());
+        for (size_t i = 0; i < inputs_.size(); ++i) {
+          if (t->inputs[i].shape != in_specs[i].second) {
+            return Reply("error", "verification trial: input '" + inputs_[i].name + "' has another shape");
+          }
         }
+        alone_.trials.push_back(std::move(*t));
       }
-      verify.push_back(std::move(*t));
     }
+    alone_.key = verify_key;
+    const std::vector<Trial>& verify = alone_.trials;
     if (alone && verify.empty()) return Reply("error", "a subject timed alone needs verification trials");
     std::random_device entropy;
     std::mt19937_64 rng((static_cast<uint64_t>(entropy()) << 32) ^ entropy());
@@ -855,6 +942,7 @@ class Worker {
       }
       single[s] = std::max(Median(times) - overhead, 1.0);
     }
+    phases.Lap("probe_s");  // trials read, runners sized, one eager call each
     double estimate = 1e300;
     for (const auto& [s, us] : single) estimate = std::min(estimate, us);
     size_t free = 0, total_mem = 0;
@@ -875,16 +963,11 @@ class Worker {
     // into pools made of the verification trials' inputs (the task's own
     // input makers drew them); with both subjects timed, every set of every
     // round is drawn afresh on the device (DeviceFill).
-    std::vector<HostTensor> pools;  // per input: the host copy
-    std::vector<std::unique_ptr<DeviceBuffer>> device_pools;
-    std::vector<size_t> slack;  // per input: the largest window offset
+    std::vector<std::unique_ptr<DeviceBuffer>>& device_pools = alone_.pools;
+    std::vector<size_t>& slack = alone_.slack;  // per input: the largest window offset
     std::vector<Json> inits;    // per input, drawn on the device
+    if (Status s = EnsureFill(); !s.ok()) return Reply("error", s.message());
     if (!alone) {
-      if (!fill_.has_value()) {
-        auto fill = DeviceFill::Create(device_);
-        if (!fill.ok()) return Reply("error", fill.status().message());
-        fill_ = *fill;
-      }
       for (size_t i = 0; i < inputs_.size(); ++i) {
         auto init = EvaluatedInit(i, p);
         if (!init.ok()) return Reply("failed", init.status().message());
@@ -927,28 +1010,36 @@ class Worker {
     for (int attempt = 0; attempt < 2; ++attempt) {
       std::tie(in, out) = Place(in_specs, out_specs, count, &total);
       out_base = out.empty() ? total : out[0].off;
-      pools.clear();
-      device_pools.clear();
-      slack.clear();
-      for (size_t i = 0; i < in.size() && alone; ++i) {
+      // Per input, a pool of the trials' inputs end to end (twice an
+      // input's length, or more): made once per set of trials.
+      for (size_t i = device_pools.size(); i < in.size() && alone; ++i) {
         const size_t n = static_cast<size_t>(Numel(in[i].shape));
         const size_t es = DtypeSize(in[i].dtype);
-        slack.push_back(std::max<size_t>(n, 65536));
-        const size_t len = n + slack.back();
-        HostTensor pool = Poisoned(in[i].dtype, {static_cast<int64_t>(len)});
-        for (size_t at = 0, k = 0; at < len; ++k) {
-          const auto& src = verify[k % verify.size()].inputs[i].bytes;
-          const size_t take = std::min(src.size() / es, len - at);
-          if (take == 0) break;
-          std::memcpy(pool.bytes.data() + at * es, src.data(), take * es);
-          at += take;
-        }
-        auto dev = std::make_unique<DeviceBuffer>(pool.bytes.size());
-        if (dev->ptr == nullptr ||
-            cudaMemcpy(dev->ptr, pool.bytes.data(), pool.bytes.size(), cudaMemcpyHostToDevice) != cudaSuccess) {
+        const size_t window_slack = std::max<size_t>(n, 65536);
+        const size_t len = n + window_slack;
+        auto dev = std::make_unique<DeviceBuffer>(len * es);
+        if (dev->ptr == nullptr) {
+          alone_ = AloneData{};
           return Reply("failed", "out of device memory for the timing inputs");
         }
-        pools.push_back(std::move(pool));
+        cudaError_t e = cudaSuccess;
+        for (size_t at = 0, k = 0; at < len && e == cudaSuccess; ++k) {
+          const auto& src = verify[k % verify.size()].inputs[i].bytes;
+          const size_t take = std::min(src.size() / es, len - at);
+          if (take == 0) {  // an empty input: the pool is its poison
+            const HostTensor rest = Poisoned(in[i].dtype, {static_cast<int64_t>(len - at)});
+            e = cudaMemcpy(static_cast<uint8_t*>(dev->ptr) + at * es, rest.bytes.data(), rest.bytes.size(),
+                           cudaMemcpyHostToDevice);
+            break;
+          }
+          e = cudaMemcpy(static_cast<uint8_t*>(dev->ptr) + at * es, src.data(), take * es, cudaMemcpyHostToDevice);
+          at += take;
+        }
+        if (e != cudaSuccess) {
+          alone_ = AloneData{};
+          return Reply("error", "preparing the timing inputs failed: " + CudaText(e));
+        }
+        slack.push_back(window_slack);
         device_pools.push_back(std::move(dev));
       }
       // The outputs' poison, copied over them before every round.
@@ -960,6 +1051,7 @@ class Worker {
           return Reply("error", st.message());
         }
       }
+      phases.Lap("pools_s");  // memory lent, pools and poison made
       mode = "graph";
       for (const auto& s : order) {
         RunnerClient* r = runners[s];
@@ -973,6 +1065,7 @@ class Worker {
           return seen;
         }
       }
+      phases.Lap("capture_s");
       // The first subject's round, once: resized to about 5 ms if the
       // estimate (one eager call) was far off.
       RunnerClient* first = runners[order[0]];
@@ -1009,6 +1102,7 @@ class Worker {
     std::vector<double> evictions;
     for (int k = 0; k < 5; ++k) evictions.push_back(TimedEviction(k));
     const double quiet_us = Median(evictions);
+    phases.Lap("setup_s");  // the sizing round, snapshots, the idle eviction's time
     std::map<std::string, std::vector<double>> samples;
     double worst_abs = 0, worst_rel = 0;
     for (int round = 0; round <= rounds; ++round) {  // round 0 warms up
@@ -1028,6 +1122,7 @@ class Worker {
       for (const auto& s : turn) {
         RunnerClient* r = runners[s];
         auto* base = reinterpret_cast<uint8_t*>(r->slab_ptr());
+        phases.Lap("verify_s");
         if (Status st = fill_sets(base, round_seed, offsets, secret, vt); !st.ok()) {
           return Reply("error", st.message());
         }
@@ -1038,11 +1133,12 @@ class Worker {
         std::vector<HostTensor> before;
         for (size_t i = 0; i < in.size() && e == cudaSuccess; ++i) {
           in_samples.push_back(PickSample(static_cast<size_t>(Numel(in[i].shape)), rng));
-          before.push_back(DownloadSample(base + in[i].off + secret * in[i].stride, in[i].dtype, in_samples[i]));
+          before.push_back(Sampled(base + in[i].off + secret * in[i].stride, in[i].dtype, in_samples[i]));
         }
         if (e == cudaSuccess) e = cudaMemcpy(base + out_base, poison->ptr, total - out_base, cudaMemcpyDeviceToDevice);
         if (e == cudaSuccess) e = cudaDeviceSynchronize();
         if (e != cudaSuccess) return Reply("error", "preparing a timing round failed: " + CudaText(e));
+        phases.Lap("fill_s");  // inputs drawn, sampled, outputs poisoned
         // Every runner stopped, the L2 evicted, and the GPU free of work
         // left running (kernels a subject launched from a thread of its
         // own, to slow down whoever is timed next): waited for, and a
@@ -1054,6 +1150,7 @@ class Worker {
                          "before " + s + " was timed (" + busy + ")");
         }
         r->Freeze(false);
+        phases.Lap("quiet_s");  // runners stopped, L2 evicted, the GPU idle
         // One empty round trip first: the runner is running again, and
         // waking it up is not in the round.
         Json woke;
@@ -1062,6 +1159,7 @@ class Worker {
           for (const auto& any : order) runners[any]->Freeze(false);
           return woke;
         }
+        phases.Lap("wake_s");
         const auto t0 = std::chrono::steady_clock::now();
         bool ok = false;
         Json f = Ask(r, Request(mode, count, in, out, r->slab_id(), plist), &ok);
@@ -1079,11 +1177,13 @@ class Worker {
         for (const auto& other : order) {
           if (other != s) runners[other]->Freeze(false);
         }
+        phases.Lap("round_s");
         if (!ok) return f;
         if (Json seen = Observed(r, mode != "graph", "in a timed round (round " + std::to_string(round) + ")");
             !seen.is_null()) {
           return seen;
         }
+        phases.Lap("observe_s");
         Log("round " + std::to_string(round) + " " + s + ": " + std::to_string(elapsed) + " us");
         float snap_ms = 0;
         cudaEventElapsedTime(&snap_ms, snap_start, snap_end);
@@ -1091,7 +1191,7 @@ class Worker {
           samples[s].push_back(std::max(elapsed - snap_ms * 1000.0 - overhead, 0.0) / static_cast<double>(count));
         }
         for (size_t i = 0; i < in.size(); ++i) {
-          const HostTensor now = DownloadSample(base + in[i].off + secret * in[i].stride, in[i].dtype, in_samples[i]);
+          const HostTensor now = Sampled(base + in[i].off + secret * in[i].stride, in[i].dtype, in_samples[i]);
           if (now.bytes != before[i].bytes) {
             return Finding(s + ": input '" + inputs_[i].name + "' was modified in a timed call (round " +
                            std::to_string(round) + ")");
@@ -1104,7 +1204,7 @@ class Worker {
         const Sample sample = PickSample(static_cast<size_t>(Numel(out[o].shape)), rng);
         std::map<std::string, HostTensor> got;
         for (const auto& s : order) {
-          got[s] = DownloadSample(static_cast<uint8_t*>(snaps[s]->ptr) + at, out[o].dtype, sample);
+          got[s] = Sampled(static_cast<uint8_t*>(snaps[s]->ptr) + at, out[o].dtype, sample);
         }
         Comparison c;
         std::string what;
@@ -1125,6 +1225,7 @@ class Worker {
     }
     cudaEventDestroy(snap_start);
     cudaEventDestroy(snap_end);
+    phases.Lap("verify_s");  // inputs re-sampled, the chosen set compared
     const std::string method = "judge-clock+" + std::string(mode == "graph" ? "cuda-graph" : "eager") +
                                "-rounds-of-" + std::to_string(count) +
                                "-fresh-input-sets+secret-verified-set" + (alone ? "" : "+interleaved");
@@ -1135,10 +1236,25 @@ class Worker {
                     {"round_trip_us", overhead},
                     {"single_call_us", single_json},
                     {"verified", {{"max_abs_err", worst_abs}, {"max_rel_err", worst_rel}}},
-                    {"observation", observation_}};
+                    {"observation", observation_},
+                    {"phases", phases.ToJson()}};
     Json reply = Reply("passed", method, metrics);
     for (const auto& s : order) reply[s + "_us"] = samples[s];
     return reply;
+  }
+
+  // A sample of device memory, on the host: a strided one packed on the
+  // device first (one copy, not one per element).
+  HostTensor Sampled(const uint8_t* src, ArenaDtype dtype, const Sample& s) {
+    if (s.stride == 1 || !fill_.has_value()) return DownloadSample(src, dtype, s);
+    const size_t es = DtypeSize(dtype), bytes = s.count * es;
+    if (gathered_ == nullptr || gathered_->bytes < bytes) gathered_ = std::make_unique<DeviceBuffer>(bytes);
+    HostTensor t = Poisoned(dtype, {static_cast<int64_t>(s.count)});
+    if (gathered_->ptr == nullptr || !fill_->Gather(src + s.start * es, s.stride, s.count, es, gathered_->ptr).ok() ||
+        cudaMemcpy(t.bytes.data(), gathered_->ptr, bytes, cudaMemcpyDeviceToHost) != cudaSuccess) {
+      return Poisoned(dtype, {static_cast<int64_t>(s.count)});  // never compared as if downloaded
+    }
+    return t;
   }
 
   // Microseconds from submitting the judge's L2 eviction (a memset twice
@@ -1194,7 +1310,20 @@ class Worker {
   Shelf<std::map<uint64_t, Trial>> shelf_{ShelfBudget()};
   std::unique_ptr<Prefetch> prefetch_;
   std::vector<HostTensor> kept_;  // host memory check downloads land in, by slot
+  std::vector<std::pair<uint8_t*, size_t>> kept_locked_;  // per slot: what is page locked
   std::optional<DeviceFill> fill_;  // the timing rounds' input generator
+  std::unique_ptr<DeviceBuffer> gathered_;  // a strided sample, packed (Sampled)
+  std::map<uint64_t, DeviceTensors> device_inputs_;  // by trial seed (DeviceInputs)
+  size_t device_inputs_bytes_ = 0;
+  // A subject timed alone: the verification trials of the last request
+  // that named them, and per input the device pool drawn from them.
+  struct AloneData {
+    std::string key;
+    std::vector<Trial> trials;
+    std::vector<std::unique_ptr<DeviceBuffer>> pools;
+    std::vector<size_t> slack;
+  };
+  AloneData alone_;
   int device_ = 0;
   std::FILE* log_ = nullptr;
   const std::chrono::steady_clock::time_point epoch_ = std::chrono::steady_clock::now();
