@@ -24,8 +24,11 @@ __device__ u64 mix(u64 x) {
 __device__ double u01(u64 key, u64 i) {  // in (0, 1)
   return ((double)(mix(key ^ mix(i)) >> 11) + 0.5) * (1.0 / 9007199254740992.0);
 }
-__device__ float u01f(u64 key, u64 i) {  // in (0, 1), 24 bits
-  return ((float)(unsigned)(mix(key ^ mix(i)) >> 40) + 0.5f) * (1.0f / 16777216.0f);
+// Two in (0, 1), 24 bits each, from one hash.
+__device__ float2 u01f2(u64 key, u64 i) {
+  const u64 h = mix(key + i * 0xD1B54A32D192ED03ull);
+  return make_float2(((float)(unsigned)(h >> 40) + 0.5f) * (1.0f / 16777216.0f),
+                     ((float)(unsigned)((h >> 8) & 0xFFFFFFu) + 0.5f) * (1.0f / 16777216.0f));
 }
 __device__ unsigned short to_half(float f) {
   unsigned int x = __float_as_uint(f), sign = (x >> 16) & 0x8000u, mant = x & 0x7fffffu;
@@ -60,10 +63,10 @@ extern "C" __global__ void arena_fill(char* base, u64 stride, u64 n, int dtype, 
   for (u64 i = blockIdx.x * (u64)blockDim.x + threadIdx.x; i < n; i += (u64)gridDim.x * blockDim.x) {
     double v;
     if (wide == 0 && dist == 0) {  // single precision is enough below 64 bits
-      v = (double)((float)a + (float)b * sqrtf(-2.0f * __logf(u01f(key, 2 * i))) *
-                                  cospif(2.0f * u01f(key, 2 * i + 1)));
+      const float2 u = u01f2(key, i);
+      v = (double)((float)a + (float)b * sqrtf(-2.0f * __logf(u.x)) * __cosf(6.2831853f * u.y));
     } else if (wide == 0 && dist == 1) {
-      v = (double)((float)a + (float)(b - a) * u01f(key, i));
+      v = (double)((float)a + (float)(b - a) * u01f2(key, i).x);
     } else if (dist == 0) {
       v = a + b * sqrt(-2.0 * log(u01(key, 2 * i))) * cospi(2.0 * u01(key, 2 * i + 1));
     } else if (dist == 1) {
