@@ -26,6 +26,9 @@ _MAX_LINE = 1 << 20
 _LOG_CAP = 256 << 20
 
 
+# Whether this kernel lists a thread's children in /proc (CONFIG_PROC_CHILDREN).
+_CHILDREN_LISTED = os.access(f"/proc/{os.getpid()}/task/{os.getpid()}/children", os.R_OK)
+
 class SubjectFailure(Exception):
     """The subject's process failed; the message says how."""
 
@@ -98,7 +101,25 @@ class RunnerClient:
 
     def _tree(self):
         """The runner and every process below it (the sandbox's PID namespace
-        hides them from each other, not from the judge)."""
+        hides them from each other, not from the judge): followed through
+        the kernel's children lists where it has them, else from every
+        process's parent in /proc."""
+        if _CHILDREN_LISTED:
+            tree, todo = [], [self.proc.pid]
+            while todo:
+                pid = todo.pop()
+                tree.append(pid)
+                try:
+                    threads = os.listdir(f"/proc/{pid}/task")
+                except OSError:
+                    continue  # ended meanwhile
+                for tid in threads:
+                    try:
+                        with open(f"/proc/{pid}/task/{tid}/children", "rb") as f:
+                            todo.extend(int(c) for c in f.read().split())
+                    except (OSError, ValueError):
+                        continue
+            return tree
         children = {}
         for entry in os.listdir("/proc"):
             if not entry.isdigit():

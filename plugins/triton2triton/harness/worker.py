@@ -422,9 +422,13 @@ class Judge:
         in secret, out of its own memory. That copy is verified afterwards,
         inputs included: a runner that answers before its work is done, skips
         or caches calls, or behaves differently when timed is caught, and all
-        its work, on any stream or host thread, is inside the round. The
-        other subject's runner is stopped (SIGSTOP) meanwhile.
+        its work, on any stream or host thread, is inside the round. Before
+        a round every runner is stopped (SIGSTOP) and the GPU waited for
+        until it is idle (work a subject left running, to slow whoever is
+        timed next, is a finding after 2 s); then only the timed runner is
+        resumed, and woken by an empty round trip outside the round.
         """
+        phases = _Phases()
         params = config["params"]
         timing = self.task["timing"]
         inplace = set(self.task.get("inplace", []))
@@ -455,6 +459,7 @@ class Judge:
                 single[s] = max(_median(times) - overhead, 1.0)
             finally:
                 r.unbind(ids, self.timeout_s)
+        phases.lap("probe_s")
         estimate = min(single.values())
         free, _ = torch.cuda.mem_get_info()
         budget = min(8 << 30, free // 6)
@@ -494,6 +499,9 @@ class Judge:
                 for s in list(lent):
                     runners[s].unbind(lent.pop(s)[0], self.timeout_s)
             rounds = max(10, min(int(timing["repetitions"]), 30))
+            # What evicting the L2 takes on an idle GPU.
+            quiet_us = _median([self._timed_eviction() for _ in range(5)])
+            phases.lap("setup_s")
             samples = {s: [] for s in _SUBJECTS}
             worst = {"max_abs_err": 0.0, "max_rel_err": 0.0}
             for i in range(rounds + 1):  # round 0 warms up and is not kept
@@ -501,19 +509,30 @@ class Judge:
                 secret = rng.randrange(count)
                 originals = {name: v[secret] for name, v in private.items()}
                 expected = self._expected(originals, params)
+                phases.lap("draw_s")  # inputs and the chosen set's reference
                 order = _SUBJECTS if i % 2 == 0 else _SUBJECTS[::-1]
                 for s in order:
                     r, (ids, views, slabs) = runners[s], lent[s]
                     for name, v in private.items():
                         slabs[name].copy_(v.reshape(count, -1))
                     self._poison({name: slabs[name] for name in outputs})
-                    self.flush.add_(1.0)
                     torch.cuda.synchronize()
+                    phases.lap("fill_s")
                     request = {"op": "replay"} if mode == "graph" else \
                         {"op": "call", "sets": ids, "params": params}
-                    other = runners[_SUBJECTS[1] if s == _SUBJECTS[0] else _SUBJECTS[0]]
-                    other.freeze(True)
+                    for any_runner in runners.values():
+                        any_runner.freeze(True)
                     try:
+                        busy = self._evict_and_wait_quiet(quiet_us)
+                        if busy:
+                            raise IntegrityFailure([
+                                "a subject left work running on the GPU for over 2 s after its "
+                                f"runner was stopped, before {s} was timed ({busy})"])
+                        r.freeze(False)
+                        phases.lap("quiet_s")
+                        # Woken outside the round: it was stopped.
+                        self._round_trip(r, {"op": "empty"})
+                        phases.lap("wake_s")
                         t0 = time.perf_counter()
                         reply = r.request(request, self.timeout_s)
                         snap_start = torch.cuda.Event(enable_timing=True)
@@ -523,8 +542,10 @@ class Judge:
                         snap_end.record()
                         snap_end.synchronize()
                         elapsed = (time.perf_counter() - t0) * 1e6
+                        phases.lap("round_s")
                     finally:
-                        other.freeze(False)
+                        for any_runner in runners.values():
+                            any_runner.freeze(False)
                     self._accept(r, reply)
                     verdict = self._verify(views[secret], originals, outputs, expected, inplace,
                                            worst, produced=snapshot)
@@ -535,16 +556,38 @@ class Judge:
                     work = elapsed - snap_start.elapsed_time(snap_end) * 1e3 - overhead
                     if i > 0:
                         samples[s].append(max(work, 0.0) / count)
+                    phases.lap("verify_s")
         finally:
             for s, (ids, _, _) in lent.items():
                 runners[s].unbind(ids, self.timeout_s)
         method = (f"judge-clock+{'cuda-graph' if mode == 'graph' else 'eager'}-rounds-of-{count}"
                   "-fresh-input-sets+secret-verified-set+interleaved")
         metrics = {"method": method, "sets_per_round": count, "round_trip_us": overhead,
-                   "single_call_us": single, "verified": worst}
+                   "single_call_us": single, "verified": worst, "phases": phases.seconds}
         return _reply("passed", method, metrics=metrics,
                       extra={"baseline_us": samples["baseline"],
                              "candidate_us": samples["candidate"]})
+
+    def _timed_eviction(self):
+        """Microseconds from submitting an L2 eviction to its end, on the
+        host's clock: while another context's kernels hold the GPU, the
+        judge's work waits for its time slice."""
+        t0 = time.perf_counter()
+        self.flush.add_(1.0)
+        torch.cuda.synchronize()
+        return (time.perf_counter() - t0) * 1e6
+
+    def _evict_and_wait_quiet(self, quiet_us):
+        """Evicts the L2 until an eviction takes what it takes on an idle
+        GPU; after two seconds, what it took ("" once quiet)."""
+        deadline = time.perf_counter() + 2.0
+        while True:
+            us = self._timed_eviction()
+            if us <= 2.0 * quiet_us + 50.0:
+                return ""
+            if time.perf_counter() > deadline:
+                return f"an L2 eviction took {us:.0f} us against {quiet_us:.0f} us when idle"
+            time.sleep(0.0005)
 
     def _round_trip(self, runner, request):
         """Microseconds from asking the runner to its accepted answer."""
@@ -553,6 +596,19 @@ class Judge:
         elapsed = (time.perf_counter() - t0) * 1e6
         self._accept(runner, reply)
         return elapsed
+
+
+class _Phases:
+    """Wall seconds per phase of a stage, reported with it."""
+
+    def __init__(self):
+        self.seconds = {}
+        self._mark = time.perf_counter()
+
+    def lap(self, phase):
+        now = time.perf_counter()
+        self.seconds[phase] = self.seconds.get(phase, 0.0) + now - self._mark
+        self._mark = now
 
 
 def _triton_version():
