@@ -979,7 +979,6 @@ class Worker {
     std::vector<size_t>& slack = alone_.slack;  // per input: the largest window offset
     std::unique_ptr<DeviceBuffer> poison;
     std::string mode;
-    double round_us = 0;
     // Every set of a round's inputs in a subject's lent memory: drawn on
     // the device (both subjects timed), or windows of the pools at
     // `offsets` with the chosen trial's data in set `secret` (alone). Never
@@ -1069,25 +1068,33 @@ class Worker {
         }
       }
       phases.Lap("capture_s");
-      // The first subject's round, once: resized to about 5 ms if the
-      // estimate (one eager call) was far off.
-      RunnerClient* first = runners[order[0]];
-      if (Status st = fill_sets(reinterpret_cast<uint8_t*>(first->slab_ptr()), rng(),
-                                std::vector<std::vector<size_t>>(slack.size(), std::vector<size_t>(count, 0)), 0,
-                                alone ? &verify[0] : nullptr);
-          !st.ok()) {
-        return Reply("error", st.message());
-      }
+      // One round of each subject: resized so that the faster one's lasts
+      // about 5 ms (one eager call was the estimate), but the slower one's
+      // no more than 50 ms (a subject 1000 times slower than the other
+      // must not run its rounds past the stage's limit).
       Log("time " + req["config"].value("name", "") + ": " + std::to_string(count) + " sets of " +
           std::to_string(per_set) + " bytes, " + mode + ", pools and capture ready");
-      round_us = RoundTrip(first, Request(mode, count, in, out, first->slab_id(), plist), &failure) - overhead;
-      Log("time: a round of " + order[0] + " took " + std::to_string(round_us) + " us");
-      if (!failure.is_null()) return failure;
-      // Far off (one eager call was the estimate): resized to about 5 ms.
-      const bool short_round = round_us < 2500.0 && count < cap;
-      const bool long_round = round_us > 10000.0 && count > 1;
-      if (attempt == 1 || !(short_round || long_round)) break;
-      count = std::clamp<size_t>(static_cast<size_t>(std::ceil(count * 5000.0 / std::max(round_us, 1.0))), 1, cap);
+      double fastest = 1e300, slowest = 0;
+      for (const auto& s : order) {
+        RunnerClient* r = runners[s];
+        if (Status st = fill_sets(reinterpret_cast<uint8_t*>(r->slab_ptr()), rng(),
+                                  std::vector<std::vector<size_t>>(slack.size(), std::vector<size_t>(count, 0)), 0,
+                                  alone ? &verify[0] : nullptr);
+            !st.ok()) {
+          return Reply("error", st.message());
+        }
+        const double us = RoundTrip(r, Request(mode, count, in, out, r->slab_id(), plist), &failure) - overhead;
+        Log("time: a round of " + s + " took " + std::to_string(us) + " us");
+        if (!failure.is_null()) return failure;
+        fastest = std::min(fastest, us);
+        slowest = std::max(slowest, us);
+      }
+      size_t resized = std::clamp<size_t>(static_cast<size_t>(std::ceil(count * 5000.0 / std::max(fastest, 1.0))), 1, cap);
+      const size_t slow_cap = std::max<size_t>(1, static_cast<size_t>(count * 50000.0 / std::max(slowest, 1.0)));
+      resized = std::min(resized, slow_cap);
+      const bool far_off = fastest < 2500.0 || fastest > 10000.0 || slowest > 50000.0;
+      if (attempt == 1 || !far_off || resized == count) break;
+      count = resized;
     }
 
     // Per subject: the chosen set's outputs, copied out at the end of a round.

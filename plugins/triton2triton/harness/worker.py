@@ -487,15 +487,21 @@ class Judge:
                     self._raise_findings(r)
                     if not reply["ok"]:
                         mode = "eager"
+                # A round of each subject: resized so that the faster one's
+                # lasts about 5 ms (the estimate came from one eager call),
+                # but the slower one's no more than 50 ms (a subject 1000
+                # times slower must not run past the stage's limit).
                 request = {"op": "replay"} if mode == "graph" else None
-                work = _median([self._round_trip(
-                    runners["baseline"],
-                    request or {"op": "call", "sets": lent["baseline"][0], "params": params})
-                    - overhead for _ in range(2)])
-                if attempt == 1 or work >= 4000.0 or count >= cap:
+                work = {s: _median([self._round_trip(
+                    r, request or {"op": "call", "sets": lent[s][0], "params": params})
+                    - overhead for _ in range(2)]) for s, r in runners.items()}
+                fastest, slowest = min(work.values()), max(work.values())
+                resized = int(min(cap, math.ceil(count * 5000.0 / max(fastest, 1.0))))
+                resized = max(1, min(resized, int(count * 50000.0 / max(slowest, 1.0))))
+                far_off = fastest < 4000.0 or slowest > 50000.0
+                if attempt == 1 or not far_off or resized == count:
                     break
-                # The estimate came from one eager call: resize to the round.
-                count = int(min(cap, math.ceil(count * 5000.0 / max(work, 1.0))))
+                count = resized
                 for s in list(lent):
                     runners[s].unbind(lent.pop(s)[0], self.timeout_s)
             rounds = max(10, min(int(timing["repetitions"]), 30))
