@@ -1,0 +1,2 @@
+def reference(x, **_):
+    return x.sum(dim=0)
