@@ -9,7 +9,7 @@ import time
 import unittest
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from arena_harness import TaskError, _evaluate  # noqa: E402
+from arena_harness import TaskError, _bitwise_equal, _evaluate  # noqa: E402
 from arena_judge import RunnerClient, SubjectFailure  # noqa: E402
 
 
@@ -26,6 +26,24 @@ class EvaluateTest(unittest.TestCase):
                      "9 ** 999999", "missing + 1", "True", "1 / 0"]:
             with self.assertRaises(TaskError, msg=text):
                 _evaluate(text, {"n": 3})
+
+
+class BitwiseEqualTest(unittest.TestCase):
+    def test_bytes_decide_for_every_dtype(self):
+        import torch
+        x = torch.tensor([1.0, float("nan"), 0.0])
+        self.assertTrue(_bitwise_equal(x, x.clone()))
+        y = x.clone()
+        y[2] = -0.0  # equal as numbers, not as bytes: an input was written
+        self.assertFalse(_bitwise_equal(x, y))
+        for dtype in (torch.float8_e4m3fn, torch.bfloat16, torch.int8, torch.bool):
+            t = torch.ones(5).to(dtype)
+            u = t.clone()
+            self.assertTrue(_bitwise_equal(t, u), dtype)
+            u.view(torch.uint8)[0] ^= 2
+            self.assertFalse(_bitwise_equal(t, u), dtype)
+        self.assertTrue(_bitwise_equal(torch.zeros(0, 3), torch.zeros(0, 3)))
+        self.assertFalse(_bitwise_equal(torch.zeros(2), torch.zeros(2, 1)))
 
 
 class RunnerClientTest(unittest.TestCase):
