@@ -1,0 +1,5 @@
+import torch
+
+
+def reference(pred, target, **_):
+    return (pred - target).pow(2).mean(dim=1)

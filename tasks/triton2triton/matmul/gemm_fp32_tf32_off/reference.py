@@ -1,0 +1,5 @@
+import torch
+
+
+def reference(a, b, m, n, k, **_):
+    return a @ b

@@ -1,0 +1,5 @@
+import torch
+
+
+def reference(x, w, m, n, k, **_):
+    return x @ w.t()

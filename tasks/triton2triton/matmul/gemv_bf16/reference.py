@@ -1,0 +1,5 @@
+import torch
+
+
+def reference(w, x, n, k, **_):
+    return w @ x
