@@ -1,0 +1,2 @@
+def reference(x, bias, **_):
+    return x + bias[None, :, None, None]

@@ -1,0 +1,5 @@
+import torch
+
+
+def reference(x, lo, hi, **_):
+    return torch.exp(torch.clamp(x, min=lo, max=hi))

@@ -1,0 +1,5 @@
+import torch
+
+
+def reference(x, **_):
+    return x * torch.sigmoid(x)

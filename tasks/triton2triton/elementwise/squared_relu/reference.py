@@ -1,0 +1,5 @@
+import torch
+
+
+def reference(x, **_):
+    return torch.relu(x) ** 2

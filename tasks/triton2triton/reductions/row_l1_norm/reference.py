@@ -1,0 +1,5 @@
+import torch
+
+
+def reference(x, **_):
+    return x.abs().sum(dim=1)
