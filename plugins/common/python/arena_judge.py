@@ -29,6 +29,41 @@ _LOG_CAP = 256 << 20
 # Whether this kernel lists a thread's children in /proc (CONFIG_PROC_CHILDREN).
 _CHILDREN_LISTED = os.access(f"/proc/{os.getpid()}/task/{os.getpid()}/children", os.R_OK)
 
+
+def _listed_children(pid):
+    """The children of every thread of `pid`, from /proc/PID/task/TID/children
+    (a thread or process that ended meanwhile has none)."""
+    try:
+        threads = os.listdir(f"/proc/{pid}/task")
+    except OSError:
+        return []
+    found = []
+    for tid in threads:
+        try:
+            with open(f"/proc/{pid}/task/{tid}/children", "rb") as f:
+                found.extend(int(c) for c in f.read().split())
+        except (OSError, ValueError):
+            continue
+    return found
+
+
+def _children_by_parent():
+    """Every process's children, from every process's parent in /proc (for a
+    kernel without children lists)."""
+    children = {}
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat", "rb") as f:
+                stat = f.read()
+            ppid = int(stat[stat.rindex(b")") + 2:].split()[1])
+        except (OSError, ValueError, IndexError):
+            continue
+        children.setdefault(ppid, []).append(int(entry))
+    return children
+
+
 class SubjectFailure(Exception):
     """The subject's process failed; the message says how."""
 
@@ -104,38 +139,12 @@ class RunnerClient:
         hides them from each other, not from the judge): followed through
         the kernel's children lists where it has them, else from every
         process's parent in /proc."""
-        if _CHILDREN_LISTED:
-            tree, todo = [], [self.proc.pid]
-            while todo:
-                pid = todo.pop()
-                tree.append(pid)
-                try:
-                    threads = os.listdir(f"/proc/{pid}/task")
-                except OSError:
-                    continue  # ended meanwhile
-                for tid in threads:
-                    try:
-                        with open(f"/proc/{pid}/task/{tid}/children", "rb") as f:
-                            todo.extend(int(c) for c in f.read().split())
-                    except (OSError, ValueError):
-                        continue
-            return tree
-        children = {}
-        for entry in os.listdir("/proc"):
-            if not entry.isdigit():
-                continue
-            try:
-                with open(f"/proc/{entry}/stat", "rb") as f:
-                    stat = f.read()
-                ppid = int(stat[stat.rindex(b")") + 2:].split()[1])
-            except (OSError, ValueError, IndexError):
-                continue
-            children.setdefault(ppid, []).append(int(entry))
+        children_of = _listed_children if _CHILDREN_LISTED else _children_by_parent().get
         tree, todo = [], [self.proc.pid]
         while todo:
             pid = todo.pop()
             tree.append(pid)
-            todo.extend(children.get(pid, []))
+            todo.extend(children_of(pid) or [])
         return tree
 
     def freeze(self, stopped):

@@ -42,20 +42,9 @@ void ChildrenOf(pid_t pid, std::vector<pid_t>* out) {
   closedir(d);
 }
 
-// Every process below `root` (the sandbox's PID namespace hides them from
-// each other, not from the judge): followed through the children files,
-// or, where there are none, from every process's parent in /proc.
-std::vector<pid_t> Tree(pid_t root) {
-  std::vector<pid_t> tree, todo{root};
-  if (ChildrenListed()) {
-    while (!todo.empty()) {
-      const pid_t p = todo.back();
-      todo.pop_back();
-      tree.push_back(p);
-      ChildrenOf(p, &todo);
-    }
-    return tree;
-  }
+// Every process's children, from every process's parent in /proc (for a
+// kernel without children lists).
+std::map<pid_t, std::vector<pid_t>> ChildrenByParent() {
   std::map<pid_t, std::vector<pid_t>> children;
   if (DIR* d = opendir("/proc")) {
     while (dirent* e = readdir(d)) {
@@ -73,11 +62,26 @@ std::vector<pid_t> Tree(pid_t root) {
     }
     closedir(d);
   }
+  return children;
+}
+
+// Every process below `root` (the sandbox's PID namespace hides them from
+// each other, not from the judge): followed through the children files,
+// or, where there are none, from every process's parent in /proc.
+std::vector<pid_t> Tree(pid_t root) {
+  const bool listed = ChildrenListed();
+  std::map<pid_t, std::vector<pid_t>> by_parent;
+  if (!listed) by_parent = ChildrenByParent();
+  std::vector<pid_t> tree, todo{root};
   while (!todo.empty()) {
     const pid_t p = todo.back();
     todo.pop_back();
     tree.push_back(p);
-    for (pid_t c : children[p]) todo.push_back(c);
+    if (listed) {
+      ChildrenOf(p, &todo);
+    } else if (auto it = by_parent.find(p); it != by_parent.end()) {
+      todo.insert(todo.end(), it->second.begin(), it->second.end());
+    }
   }
   return tree;
 }

@@ -649,16 +649,16 @@ class Worker {
     t.numel = Numel(shape);
     const size_t bytes = static_cast<size_t>(t.numel) * DtypeSize(dtype);
     auto& [locked, locked_bytes] = kept_locked_[slot];
-    if (locked != nullptr && bytes > t.bytes.capacity()) {  // unlocked before it moves
-      cudaHostUnregister(locked);
-      locked = nullptr;
-      locked_bytes = 0;
-    }
-    t.bytes.resize(bytes);
-    if (t.bytes.data() != locked || t.bytes.capacity() != locked_bytes) {
+    // Unlocked before the memory moves or is freed.
+    auto unlock = [&] {
       if (locked != nullptr) cudaHostUnregister(locked);
       locked = nullptr;
       locked_bytes = 0;
+    };
+    if (bytes > t.bytes.capacity()) unlock();
+    t.bytes.resize(bytes);
+    if (t.bytes.data() != locked || t.bytes.capacity() != locked_bytes) {
+      unlock();
       // Only worth it for large downloads; pageable memory works otherwise.
       if (t.bytes.capacity() >= (size_t{1} << 20) &&
           cudaHostRegister(t.bytes.data(), t.bytes.capacity(), cudaHostRegisterDefault) == cudaSuccess) {
@@ -668,6 +668,7 @@ class Worker {
       cudaGetLastError();  // a refused registration is not an error of what follows
     }
     if (!t.bytes.empty() && cudaMemcpy(t.bytes.data(), src, t.bytes.size(), cudaMemcpyDeviceToHost) != cudaSuccess) {
+      unlock();
       t = Poisoned(dtype, shape);  // never compared as if downloaded
     }
     return t;
@@ -802,7 +803,6 @@ class Worker {
         }
         if (modified) return Reply("failed", "input '" + inputs_[i].name + "' was modified");
       }
-      phases.Lap("compare_s");
       Json trial_prints = Json::array();
       for (size_t i = 0; i < outputs_.size(); ++i) {
         phases.Lap("compare_s");  // the earlier outputs compared and fingerprinted
