@@ -10,6 +10,7 @@ kernel's or a library's print can never be mistaken for a reply.
 import ast
 import hashlib
 import importlib.util
+import itertools
 import json
 import math
 import os
@@ -255,9 +256,10 @@ def _finite(value):
     return value
 
 
-def serve(handlers):
-    """Answers one JSON request per line on stdin until EOF or {"op": "quit"}."""
-    for line in sys.stdin:
+def serve(handlers, read=()):
+    """Answers one JSON request per line on stdin until EOF or {"op": "quit"};
+    `read`: lines already read from stdin, answered first."""
+    for line in itertools.chain(read, sys.stdin):
         line = line.strip()
         if not line:
             continue

@@ -35,12 +35,35 @@ import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..",
                                 "common", "python"))
+from arena_judge import RunnerClient, SubjectFailure  # noqa: E402  (imports no torch)
+
+
+def _start_runners_early():
+    """Serving the plugin, the first request is "init": it is read, and the
+    runners it names started, before this process imports torch (seconds,
+    as each runner's own import is), so that the three imports overlap.
+    Returns (the line read, {subject: started RunnerClient})."""
+    line = sys.stdin.readline()
+    started = {}
+    try:
+        req = json.loads(line)
+        if req.get("op") == "init":
+            for subject, spec in req["runners"].items():
+                client = RunnerClient(subject, spec["argv"], f"runner-{subject}.log", None)
+                client.start()
+                started[subject] = client
+    except (ValueError, KeyError, TypeError, AttributeError, SubjectFailure):
+        pass  # init, answered the usual way, says what is wrong (or starts it again)
+    return line, started
+
+
+_EARLY = _start_runners_early() if __name__ == "__main__" and len(sys.argv) == 1 else ("", {})
+
 from arena_harness import (  # noqa: E402  (first: it sends prints to stderr)
     _DEFAULT_TOLERANCES, _DTYPES, TaskError, _bitwise_equal, _compare, _evaluate,
     _fingerprint, _load_module, _median, _reply, _trial_seed)
 import arena_harness  # noqa: E402
 from arena_buffers import BufferPool  # noqa: E402
-from arena_judge import RunnerClient, SubjectFailure  # noqa: E402
 
 import torch  # noqa: E402
 
@@ -74,6 +97,24 @@ def _round_up(n, m=_ALIGN):
 def _slot_bytes(dtype, shape):
     """Bytes one tensor takes in lent memory (each set 256-byte aligned)."""
     return _round_up(math.prod(int(d) for d in shape) * torch.empty((), dtype=dtype).element_size())
+
+
+_SAMPLE = 1 << 16  # elements of a tensor read to verify a timed call
+
+
+def _sample_index(numel, rng, device):
+    """Where a tensor is read: all of it up to _SAMPLE elements, else
+    _SAMPLE places drawn in secret (None: everywhere)."""
+    if numel <= _SAMPLE:
+        return None
+    gen = torch.Generator(device=device)
+    gen.manual_seed(rng.getrandbits(62))
+    return torch.randint(0, numel, (_SAMPLE,), generator=gen, device=device)
+
+
+def _gather(t, idx):
+    flat = t.reshape(-1)
+    return flat.clone() if idx is None else flat[idx]
 
 
 class IntegrityFailure(Exception):
@@ -114,29 +155,33 @@ class Judge:
             self.l2_bytes = l2
             self.flush = torch.empty(max(2 * l2, 64 << 20) // 4, dtype=torch.float32,
                                      device="cuda")
+        early = _EARLY[1]
         for subject, spec in req["runners"].items():
             pool = BufferPool(self.device, spec["buffers"], spec.get("sandbox_buffers", "/buffers"))
-            self.runners[subject] = RunnerClient(subject, spec["argv"], f"runner-{subject}.log", pool)
-        # Both start now, side by side (importing torch takes seconds); each
-        # loads its subject's files at its compile.
-        for subject, runner in self.runners.items():
-            try:
-                runner.start()
-            except SubjectFailure:
-                pass  # started again, and reported, at that subject's compile
+            runner = early.pop(subject, None)
+            if runner is None or runner.argv != spec["argv"] or not runner.alive():
+                if runner is not None:
+                    runner.stop()
+                runner = RunnerClient(subject, spec["argv"], f"runner-{subject}.log", pool)
+                # Both start side by side (importing torch takes seconds);
+                # each loads its subject's files at its compile.
+                try:
+                    runner.start()
+                except SubjectFailure:
+                    pass  # started again, and reported, at that subject's compile
+            runner.pool = pool
+            self.runners[subject] = runner
             self.entry_loaded[subject] = False
+        for runner in early.values():
+            runner.stop()
+        early.clear()
         return _reply("passed", f"judge ready on {self.device}",
                       metrics={"torch": torch.__version__, "triton": _triton_version(),
                                "python": platform.python_version()})
 
     # -- inputs and outputs ---------------------------------------------------
-    def _inputs(self, params, seed, batch=None):
-        """One trial's inputs; with `batch`, that many sets stacked (default
-        draws only: one generator call per input for all of them)."""
-        if batch is not None and self.make_inputs is not None:
-            sets = [self._inputs(params, seed + k) for k in range(batch)]
-            return {name: torch.stack([s[name] for s in sets]) for name in sets[0]}
-        lead = [batch] if batch is not None else []
+    def _inputs(self, params, seed):
+        """One trial's inputs, drawn from `seed`."""
         gen = torch.Generator(device=self.device)
         gen.manual_seed(seed)
         if self.make_inputs is not None:
@@ -166,26 +211,63 @@ class Judge:
             return {k: v.contiguous() for k, v in tensors.items()}
         tensors = {}
         for spec in self.task["inputs"]:
-            shape = lead + [int(_evaluate(d, params)) for d in spec["shape"]]
-            dtype = _DTYPES[spec["dtype"]]
-            init = spec.get("init") or {}
-            dist = init.get("dist", "normal")
+            shape = [int(_evaluate(d, params)) for d in spec["shape"]]
+            dist, a, b = self._init(spec, params)
             if dist == "normal":
                 t = torch.randn(shape, generator=gen, device=self.device, dtype=torch.float32)
-                t = t * float(init.get("std", 1.0)) + float(init.get("mean", 0.0))
+                t = t * b + a
             elif dist == "uniform":
-                lo = float(_evaluate(init.get("low", 0.0), params))
-                hi = float(_evaluate(init.get("high", 1.0), params))
                 t = torch.rand(shape, generator=gen, device=self.device, dtype=torch.float32)
-                t = t * (hi - lo) + lo
-            elif dist == "randint":
-                lo = int(_evaluate(init.get("low", 0), params))
-                hi = int(_evaluate(init["high"], params))
-                t = torch.randint(lo, hi, shape, generator=gen, device=self.device)
+                t = t * (b - a) + a
             else:
-                raise TaskError(f"input '{spec['name']}': unknown init dist '{dist}'")
-            tensors[spec["name"]] = t.to(dtype)
+                t = torch.randint(a, b, shape, generator=gen, device=self.device)
+            tensors[spec["name"]] = t.to(_DTYPES[spec["dtype"]])
         return tensors
+
+    @staticmethod
+    def _init(spec, params):
+        """An input's distribution: ("normal", mean, std), ("uniform", low,
+        high) or ("randint", low, high) (high excluded)."""
+        init = spec.get("init") or {}
+        dist = init.get("dist", "normal")
+        if dist == "normal":
+            return dist, float(init.get("mean", 0.0)), float(init.get("std", 1.0))
+        if dist == "uniform":
+            return (dist, float(_evaluate(init.get("low", 0.0), params)),
+                    float(_evaluate(init.get("high", 1.0), params)))
+        if dist == "randint":
+            return (dist, int(_evaluate(init.get("low", 0), params)),
+                    int(_evaluate(init["high"], params)))
+        raise TaskError(f"input '{spec['name']}': unknown init dist '{dist}'")
+
+    def _draw_sets(self, slabs, params, seed, count):
+        """Fresh inputs for every set of a timing round, drawn from `seed`
+        straight into lent memory (`slabs`: {name: [count, numel] view}).
+        Default distributions are drawn in place, one generator call per
+        input for all sets, in the input's own dtype where the generator has
+        it; an inputs function is called once per set."""
+        if self.make_inputs is not None:
+            for k in range(count):
+                for name, t in self._inputs(params, seed + k).items():
+                    slabs[name][k].copy_(t.reshape(-1))
+            return
+        gen = torch.Generator(device=self.device)
+        gen.manual_seed(seed)
+        for spec in self.task["inputs"]:
+            dist, a, b = self._init(spec, params)
+            t = slabs[spec["name"]]
+            direct = t.is_floating_point() and t.element_size() >= 2 if dist != "randint" else \
+                not t.is_floating_point() and t.dtype != torch.bool
+            target = t if direct else torch.empty(t.shape, device=t.device, dtype=(
+                torch.int64 if dist == "randint" else torch.float32))
+            if dist == "normal":
+                target.normal_(a, b, generator=gen)
+            elif dist == "uniform":
+                target.uniform_(a, b, generator=gen)
+            else:
+                target.random_(a, b, generator=gen)
+            if not direct:
+                t.copy_(target)
 
     def _output_specs(self, params):
         return {spec["name"]: (_DTYPES[spec["dtype"]],
@@ -387,16 +469,15 @@ class Judge:
                           metrics=worst, seconds=time.perf_counter() - start)
         return self._guarded(body)
 
-    def _verify(self, shared, originals, outputs, expected, inplace, worst, produced=None):
+    def _verify(self, shared, originals, outputs, expected, inplace, worst):
         """None if the judge's own memory holds the right answer, else why not."""
         for name, original in originals.items():
             if name in inplace:
                 continue
             if not _bitwise_equal(shared[name], original):
                 return f"input '{name}' was modified (it is not in-place)"
-        got_all = produced if produced is not None else \
-            {k: shared[k] for k in self._produced(outputs)}
-        for name, got in got_all.items():
+        for name in self._produced(outputs):
+            got = shared[name]
             if name not in expected:
                 raise TaskError(f"reference returned no '{name}'")
             ok, detail, errs = _compare(name, got, expected[name], self._tolerance(got))
@@ -416,12 +497,14 @@ class Judge:
         """Times both subjects from the judge's clock.
 
         A round lends a subject N sets of fresh inputs (drawn here from a
-        secret seed) and poisoned outputs, asks its runner to run them all
-        (one CUDA graph replay, or eager calls) and waits for "done"; the
-        round ends when the judge has copied the outputs of one set, chosen
-        in secret, out of its own memory. That copy is verified afterwards,
-        inputs included: a runner that answers before its work is done, skips
-        or caches calls, or behaves differently when timed is caught, and all
+        secret seed; both subjects get the same sets) and poisoned outputs,
+        asks its runner to run them all (one CUDA graph replay, or eager
+        calls) and waits for "done"; the round ends when the judge has copied
+        the outputs of one set, chosen in secret, out of its own memory. That
+        copy is verified afterwards at 64 Ki places drawn in secret, against
+        the other subject's on the same inputs, and the set's inputs must be
+        unchanged: a runner that answers before its work is done, skips or
+        caches calls, or behaves differently when timed is caught, and all
         its work, on any stream or host thread, is inside the round. Before
         a round every runner is stopped (SIGSTOP) and the GPU waited for
         until it is idle (work a subject left running, to slow whoever is
@@ -511,19 +594,30 @@ class Judge:
             samples = {s: [] for s in _SUBJECTS}
             worst = {"max_abs_err": 0.0, "max_rel_err": 0.0}
             for i in range(rounds + 1):  # round 0 warms up and is not kept
-                private = self._inputs(params, rng.getrandbits(48), batch=count)
-                secret = rng.randrange(count)
-                originals = {name: v[secret] for name, v in private.items()}
-                expected = self._expected(originals, params)
-                phases.lap("draw_s")  # inputs and the chosen set's reference
+                # Both subjects get the same fresh sets: drawn into the
+                # first one's memory and copied to the other's before
+                # either runs; outputs poisoned.
                 order = _SUBJECTS if i % 2 == 0 else _SUBJECTS[::-1]
+                secret = rng.randrange(count)
+                first = lent[order[0]][2]
+                self._draw_sets(first, params, rng.getrandbits(48), count)
+                for s in order:
+                    slabs = lent[s][2]
+                    if s != order[0]:
+                        for name in probe:
+                            slabs[name].copy_(first[name])
+                    self._poison({name: slabs[name] for name in outputs})
+                # Where the chosen set's inputs are read after each call.
+                watched = {name: _sample_index(lent[order[0]][1][secret][name].numel(), rng,
+                                               self.device)
+                           for name in probe if name not in inplace}
+                before = {name: _gather(lent[order[0]][1][secret][name], idx)
+                          for name, idx in watched.items()}
+                torch.cuda.synchronize()
+                phases.lap("fill_s")
+                snapshots = {}
                 for s in order:
                     r, (ids, views, slabs) = runners[s], lent[s]
-                    for name, v in private.items():
-                        slabs[name].copy_(v.reshape(count, -1))
-                    self._poison({name: slabs[name] for name in outputs})
-                    torch.cuda.synchronize()
-                    phases.lap("fill_s")
                     request = {"op": "replay"} if mode == "graph" else \
                         {"op": "call", "sets": ids, "params": params}
                     for any_runner in runners.values():
@@ -544,7 +638,7 @@ class Judge:
                         snap_start = torch.cuda.Event(enable_timing=True)
                         snap_end = torch.cuda.Event(enable_timing=True)
                         snap_start.record()
-                        snapshot = {n: views[secret][n].clone() for n in names}
+                        snapshots[s] = {n: views[secret][n].clone() for n in names}
                         snap_end.record()
                         snap_end.synchronize()
                         elapsed = (time.perf_counter() - t0) * 1e6
@@ -553,16 +647,31 @@ class Judge:
                         for any_runner in runners.values():
                             any_runner.freeze(False)
                     self._accept(r, reply)
-                    verdict = self._verify(views[secret], originals, outputs, expected, inplace,
-                                           worst, produced=snapshot)
-                    if verdict is not None:
-                        # Right when checked, wrong when timed: not an accident.
-                        raise IntegrityFailure(
-                            [f"{s}: a timed call's outputs are wrong (round {i}): {verdict}"])
+                    for name, idx in watched.items():
+                        if not _bitwise_equal(_gather(views[secret][name], idx), before[name]):
+                            raise IntegrityFailure([f"{s}: input '{name}' was modified in a timed "
+                                                    f"call (round {i})"])
                     work = elapsed - snap_start.elapsed_time(snap_end) * 1e3 - overhead
                     if i > 0:
                         samples[s].append(max(work, 0.0) / count)
-                    phases.lap("verify_s")
+                # The chosen set's outputs, at secret places: each subject
+                # is within the tolerance of the reference when checked, so
+                # within twice of each other on the same inputs when timed.
+                for name in names:
+                    got = snapshots["candidate"][name]
+                    idx = _sample_index(got.numel(), rng, self.device)
+                    atol, rtol = self._tolerance(got)
+                    ok, detail, errs = _compare(name, _gather(got, idx),
+                                                _gather(snapshots["baseline"][name], idx),
+                                                (2 * atol, 2 * rtol))
+                    worst["max_abs_err"] = max(worst["max_abs_err"], errs[0])
+                    worst["max_rel_err"] = max(worst["max_rel_err"], errs[1])
+                    if not ok:
+                        # Right when checked, wrong when timed: not an accident.
+                        raise IntegrityFailure([
+                            "candidate: a timed call's outputs differ from the baseline's on the "
+                            f"same inputs (round {i}): {detail}"])
+                phases.lap("verify_s")
         finally:
             for s, (ids, _, _) in lent.items():
                 runners[s].unbind(ids, self.timeout_s)
@@ -684,9 +793,9 @@ def serve():
     judge = Judge()
     try:
         arena_harness.serve({"init": judge.init, "compile": judge.compile, "check": judge.check,
-                             "time": judge.time})
+                             "time": judge.time}, read=[_EARLY[0]] if _EARLY[0] else [])
     finally:
-        for r in judge.runners.values():
+        for r in list(judge.runners.values()) + list(_EARLY[1].values()):
             r.stop()
 
 

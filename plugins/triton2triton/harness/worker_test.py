@@ -1,0 +1,110 @@
+"""Unit tests of the Triton judge's pieces that need no GPU: a timing
+round's sets are drawn into lent memory from the task's distributions, all
+different, the same from the same seed; verification reads secret places."""
+
+import os
+import random
+import sys
+import unittest
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import torch  # noqa: E402
+
+import worker  # noqa: E402
+
+
+def _judge(inputs, make_inputs=None):
+    judge = worker.Judge()
+    judge.task = {"inputs": inputs, "outputs": []}
+    judge.make_inputs = make_inputs
+    return judge
+
+
+def _slabs(judge, params, count):
+    """Lent memory as the judge lays it out: one buffer per input, each set
+    padded to 256 bytes."""
+    out = {}
+    for spec in judge.task["inputs"]:
+        dtype = worker._DTYPES[spec["dtype"]]
+        numel = 1
+        for d in spec["shape"]:
+            numel *= int(worker._evaluate(d, params))
+        stride = worker._slot_bytes(dtype, [numel]) // torch.empty((), dtype=dtype).element_size()
+        out[spec["name"]] = torch.full((count, stride), 7, dtype=dtype)[:, :numel]
+    return out
+
+
+class DrawSetsTest(unittest.TestCase):
+    INPUTS = [
+        {"name": "x", "dtype": "bfloat16", "shape": ["n"], "init": {"dist": "normal", "mean": 3, "std": 0.5}},
+        {"name": "u", "dtype": "float32", "shape": ["n"], "init": {"dist": "uniform", "low": -2, "high": "n"}},
+        {"name": "i", "dtype": "int32", "shape": [5], "init": {"dist": "randint", "low": 4, "high": 9}},
+        {"name": "f8", "dtype": "float8_e4m3fn", "shape": ["n"], "init": {"dist": "uniform", "low": 0, "high": 1}},
+        {"name": "m", "dtype": "bool", "shape": ["n"], "init": {"dist": "randint", "low": 0, "high": 2}},
+        {"name": "h", "dtype": "float16", "shape": ["n"], "init": {"dist": "randint", "low": -3, "high": 3}},
+    ]
+
+    def test_every_set_is_fresh_and_follows_its_distribution(self):
+        judge, params, count = _judge(self.INPUTS), {"n": 4000}, 6
+        slabs = _slabs(judge, params, count)
+        judge._draw_sets(slabs, params, 1234, count)
+        x = slabs["x"].float()
+        self.assertAlmostEqual(float(x.mean()), 3.0, delta=0.05)
+        self.assertAlmostEqual(float(x.std()), 0.5, delta=0.05)
+        u = slabs["u"]
+        self.assertGreaterEqual(float(u.min()), -2.0)
+        self.assertLess(float(u.max()), 4000.0)
+        self.assertGreater(float(u.max()), 3000.0)
+        i = slabs["i"]
+        self.assertEqual(i.dtype, torch.int32)
+        self.assertEqual(set(i.flatten().tolist()) - set(range(4, 9)), set())
+        f8 = slabs["f8"].float()
+        self.assertTrue(bool(((f8 >= 0) & (f8 <= 1)).all()))
+        self.assertGreater(float(slabs["m"].float().mean()), 0.3)
+        self.assertEqual(set(slabs["h"].flatten().tolist()) - set(range(-3, 3)), set())
+        # No set repeats another: a cache by content never hits.
+        for name in ("x", "u", "f8"):
+            rows = {bytes(slabs[name][k].contiguous().view(torch.uint8).numpy()) for k in range(count)}
+            self.assertEqual(len(rows), count, name)
+
+    def test_the_same_seed_draws_the_same_sets(self):
+        judge, params = _judge(self.INPUTS), {"n": 300}
+        a, b, c = (_slabs(judge, params, 3) for _ in range(3))
+        judge._draw_sets(a, params, 99, 3)
+        judge._draw_sets(b, params, 99, 3)
+        judge._draw_sets(c, params, 100, 3)
+        for name in a:
+            self.assertTrue(worker._bitwise_equal(a[name], b[name]), name)
+        self.assertFalse(worker._bitwise_equal(a["x"], c["x"]))
+
+    def test_an_inputs_function_is_called_once_per_set(self):
+        calls = []
+
+        def make_inputs(params, generator, device):
+            calls.append(1)
+            return {"x": torch.randn(params["n"], generator=generator, device=device)}
+
+        spec = [{"name": "x", "dtype": "float32", "shape": ["n"]}]
+        judge, params = _judge(spec, make_inputs), {"n": 100}
+        slabs = _slabs(judge, params, 4)
+        judge._draw_sets(slabs, params, 5, 4)
+        self.assertEqual(len(calls), 4)
+        self.assertEqual(len({float(slabs["x"][k, 0]) for k in range(4)}), 4)
+        self.assertTrue(worker._bitwise_equal(slabs["x"][2].contiguous(), judge._inputs(params, 7)["x"]))
+
+
+class SampleTest(unittest.TestCase):
+    def test_small_tensors_are_read_whole_and_large_ones_at_secret_places(self):
+        rng = random.SystemRandom()
+        self.assertIsNone(worker._sample_index(worker._SAMPLE, rng, "cpu"))
+        t = torch.arange(3 * worker._SAMPLE, dtype=torch.float32).reshape(3, -1)
+        first = worker._sample_index(t.numel(), rng, "cpu")
+        second = worker._sample_index(t.numel(), rng, "cpu")
+        self.assertEqual(first.numel(), worker._SAMPLE)
+        self.assertFalse(torch.equal(first, second))
+        self.assertTrue(torch.equal(worker._gather(t, first), first.float()))
+        self.assertTrue(torch.equal(worker._gather(t[:1], None), t[0]))
+
+
+if __name__ == "__main__":
+    unittest.main()
