@@ -180,14 +180,18 @@ class Judge:
                                "python": platform.python_version()})
 
     # -- inputs and outputs ---------------------------------------------------
-    def _inputs(self, params, seed):
-        """One trial's inputs, drawn from `seed`."""
+    def _inputs(self, params, seed, validate=True):
+        """One trial's inputs, drawn from `seed`; an inputs function's are
+        held to the interface unless `validate` is off (sets of a round after
+        the first: same function, same parameters)."""
         gen = torch.Generator(device=self.device)
         gen.manual_seed(seed)
         if self.make_inputs is not None:
             tensors = self.make_inputs(params=params, generator=gen, device=self.device)
             if not isinstance(tensors, dict):
                 raise TaskError("the inputs function must return a dict of tensors")
+            if not validate:
+                return tensors
             # What it returns must be what the interface declares: names,
             # dtypes and shapes.
             declared = {spec["name"]: spec for spec in self.task["inputs"]}
@@ -248,7 +252,7 @@ class Judge:
         it; an inputs function is called once per set."""
         if self.make_inputs is not None:
             for k in range(count):
-                for name, t in self._inputs(params, seed + k).items():
+                for name, t in self._inputs(params, seed + k, validate=k == 0).items():
                     slabs[name][k].copy_(t.reshape(-1))
             return
         gen = torch.Generator(device=self.device)
@@ -727,9 +731,11 @@ class _Phases:
 
 
 def _triton_version():
+    """Triton's version, read from its installed metadata: the judge never
+    imports Triton (a second of start-up; only the runners compile)."""
     try:
-        import triton
-        return triton.__version__
+        from importlib import metadata
+        return metadata.version("triton")
     except Exception:  # noqa: BLE001
         return "unavailable"
 
