@@ -21,6 +21,7 @@
 #include "core/files.h"
 #include "core/harness_worker.h"
 #include "core/process.h"
+#include "core/provenance.h"
 #include "core/sandbox.h"
 
 namespace arena {
@@ -46,10 +47,42 @@ Status ValidateEntry(const TaskSpec& task, const std::string& key, const std::st
                     "'" + file + "' must be one of the task's " + what + " files");
 }
 
+// Where a task's baseline keeps the kernels Triton compiled for it, from one
+// evaluation to the next: $ARENA_TRITON_CACHE ("off": within one evaluation
+// only), else $XDG_CACHE_HOME/arena/triton, else ~/.cache/arena/triton; one
+// folder per version of the task's files. Only baseline runners write there
+// (the baseline is the task's own code); "" when there is no such place.
+std::string BaselineCacheRoot() {
+  if (const char* v = std::getenv("ARENA_TRITON_CACHE"); v != nullptr && *v) {
+    return std::string(v) == "off" ? "" : v;
+  }
+  if (const char* x = std::getenv("XDG_CACHE_HOME"); x != nullptr && *x) {
+    return (fs::path(x) / "arena/triton").string();
+  }
+  if (const char* h = std::getenv("HOME"); h != nullptr && *h) {
+    return (fs::path(h) / ".cache/arena/triton").string();
+  }
+  return "";
+}
+
+// Copies every file of `from` that `to` lacks, folders included.
+void CopyMissing(const fs::path& from, const fs::path& to) {
+  std::error_code ec;
+  for (auto it = fs::recursive_directory_iterator(from, ec); !ec && it != fs::end(it); it.increment(ec)) {
+    const fs::path target = to / fs::relative(it->path(), from, ec);
+    if (it->is_directory(ec)) {
+      fs::create_directories(target, ec);
+    } else if (it->is_regular_file(ec) && !fs::exists(target, ec)) {
+      fs::copy_file(it->path(), target, ec);
+    }
+    ec.clear();
+  }
+}
+
 class TritonSession : public EvaluationSession {
  public:
   explicit TritonSession(const EvaluationContext& ctx)
-      : ctx_(ctx), worker_([this] { return Start(); }) {}
+      : ctx_(ctx), baseline_cache_(KeptCache(ctx)), worker_([this] { return Start(); }) {}
 
   StageOutcome Compile(Subject subject) override {
     compiled_.erase(subject);
@@ -61,6 +94,12 @@ class TritonSession : public EvaluationSession {
     auto missing = CopyRegularFiles(from, ctx_.task->editable, dir);
     if (!missing.ok()) return StageOutcome::Failed("harness error", missing.status().message());
     if (!missing->empty()) return StageOutcome::Failed(missing->front() + " is missing or not a regular file");
+    if (subject == Subject::kCandidate) {
+      // What Triton compiled for the baseline, copied into the candidate's
+      // own cache: kernels it left as they were are not compiled again (a
+      // copy: nothing the candidate's runner writes reaches the baseline).
+      CopyMissing(CacheDir(Subject::kBaseline), CacheDir(Subject::kCandidate));
+    }
     StageOutcome o = worker_.Send(CompileRequest(subject), ctx_.stage_timeout_s, SubjectName(subject));
     if (o.passed()) compiled_.insert(subject);
     o.metrics["network_isolated"] = NetworkIsolationAvailable();
@@ -111,6 +150,25 @@ class TritonSession : public EvaluationSession {
  private:
   bool on_gpu() const { return ctx_.device.platform == "cuda"; }
 
+  // Kernels a subject's runner compiled stay for its next runner (a
+  // feedback session's next call); each subject has its own cache, the
+  // baseline's kept across evaluations of the same task files.
+  std::string CacheDir(Subject s) const {
+    if (s == Subject::kBaseline && !baseline_cache_.empty()) return baseline_cache_;
+    return (fs::path(ctx_.work_dir) / "triton_cache" / SubjectName(s)).string();
+  }
+
+  static std::string KeptCache(const EvaluationContext& ctx) {
+    const std::string root = BaselineCacheRoot();
+    if (root.empty()) return "";
+    auto hash = TaskContentHash(*ctx.task);
+    if (!hash.ok()) return "";
+    const fs::path dir = fs::path(root) / *hash;
+    std::error_code ec;
+    fs::create_directories(dir, ec);
+    return ec ? "" : dir.string();  // not writable: within the evaluation only
+  }
+
   std::string SubjectDir(Subject s) const {
     return (fs::path(ctx_.work_dir) / "subjects" / SubjectName(s)).string();
   }
@@ -123,9 +181,7 @@ class TritonSession : public EvaluationSession {
     SandboxOptions sb;
     sb.workspace = SubjectDir(s);
     sb.workspace_read_only = true;
-    // Kernels a subject's runner compiled stay for its next runner in this
-    // evaluation (a feedback session's next call); each subject has its own.
-    const std::string cache = (fs::path(ctx_.work_dir) / "triton_cache" / SubjectName(s)).string();
+    const std::string cache = CacheDir(s);
     ARENA_RETURN_IF_ERROR(MakeDirs(cache));
     sb.read_write = {{buffers, "/buffers"}, {cache, "/tmp/triton"}};
     // The runner's own two files, copied (a Bazel runfiles tree is links
@@ -221,6 +277,7 @@ class TritonSession : public EvaluationSession {
   }
 
   EvaluationContext ctx_;
+  const std::string baseline_cache_;  // kept across evaluations ("" if not)
   Json judge_metrics_ = Json::object();  // what the judge said it runs on
   std::set<Subject> compiled_;
   HarnessWorker worker_;  // last: stopped before the members it uses go

@@ -7,6 +7,7 @@
 
 #include "core/files.h"
 #include "core/pipeline.h"
+#include "core/provenance.h"
 #include "core/testing/family_conformance.h"
 
 namespace arena {
@@ -91,6 +92,31 @@ std::string TritonGelu(const std::string& offset, const std::string& tail = "",
          "mask=mask)\n"
          "def run(x, y, n, **_):\n"
          "    _k[(triton.cdiv(n, 256),)](x, y, n, BLOCK=256)\n" + tail;
+}
+
+// The baseline's Triton cache is kept across evaluations of the same task
+// files; the candidate gets a copy of it, and what the candidate's runner
+// writes into its own cache never reaches the kept one.
+TEST_F(TritonCandidates, TheCandidateGetsACopyOfTheBaselinesKeptCache) {
+  const std::string kept = scratch_ + "/kept";
+  ASSERT_EQ(setenv("ARENA_TRITON_CACHE", kept.c_str(), 1), 0);
+  auto hash = TaskContentHash(task_);
+  ASSERT_TRUE(hash.ok());
+  ASSERT_OK_WRITE(kept + "/" + *hash + "/abc/_k.json", "{}");
+  TaskResult r = Evaluate(TritonGelu("0.0", "open('/tmp/triton/planted.json', 'w').write('{}')\n"));
+  unsetenv("ARENA_TRITON_CACHE");
+  EXPECT_TRUE(Small(r).candidate_check.passed()) << Small(r).candidate_check.detail;
+  int copies = 0, planted = 0;
+  std::error_code ec;
+  for (const auto& e : fs::recursive_directory_iterator(scratch_ + "/work", ec)) {
+    const std::string path = e.path().string();
+    if (e.path().filename() == "_k.json" && path.find("candidate") != std::string::npos) ++copies;
+    if (e.path().filename() == "planted.json") ++planted;
+  }
+  EXPECT_EQ(copies, 1);
+  EXPECT_EQ(planted, 1);  // the candidate's runner wrote into its own cache
+  EXPECT_TRUE(fs::exists(kept + "/" + *hash + "/abc/_k.json"));
+  EXPECT_FALSE(fs::exists(kept + "/" + *hash + "/planted.json"));
 }
 
 TEST_F(TritonCandidates, UnwrittenOutputIsCaughtByThePoison) {
