@@ -264,8 +264,6 @@ void ApplyStoredOptions(const RunInfo& info, RunRequest* req) {
   req->stage_timeout_s = o.value("stage_timeout_s", req->stage_timeout_s);
 }
 
-namespace {
-
 // An exclusive lock on a run, held while this process evaluates it: a second
 // `--resume` of a run in progress is refused instead of racing it. The lock
 // is the kernel's (flock): a killed arena releases it.
@@ -299,27 +297,52 @@ class RunLock {
   int fd_;
 };
 
-}  // namespace
+PreparedRun::PreparedRun() = default;
+PreparedRun::~PreparedRun() = default;
+PreparedRun::PreparedRun(PreparedRun&&) noexcept = default;
 
-Result<RunOutcome> ExecuteRun(const RunRequest& request) {
+bool LostToScheduler(const TaskResult& r) {
+  return r.agent.is_object() && r.agent.value("scheduler_lost", false);
+}
+
+TaskResult LostResult(const TaskSpec& task, const std::string& why) {
+  TaskResult r;
+  r.task_id = task.id;
+  r.family = task.family;
+  r.device = CpuDevice();
+  r.agent = {{"ok", false}, {"scheduler_lost", true}, {"detail", why}};
+  const std::string detail = "not evaluated: " + why + " (a --resume evaluates it again)";
+  r.baseline_compile = StageOutcome::Skipped(detail);
+  r.candidate_compile = StageOutcome::Failed(detail);
+  r.integrity = StageOutcome::Skipped(detail);
+  return r;
+}
+
+Result<PreparedRun> PrepareRun(const RunRequest& request) {
+  PreparedRun run;
   ARENA_RETURN_IF_ERROR(MakeDirs(request.runs_dir));
-  std::unique_ptr<RunLock> lock;
   if (request.resume) {
-    ARENA_ASSIGN_OR_RETURN(lock, RunLock::Take(request.runs_dir, request.run_id));
+    ARENA_ASSIGN_OR_RETURN(run.lock, RunLock::Take(request.runs_dir, request.run_id));
   }
-  ARENA_ASSIGN_OR_RETURN(std::unique_ptr<ResultsStore> store,
+  ARENA_ASSIGN_OR_RETURN(run.store,
                          ResultsStore::Open((fs::path(request.runs_dir) / "arena.db").string()));
-  RunRequest req = request;
-  RunInfo info;
-  std::set<std::string> finished;
+  RunRequest& req = run.req;
+  req = request;
+  RunInfo& info = run.info;
   if (req.resume) {
-    ARENA_ASSIGN_OR_RETURN(info, store->GetRun(req.run_id));
+    ARENA_ASSIGN_OR_RETURN(info, run.store->GetRun(req.run_id));
     req.agent = info.agent;
     req.selector = info.selector;
     req.agent_config = info.agent_config;
     ApplyStoredOptions(info, &req);
     info.options = RunOptions(req);
-    ARENA_ASSIGN_OR_RETURN(finished, store->FinishedTasks(info.run_id));
+    ARENA_ASSIGN_OR_RETURN(run.finished, run.store->FinishedTasks(info.run_id));
+    // A task a scheduler lost (its node failed, its job was cancelled) is
+    // recorded as such, and evaluated again.
+    ARENA_ASSIGN_OR_RETURN(std::vector<TaskResult> stored, run.store->LoadTasks(info.run_id));
+    for (const auto& r : stored) {
+      if (LostToScheduler(r)) run.finished.erase(r.task_id);
+    }
     // Writes cut short by the interruption left their temporaries.
     RemoveStaleTemporaries((fs::path(req.runs_dir) / info.run_id).string());
   }
@@ -328,8 +351,9 @@ Result<RunOutcome> ExecuteRun(const RunRequest& request) {
   }
   // Broken tasks are reported and left out; the valid ones are evaluated.
   ARENA_ASSIGN_OR_RETURN(TaskCatalog catalog, ScanTasks(req.tasks_root, req.selector));
-  std::vector<TaskSpec> tasks = std::move(catalog.tasks);
-  if (tasks.empty()) return catalog.broken.front().error;
+  run.tasks = std::move(catalog.tasks);
+  run.broken = std::move(catalog.broken);
+  if (run.tasks.empty()) return run.broken.front().error;
   if (!req.resume) {
     info.run_id = req.run_id.empty() ? NewRunId(req.agent) : req.run_id;
     info.agent = req.agent;
@@ -338,24 +362,56 @@ Result<RunOutcome> ExecuteRun(const RunRequest& request) {
     info.agent_config = req.agent_config;
     info.options = RunOptions(req);
     for (const auto& d : req.devices) info.devices.push_back(d.ToJson());
-    for (const auto& t : tasks) info.task_ids.push_back(t.id);
-    for (const auto& b : catalog.broken) info.task_errors[b.id] = b.error.message();
-    ARENA_ASSIGN_OR_RETURN(lock, RunLock::Take(req.runs_dir, info.run_id));
-    ARENA_RETURN_IF_ERROR(store->CreateRun(info));
+    for (const auto& t : run.tasks) info.task_ids.push_back(t.id);
+    for (const auto& b : run.broken) info.task_errors[b.id] = b.error.message();
+    ARENA_ASSIGN_OR_RETURN(run.lock, RunLock::Take(req.runs_dir, info.run_id));
+    ARENA_RETURN_IF_ERROR(run.store->CreateRun(info));
   } else {
-    ARENA_RETURN_IF_ERROR(store->SetRunStatus(info.run_id, "running"));
+    ARENA_RETURN_IF_ERROR(run.store->SetRunStatus(info.run_id, "running"));
   }
-  const std::string run_dir = (fs::path(req.runs_dir) / info.run_id).string();
-  ARENA_RETURN_IF_ERROR(MakeDirs(run_dir));
-  ARENA_RETURN_IF_ERROR(
-      WriteFileAtomic((fs::path(run_dir) / "run.json").string(), info.ToJson().dump(2) + "\n"));
+  run.run_dir = (fs::path(req.runs_dir) / info.run_id).string();
+  ARENA_RETURN_IF_ERROR(MakeDirs(run.run_dir));
+  ARENA_RETURN_IF_ERROR(WriteFileAtomic((fs::path(run.run_dir) / "run.json").string(),
+                                        info.ToJson().dump(2) + "\n"));
+  return run;
+}
 
+Status FinishRun(PreparedRun& run, RunOutcome* outcome) {
+  outcome->run_id = run.info.run_id;
+  outcome->broken = run.broken;
+  ARENA_ASSIGN_OR_RETURN(outcome->results, run.store->LoadTasks(run.info.run_id));
+  bool complete = outcome->results.size() == run.info.task_ids.size();
+  for (const auto& r : outcome->results) complete = complete && !LostToScheduler(r);
+  if (complete) ARENA_RETURN_IF_ERROR(run.store->SetRunStatus(run.info.run_id, "finished"));
+  return WriteFileAtomic((fs::path(run.run_dir) / "summary.json").string(),
+                         Summarize(outcome->results).ToJson().dump(2) + "\n");
+}
+
+std::string TaskVerdict(const TaskResult& r) {
+  if (LostToScheduler(r)) return "LOST (" + r.agent.value("detail", std::string()) + ")";
+  TaskScore s = ScoreTask(r);
+  std::string verdict = "WRONG";
+  if (s.correct) {
+    verdict = "correct";
+  } else if (!s.compiled) {
+    verdict = "NO COMPILE";
+  } else if (Unchecked(r)) {
+    verdict = "unchecked (nothing could be checked here)";
+  }
+  return verdict + (s.speedup_mean ? " " + std::to_string(*s.speedup_mean).substr(0, 5) + "x" : "");
+}
+
+Result<RunOutcome> ExecuteRun(const RunRequest& request) {
+  ARENA_ASSIGN_OR_RETURN(PreparedRun run, PrepareRun(request));
+  const RunRequest& req = run.req;
+  const RunInfo& info = run.info;
+  const std::string& run_dir = run.run_dir;
+  ResultsStore* store = run.store.get();
   std::vector<const TaskSpec*> todo;
   RunOutcome outcome;
   outcome.run_id = info.run_id;
-  outcome.broken = catalog.broken;
-  for (const auto& t : tasks) {
-    if (finished.count(t.id)) {
+  for (const auto& t : run.tasks) {
+    if (run.finished.count(t.id)) {
       ++outcome.skipped_finished;
     } else {
       todo.push_back(&t);
@@ -397,18 +453,8 @@ Result<RunOutcome> ExecuteRun(const RunRequest& request) {
       }
       int n = ++done;
       if (req.progress) {
-        TaskScore s = ScoreTask(*r);
-        std::string verdict = "WRONG";
-        if (s.correct) {
-          verdict = "correct";
-        } else if (!s.compiled) {
-          verdict = "NO COMPILE";
-        } else if (Unchecked(*r)) {
-          verdict = "unchecked (nothing could be checked here)";
-        }
         req.progress("[" + std::to_string(n) + "/" + std::to_string(todo.size()) + "] " +
-                     task.id + ": " + verdict +
-                     (s.speedup_mean ? " " + std::to_string(*s.speedup_mean).substr(0, 5) + "x" : ""));
+                     task.id + ": " + TaskVerdict(*r));
       }
     }
   };
@@ -421,12 +467,7 @@ Result<RunOutcome> ExecuteRun(const RunRequest& request) {
   ARENA_RETURN_IF_ERROR(first_error);
   outcome.evaluated_now = done;
 
-  ARENA_ASSIGN_OR_RETURN(outcome.results, store->LoadTasks(info.run_id));
-  if (outcome.results.size() == info.task_ids.size()) {
-    ARENA_RETURN_IF_ERROR(store->SetRunStatus(info.run_id, "finished"));
-  }
-  ARENA_RETURN_IF_ERROR(WriteFileAtomic((fs::path(run_dir) / "summary.json").string(),
-                                        Summarize(outcome.results).ToJson().dump(2) + "\n"));
+  ARENA_RETURN_IF_ERROR(FinishRun(run, &outcome));
   return outcome;
 }
 

@@ -17,6 +17,8 @@
 
 #include <functional>
 #include <map>
+#include <memory>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -60,6 +62,40 @@ struct RunOutcome {
 };
 
 Result<RunOutcome> ExecuteRun(const RunRequest& request);
+
+// A run made ready to evaluate, shared by ExecuteRun and other executors (a
+// batch scheduler): created, or reopened for a resume with its stored
+// options applied; locked against a second arena process while this object
+// lives; its folder and run.json written.
+class RunLock;
+struct PreparedRun {
+  PreparedRun();
+  ~PreparedRun();
+  PreparedRun(PreparedRun&&) noexcept;
+  RunRequest req;                   // the request, a resume's stored options in it
+  RunInfo info;
+  std::vector<TaskSpec> tasks;      // the valid tasks, in the run's order
+  std::vector<BrokenTask> broken;   // matched, but not valid
+  std::set<std::string> finished;   // tasks holding a result (lost ones excluded)
+  std::string run_dir;              // RUNS_DIR/RUN_ID
+  std::unique_ptr<ResultsStore> store;
+  std::unique_ptr<RunLock> lock;
+};
+Result<PreparedRun> PrepareRun(const RunRequest& request);
+
+// Ends what a call did to `run`: every stored result into `outcome`, in the
+// run's order; the run marked finished once every task holds one that was
+// not lost; summary.json written.
+Status FinishRun(PreparedRun& run, RunOutcome* outcome);
+
+// A task a scheduler lost (the node failed, the job was cancelled or ran
+// out of time before a result was stored) is recorded with this result:
+// it counts as a failure in reports, and a resume evaluates it again.
+TaskResult LostResult(const TaskSpec& task, const std::string& why);
+bool LostToScheduler(const TaskResult& r);
+
+// One line for a task's outcome: "correct 1.032x", "WRONG", "LOST (...)".
+std::string TaskVerdict(const TaskResult& r);
 
 // The options of `req` that a run keeps for its whole life, as stored in
 // RunInfo::options.
