@@ -29,6 +29,7 @@ debian_packages=(
   bubblewrap                 # the agents' sandbox
   libssl-dev                 # TLS for OpenAI-compatible endpoints
   hipcc libamdhip64-dev      # HIP for AMD (compile-only checks of hip2hip's HIP layer)
+  slurm-wlm munge            # Slurm: the scheduler's end-to-end test runs a one-node cluster
 )
 
 missing=()

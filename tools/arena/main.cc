@@ -2,6 +2,7 @@
 //
 //   arena tasks [--validate] [--tasks SELECTOR]
 //   arena run --agent NAME --tasks SELECTOR [--gpus LIST] [--resume RUN]
+//             [--scheduler slurm [--partition P --account A --time T --gres G] [--no-wait]]
 //   arena eval --task ID --candidate DIR
 //   arena report RUN [--json | --csv]
 //   arena devices
@@ -30,6 +31,7 @@
 #include "core/report.h"
 #include "core/results_store.h"
 #include "core/run.h"
+#include "core/slurm.h"
 
 namespace arena {
 namespace {
@@ -264,6 +266,33 @@ int Main(int argc, char** argv) {
   run_cmd->add_option("--gpus", gpus, "GPUs to use: all (default), none, or a list like 0,1");
   run_cmd->add_option("--resume", resume, "continue an interrupted run");
   run_cmd->add_option("--runs-dir", runs_dir, "where runs and arena.db live (default ROOT/runs)");
+  std::string run_id_flag;
+  run_cmd->add_option("--run-id", run_id_flag,
+                      "the id of a new run (default: made from the agent and the time)")
+      ->check([](const std::string& v) -> std::string {
+        if (v.empty() || v.size() > 120 ||
+            v.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_.") !=
+                std::string::npos ||
+            v[0] == '.') {
+          return "expected letters, digits, '-', '_' or '.', got '" + v + "'";
+        }
+        return "";
+      });
+  std::string scheduler = "local";
+  run_cmd->add_option("--scheduler", scheduler,
+                      "local (default: this machine's GPUs) or slurm (an array job, a task per "
+                      "element)")
+      ->check(CLI::IsMember({"local", "slurm"}));
+  std::string partition, account, time_limit, gres;
+  std::vector<std::string> sbatch_args;
+  bool no_wait = false;
+  run_cmd->add_option("--partition", partition, "slurm: the partition");
+  run_cmd->add_option("--account", account, "slurm: the account");
+  run_cmd->add_option("--time", time_limit, "slurm: each element's time limit, e.g. 01:00:00");
+  run_cmd->add_option("--gres", gres, "slurm: each element's resources, e.g. gpu:1");
+  run_cmd->add_option("--sbatch-arg", sbatch_args, "slurm: one more sbatch argument (repeatable)");
+  run_cmd->add_flag("--no-wait", no_wait,
+                    "slurm: submit and return; a --resume collects the results");
   // A number a flag cannot hold, or one that makes no sense, is bad input.
   const CLI::Validator unsigned_integer(
       [](std::string& v) -> std::string {
@@ -516,9 +545,31 @@ int Main(int argc, char** argv) {
     if (!resume.empty()) {
       req.resume = true;
       req.run_id = resume;
+    } else {
+      req.run_id = run_id_flag;
     }
-    if (devices->empty()) Progress("no GPU: " + DiscoverDevices().note + " Timing is skipped.");
-    auto outcome = ExecuteRun(req);
+    Result<RunOutcome> outcome = RunOutcome{};
+    if (scheduler == "slurm") {
+      SlurmOptions slurm;
+      for (const auto& [flag, value] : {std::pair<std::string, std::string>{"--partition", partition},
+                                        {"--account", account},
+                                        {"--time", time_limit},
+                                        {"--gres", gres}}) {
+        if (!value.empty()) slurm.sbatch_args.push_back(flag + "=" + value);
+      }
+      slurm.sbatch_args.insert(slurm.sbatch_args.end(), sbatch_args.begin(), sbatch_args.end());
+      std::error_code ec;
+      slurm.arena_binary = fs::canonical("/proc/self/exe", ec).string();
+      slurm.project_root = root;
+      slurm.gpus = gpus;
+      slurm.wait = !no_wait;
+      // The devices are the nodes': none is recorded for the run itself.
+      req.devices.clear();
+      outcome = ExecuteRunOnSlurm(req, slurm);
+    } else {
+      if (devices->empty()) Progress("no GPU: " + DiscoverDevices().note + " Timing is skipped.");
+      outcome = ExecuteRun(req);
+    }
     if (!outcome.ok()) return Fail(outcome.status());
     if (isatty(STDERR_FILENO)) std::cerr << "\n";
     auto store = ResultsStore::Open((fs::path(runs_dir) / "arena.db").string());
