@@ -5,6 +5,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <random>
@@ -193,6 +194,19 @@ std::string TaskIdToFileName(const std::string& task_id) {
     else out += c;
   }
   return out;
+}
+
+std::string UserCacheDir(const char* env_var, const std::string& what) {
+  if (const char* v = std::getenv(env_var); v != nullptr && *v) {
+    return std::string(v) == "off" ? "" : v;
+  }
+  if (const char* x = std::getenv("XDG_CACHE_HOME"); x != nullptr && *x) {
+    return (fs::path(x) / "arena" / what).string();
+  }
+  if (const char* h = std::getenv("HOME"); h != nullptr && *h) {
+    return (fs::path(h) / ".cache/arena" / what).string();
+  }
+  return "";
 }
 
 }  // namespace arena

@@ -46,6 +46,12 @@ Result<std::vector<std::string>> CopyRegularFiles(const std::string& from,
 // "triton2triton/norms/rmsnorm" -> "triton2triton__norms__rmsnorm"
 std::string TaskIdToFileName(const std::string& task_id);
 
+// A folder the arena keeps between runs for `what` (built libraries,
+// compiled kernels): $`env_var` ("off": none), else
+// $XDG_CACHE_HOME/arena/`what`, else ~/.cache/arena/`what`; "" when turned
+// off or no home is known.
+std::string UserCacheDir(const char* env_var, const std::string& what);
+
 }  // namespace arena
 
 #endif  // ARENA_CORE_FILES_H_

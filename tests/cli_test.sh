@@ -8,18 +8,7 @@ arena="$PWD/tools/arena/arena_for_tests"
 fake_root="$PWD/tests/testdata"
 broken_root="$PWD/tests/testdata/broken"
 tmp="${TEST_TMPDIR:-$(mktemp -d)}"
-failures=0
-
-check() {  # check NAME CONDITION...
-  local name="$1"
-  shift
-  if "$@"; then
-    echo "PASS $name"
-  else
-    echo "FAIL $name"
-    failures=$((failures + 1))
-  fi
-}
+source tests/check.sh
 
 # --- bad input: exit 2, a message naming file:line:column and the field ---
 out=$("$arena" --root "$broken_root" tasks --tasks fake/suite/bad 2>&1)
@@ -216,5 +205,4 @@ check "the refusal lists only visible configurations" \
 check "both evaluated feedback calls were counted (the refused one not)" \
   grep -q "fb=2" "$tmp/cli_out.txt"
 
-echo "$failures failure(s)"
-[ "$failures" -eq 0 ]
+finish

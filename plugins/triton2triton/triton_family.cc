@@ -49,21 +49,10 @@ Status ValidateEntry(const TaskSpec& task, const std::string& key, const std::st
 
 // Where a task's baseline keeps the kernels Triton compiled for it, from one
 // evaluation to the next: $ARENA_TRITON_CACHE ("off": within one evaluation
-// only), else $XDG_CACHE_HOME/arena/triton, else ~/.cache/arena/triton; one
-// folder per version of the task's files. Only baseline runners write there
-// (the baseline is the task's own code); "" when there is no such place.
-std::string BaselineCacheRoot() {
-  if (const char* v = std::getenv("ARENA_TRITON_CACHE"); v != nullptr && *v) {
-    return std::string(v) == "off" ? "" : v;
-  }
-  if (const char* x = std::getenv("XDG_CACHE_HOME"); x != nullptr && *x) {
-    return (fs::path(x) / "arena/triton").string();
-  }
-  if (const char* h = std::getenv("HOME"); h != nullptr && *h) {
-    return (fs::path(h) / ".cache/arena/triton").string();
-  }
-  return "";
-}
+// only), else the user's cache folder; one folder per version of the task's
+// files. Only baseline runners write there (the baseline is the task's own
+// code); "" when there is no such place.
+std::string BaselineCacheRoot() { return UserCacheDir("ARENA_TRITON_CACHE", "triton"); }
 
 // Copies every file of `from` that `to` lacks, folders included.
 void CopyMissing(const fs::path& from, const fs::path& to) {

@@ -11,17 +11,7 @@ root="$PWD"
 # Short: munge's socket path must fit a unix socket address.
 cluster="$(mktemp -d /tmp/arena-slurm.XXXXXX)"
 trap 'tools/slurm/local_cluster.sh stop "$cluster"; rm -rf "$cluster"' EXIT
-failures=0
-check() {  # check NAME CONDITION...
-  local name="$1"
-  shift
-  if "$@"; then
-    echo "PASS $name"
-  else
-    echo "FAIL $name"
-    failures=$((failures + 1))
-  fi
-}
+source tests/check.sh
 
 if ! conf="$(tools/slurm/local_cluster.sh start "$cluster")"; then
   echo "FAIL the one-node cluster did not start (tools/setup.sh installs slurm-wlm and munge)"
@@ -89,5 +79,4 @@ check "... saying so" grep -q "sbatch refused the run's job" <<<"$out"
 run=$(ls -t "$runs" | grep '^noop-' | head -1)
 check "... and leaves no submission record" test ! -e "$runs/$run/slurm/submission-0.json"
 
-echo "$failures failure(s)"
-[ "$failures" -eq 0 ]
+finish

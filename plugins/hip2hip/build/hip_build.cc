@@ -86,20 +86,8 @@ std::string CompilerIdentity(const HipBuildOptions& options, const std::string& 
 }
 
 // Where built libraries are kept, keyed by everything that went into them:
-// $ARENA_HIP_CACHE ("off" disables), else $XDG_CACHE_HOME/arena/hip, else
-// ~/.cache/arena/hip. Empty when disabled or no home is known.
-std::string CacheDir() {
-  if (const char* v = std::getenv("ARENA_HIP_CACHE"); v != nullptr && *v) {
-    return std::string(v) == "off" ? "" : v;
-  }
-  if (const char* x = std::getenv("XDG_CACHE_HOME"); x != nullptr && *x) {
-    return (fs::path(x) / "arena/hip").string();
-  }
-  if (const char* h = std::getenv("HOME"); h != nullptr && *h) {
-    return (fs::path(h) / ".cache/arena/hip").string();
-  }
-  return "";
-}
+// $ARENA_HIP_CACHE ("off" disables), else the user's cache folder.
+std::string CacheDir() { return UserCacheDir("ARENA_HIP_CACHE", "hip"); }
 
 // Copies `from` to `to` through a temporary file and a rename.
 bool CopyAtomically(const fs::path& from, const fs::path& to) {
