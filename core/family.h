@@ -99,9 +99,31 @@ class EvaluationSession {
   virtual Json Toolchain() { return Json::object(); }
 };
 
+// What a family can do on a device. The pipeline runs only these stages
+// and skips every other one itself, saying "skipped: <why>", so that no
+// family writes its own reasons or compares platform names in its sessions.
+struct FamilyCapabilities {
+  enum class Checks { kNone, kSmall, kAll };  // which configurations
+  bool compile = true;
+  Checks baseline_checks = Checks::kAll;
+  Checks candidate_checks = Checks::kAll;
+  bool time = true;
+  std::string why;  // what this device lacks, e.g. "no GPU"
+
+  Checks checks(Subject s) const {
+    return s == Subject::kBaseline ? baseline_checks : candidate_checks;
+  }
+  // "no GPU", or which GPU this is when the family needs another platform.
+  static std::string Lacking(const DeviceInfo& device, const std::string& needs) {
+    return device.is_gpu() ? "a " + device.platform + " GPU; this family needs " + needs : "no GPU";
+  }
+};
+
 class TaskFamily {
  public:
   virtual ~TaskFamily() = default;
+  // What this family can do on `device`. Default: everything.
+  virtual FamilyCapabilities Capabilities(const DeviceInfo& device) const { return {}; }
   // Validates the family's own section of task.yaml (and anything else it
   // needs from the task); errors name file:line and the field.
   virtual Status ValidateTask(const TaskSpec& task) const = 0;

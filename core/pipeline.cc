@@ -141,7 +141,17 @@ Result<TaskResult> EvaluateCandidate(const TaskSpec& task, const TaskFamily& fam
   constexpr int kMaxTimeouts = 2;
   int timeouts[2] = {0, 0};
   int timing_timeouts = 0;
+  const FamilyCapabilities caps = family.Capabilities(options.device);
   auto check = [&](Subject subject, const Configuration& config) {
+    const FamilyCapabilities::Checks can = caps.checks(subject);
+    if (can == FamilyCapabilities::Checks::kNone) {
+      return StageOutcome::Skipped("skipped: " + caps.why + " (" + SubjectName(subject) +
+                                   " checks need what this device lacks)");
+    }
+    if (can == FamilyCapabilities::Checks::kSmall && config.kind != ConfigKind::kSmall) {
+      return StageOutcome::Skipped("skipped: " + caps.why +
+                                   " (only the small configuration is checked here)");
+    }
     int& n = timeouts[subject == Subject::kBaseline ? 0 : 1];
     if (n >= kMaxTimeouts) {
       return StageOutcome::Skipped("skipped: " + std::string(SubjectName(subject)) +
@@ -189,6 +199,8 @@ Result<TaskResult> EvaluateCandidate(const TaskSpec& task, const TaskFamily& fam
       cr.timing.stage = StageOutcome::Skipped("not timed: the small configuration only serves checks");
     } else if (!options.timing) {
       cr.timing.stage = StageOutcome::Skipped("not timed: checks only were asked for");
+    } else if (!caps.time) {
+      cr.timing.stage = StageOutcome::Skipped("skipped: " + caps.why);
     } else if (cr.baseline_check.passed() && cr.candidate_check.passed() &&
                timing_timeouts >= kMaxTimeouts) {
       // Timing runs out of time the way checks do: a kernel that never ends

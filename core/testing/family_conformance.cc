@@ -52,7 +52,16 @@ void RunFamilyConformance(const FamilyConformanceCase& c) {
       EXPECT_FALSE(cr.timing.method.empty());
     }
   }
-  EXPECT_GT(checked, 0) << "no configuration could be checked on this machine";
+  // What the family says it can check here is what it checked.
+  const FamilyCapabilities caps = (*family)->Capabilities(o.device);
+  const bool can_check = caps.baseline_checks != FamilyCapabilities::Checks::kNone ||
+                         caps.candidate_checks != FamilyCapabilities::Checks::kNone;
+  if (can_check) {
+    EXPECT_GT(checked, 0) << "no configuration could be checked on this machine";
+  } else {
+    EXPECT_EQ(checked, 0) << "the family said it cannot check on " << o.device.Describe();
+    EXPECT_FALSE(caps.why.empty()) << "a family that cannot check here must say why";
+  }
   // The shipped files as the candidate: correct wherever this machine can
   // check a candidate; where it cannot (a family whose candidates need a
   // GPU), unchecked, and never counted as correct.
@@ -77,6 +86,11 @@ void RunFamilyConformance(const FamilyConformanceCase& c) {
     EXPECT_TRUE(broken->baseline_compile.passed());
     TaskScore s = ScoreTask(*broken);
     EXPECT_FALSE(s.correct) << "a broken candidate passed";
+    if (caps.candidate_checks == FamilyCapabilities::Checks::kNone) {
+      // Where candidates are only compiled, the broken one must not compile.
+      EXPECT_EQ(broken->candidate_compile.status, StageStatus::kFailed)
+          << "a compile-only family needs a broken candidate that does not compile";
+    }
   }
 }
 

@@ -6,7 +6,9 @@
 //
 // It checks that the family validates the task, compiles and checks the
 // shipped baseline (or says why a stage is skipped: never a silent pass),
-// refuses a broken candidate without crashing, and is honest about timing.
+// checks exactly what its Capabilities say it can on this machine (a
+// compile-only family passes its compile part), refuses a broken candidate
+// without crashing, and is honest about timing.
 #ifndef ARENA_CORE_TESTING_FAMILY_CONFORMANCE_H_
 #define ARENA_CORE_TESTING_FAMILY_CONFORMANCE_H_
 

@@ -60,7 +60,6 @@ class HipSession : public EvaluationSession {
   }
 
   StageOutcome Check(Subject subject, const Configuration& config, uint64_t seed) override {
-    if (ctx_.device.platform != "cuda") return StageOutcome::Skipped("skipped: no GPU");
     Json req = {{"op", "check"},
                 {"subject", SubjectName(subject)},
                 {"config", {{"name", config.name}, {"params", config.params}}},
@@ -82,10 +81,6 @@ class HipSession : public EvaluationSession {
 
   TimingOutcome Time(const Configuration& config) override {
     TimingOutcome t;
-    if (ctx_.device.platform != "cuda") {
-      t.stage = StageOutcome::Skipped("skipped: no GPU");
-      return t;
-    }
     Json reply;
     t.stage = worker_.Send(
         {{"op", "time"}, {"config", {{"name", config.name}, {"params", config.params}}}},
@@ -125,6 +120,19 @@ class HipSession : public EvaluationSession {
 
 class HipFamily : public TaskFamily {
  public:
+  // HIP kernels run on NVIDIA GPUs, through the HIP-on-CUDA layer; anywhere
+  // else both subjects are only compiled (for NVIDIA, and for AMD gfx90a
+  // where hipcc is installed).
+  FamilyCapabilities Capabilities(const DeviceInfo& device) const override {
+    FamilyCapabilities c;
+    if (device.platform != "cuda") {
+      c.baseline_checks = c.candidate_checks = FamilyCapabilities::Checks::kNone;
+      c.time = false;
+      c.why = FamilyCapabilities::Lacking(device, "CUDA (HIP runs here through its CUDA layer)");
+    }
+    return c;
+  }
+
   // The C ABI the editable file implements.
   std::map<std::string, std::string> WorkspaceFiles(const TaskSpec& task,
                                                     const std::string& project_root) const override {

@@ -68,16 +68,11 @@ class TorchHipSession : public EvaluationSession {
 
   StageOutcome Check(Subject subject, const Configuration& config, uint64_t seed) override {
     Json cfg = {{"name", config.name}, {"params", config.params}};
-    if (ctx_.device.platform != "cuda" && config.kind != ConfigKind::kSmall) {
-      // Sizes meant for a GPU would take minutes on a CPU.
-      return StageOutcome::Skipped("skipped: no GPU");
-    }
     if (subject == Subject::kBaseline) {
       // The baseline's check: PyTorch eager against the float64 module, on
       // trials whose files the candidate's check then reads.
       return Prepare(cfg, seed, ctx_.task->trials, /*reference=*/true, /*check_eager=*/true);
     }
-    if (ctx_.device.platform != "cuda") return StageOutcome::Skipped("skipped: no GPU");
     const std::string key = config.name + "/" + std::to_string(seed);
     if (prepared_key_ != key) {
       StageOutcome o = Prepare(cfg, seed, ctx_.task->trials, /*reference=*/true, /*check_eager=*/false);
@@ -101,10 +96,6 @@ class TorchHipSession : public EvaluationSession {
 
   TimingOutcome Time(const Configuration& config) override {
     TimingOutcome t;
-    if (ctx_.device.platform != "cuda") {
-      t.stage = StageOutcome::Skipped("skipped: no GPU");
-      return t;
-    }
     Json cfg = {{"name", config.name}, {"params", config.params}};
     // Trials the judge verifies the candidate's timed calls on, drawn from
     // a seed no one can predict (the judge fills each round's other sets
@@ -260,6 +251,20 @@ class TorchHipSession : public EvaluationSession {
 
 class TorchHipFamily : public TaskFamily {
  public:
+  // Without a CUDA GPU: PyTorch eager (the baseline) is checked on the small
+  // configuration (sizes meant for a GPU would take minutes on a CPU); the
+  // candidate's HIP is only compiled.
+  FamilyCapabilities Capabilities(const DeviceInfo& device) const override {
+    FamilyCapabilities c;
+    if (device.platform != "cuda") {
+      c.baseline_checks = FamilyCapabilities::Checks::kSmall;
+      c.candidate_checks = FamilyCapabilities::Checks::kNone;
+      c.time = false;
+      c.why = FamilyCapabilities::Lacking(device, "CUDA (HIP runs here through its CUDA layer)");
+    }
+    return c;
+  }
+
   // The C ABI the editable file implements.
   std::map<std::string, std::string> WorkspaceFiles(const TaskSpec& task,
                                                     const std::string& project_root) const override {

@@ -114,10 +114,11 @@ TEST_F(TorchHipTask, ReferenceRunsOnTheCpuAndTheShippedKernelBuildsForBothPlatfo
   EXPECT_TRUE(small.baseline_check.passed()) << small.baseline_check.detail;
   EXPECT_EQ(small.baseline_check.metrics["fingerprints"].size(), 3u);
   EXPECT_EQ(small.candidate_check.status, StageStatus::kSkipped);
-  EXPECT_EQ(small.candidate_check.detail, "skipped: no GPU");
+  EXPECT_EQ(small.candidate_check.detail, "skipped: no GPU (candidate checks need what this device lacks)");
   for (const auto& c : r->configs) {
     if (c.kind != ConfigKind::kSmall) {
-      EXPECT_EQ(c.baseline_check.detail, "skipped: no GPU");
+      EXPECT_EQ(c.baseline_check.detail, "skipped: no GPU (only the small configuration is checked here)");
+      EXPECT_EQ(c.timing.stage.detail, "skipped: no GPU");
     }
   }
   // Provenance: the compiler and the PyTorch that ran the reference.

@@ -96,10 +96,6 @@ class TritonSession : public EvaluationSession {
   }
 
   StageOutcome Check(Subject subject, const Configuration& config, uint64_t seed) override {
-    if (!on_gpu() && config.kind != ConfigKind::kSmall) {
-      return StageOutcome::Skipped(
-          "skipped: no GPU (the Triton interpreter checks only the small configuration)");
-    }
     Json req = {{"op", "check"},
                 {"subject", SubjectName(subject)},
                 {"config", {{"name", config.name}, {"params", config.params}}},
@@ -118,10 +114,6 @@ class TritonSession : public EvaluationSession {
 
   TimingOutcome Time(const Configuration& config) override {
     TimingOutcome t;
-    if (!on_gpu()) {
-      t.stage = StageOutcome::Skipped("skipped: no GPU");
-      return t;
-    }
     Json req = {{"op", "time"}, {"config", {{"name", config.name}, {"params", config.params}}}};
     Json reply;
     t.stage = worker_.Send(req, ctx_.stage_timeout_s, "a kernel", &reply);
@@ -274,6 +266,17 @@ class TritonSession : public EvaluationSession {
 
 class TritonFamily : public TaskFamily {
  public:
+  // Without a CUDA GPU the Triton interpreter checks the small configuration.
+  FamilyCapabilities Capabilities(const DeviceInfo& device) const override {
+    FamilyCapabilities c;
+    if (device.platform != "cuda") {
+      c.baseline_checks = c.candidate_checks = FamilyCapabilities::Checks::kSmall;
+      c.time = false;
+      c.why = FamilyCapabilities::Lacking(device, "CUDA");
+    }
+    return c;
+  }
+
   Status ValidateTask(const TaskSpec& task) const override {
     const YAML::Node& s = task.family_section;
     if (!s.IsDefined() || !s.IsMap()) {

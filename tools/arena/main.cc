@@ -224,10 +224,11 @@ Status ValidateBaseline(const TaskSpec& task, const TaskFamily& family, const De
         << ")\n";
   }
   if (checked == 0) {
-    // Some families can only compile without a GPU; that is said, and it
-    // is not a failure there. With a GPU, nothing checked is a failure.
-    if (!device.is_gpu()) {
-      out << "  correctness: skipped: no GPU (compile only on this machine)\n";
+    // A family that says it can only compile here (no GPU) is not failing;
+    // one that says it can check and checked nothing is.
+    const FamilyCapabilities caps = family.Capabilities(device);
+    if (caps.baseline_checks == FamilyCapabilities::Checks::kNone) {
+      out << "  correctness: skipped: " << caps.why << " (compile only on this machine)\n";
       return OkStatus();
     }
     return FailedPrecondition(task.id + ": no configuration could be checked on this machine");

@@ -108,9 +108,12 @@ class RunnerClientTest(unittest.TestCase):
                     with open(f"/proc/{pid}/stat") as f:
                         seen.append(f.read().rsplit(")", 1)[1].split()[0])
                 return seen
-            deadline = time.time() + 5
+            # A signal is delivered when its process next runs: one waiting
+            # on the disk (state D, a page read in on a loaded machine)
+            # stops when that read ends.
+            deadline = time.time() + 30
             while any(s != "T" for s in states()) and time.time() < deadline:
-                time.sleep(0.05)  # a signal is delivered when its process next runs
+                time.sleep(0.05)
             self.assertEqual(set(states()), {"T"})
             r.freeze(False)
         finally:
