@@ -315,11 +315,15 @@ Result<RunOutcome> ExecuteRunOnSlurm(const RunRequest& request, const SlurmOptio
                                      "--output=" + dir + "/logs/" + std::to_string(s.k) + "-%a.out"};
     argv.insert(argv.end(), slurm.sbatch_args.begin(), slurm.sbatch_args.end());
     argv.push_back(script);
-    ARENA_ASSIGN_OR_RETURN(ProcessResult r, Slurm(argv, 120));
-    if (r.timed_out || r.exit_code != 0) {
-      fs::remove(RecordPath(run, s.k));
-      return Unavailable("sbatch refused the run's job: " + (r.err.empty() ? r.out : r.err));
+    Result<ProcessResult> submitted = Slurm(argv, 120);
+    if (!submitted.ok() || submitted->timed_out || submitted->exit_code != 0) {
+      std::error_code ec;
+      fs::remove(RecordPath(run, s.k), ec);
+      return Unavailable("sbatch refused the run's job: " +
+                         (!submitted.ok() ? submitted.status().message()
+                          : submitted->err.empty() ? submitted->out : submitted->err));
     }
+    const ProcessResult& r = *submitted;
     s.job_id = r.out.substr(0, r.out.find_first_of(";\n "));
     ARENA_RETURN_IF_ERROR(SaveRecord(run, s));
     ARENA_RETURN_IF_ERROR(WriteFileAtomic(args_path, Json(slurm.sbatch_args).dump() + "\n"));
