@@ -1,8 +1,9 @@
 // Which GPUs this machine has, and of which platform.
 //
-// CUDA is reached through the statically linked runtime, so the program
-// starts on a machine with no NVIDIA driver and reports "no GPU"; AMD GPUs are
-// found through the HIP runtime when its library can be loaded.
+// Both platforms are reached by loading their libraries by name (the NVIDIA
+// driver's libcuda.so.1, the HIP runtime), never by linking: the arena's core
+// builds without the CUDA toolkit, and on a machine without a driver it
+// starts and reports "no GPU" with the reason.
 //
 //   DeviceDiscovery d = DiscoverDevices();
 //   if (d.devices.empty()) std::cout << d.note;  // e.g. "no GPU: CUDA driver..."
