@@ -113,9 +113,17 @@ struct FamilyCapabilities {
   Checks checks(Subject s) const {
     return s == Subject::kBaseline ? baseline_checks : candidate_checks;
   }
-  // "no GPU", or which GPU this is when the family needs another platform.
-  static std::string Lacking(const DeviceInfo& device, const std::string& needs) {
-    return device.is_gpu() ? "a " + device.platform + " GPU; this family needs " + needs : "no GPU";
+  // Everything on a CUDA GPU; on any other device these checks, no timing,
+  // and why: "no GPU", or which GPU this is and what the family `needs`.
+  static FamilyCapabilities CudaElse(const DeviceInfo& device, Checks baseline, Checks candidate,
+                                     const std::string& needs) {
+    FamilyCapabilities c;
+    if (device.platform == "cuda") return c;
+    c.baseline_checks = baseline;
+    c.candidate_checks = candidate;
+    c.time = false;
+    c.why = device.is_gpu() ? "a " + device.platform + " GPU; this family needs " + needs : "no GPU";
+    return c;
   }
 };
 

@@ -124,13 +124,9 @@ class HipFamily : public TaskFamily {
   // else both subjects are only compiled (for NVIDIA, and for AMD gfx90a
   // where hipcc is installed).
   FamilyCapabilities Capabilities(const DeviceInfo& device) const override {
-    FamilyCapabilities c;
-    if (device.platform != "cuda") {
-      c.baseline_checks = c.candidate_checks = FamilyCapabilities::Checks::kNone;
-      c.time = false;
-      c.why = FamilyCapabilities::Lacking(device, "CUDA (HIP runs here through its CUDA layer)");
-    }
-    return c;
+    using Checks = FamilyCapabilities::Checks;
+    return FamilyCapabilities::CudaElse(device, Checks::kNone, Checks::kNone,
+                                        "CUDA (HIP runs here through its CUDA layer)");
   }
 
   // The C ABI the editable file implements.

@@ -255,14 +255,9 @@ class TorchHipFamily : public TaskFamily {
   // configuration (sizes meant for a GPU would take minutes on a CPU); the
   // candidate's HIP is only compiled.
   FamilyCapabilities Capabilities(const DeviceInfo& device) const override {
-    FamilyCapabilities c;
-    if (device.platform != "cuda") {
-      c.baseline_checks = FamilyCapabilities::Checks::kSmall;
-      c.candidate_checks = FamilyCapabilities::Checks::kNone;
-      c.time = false;
-      c.why = FamilyCapabilities::Lacking(device, "CUDA (HIP runs here through its CUDA layer)");
-    }
-    return c;
+    using Checks = FamilyCapabilities::Checks;
+    return FamilyCapabilities::CudaElse(device, Checks::kSmall, Checks::kNone,
+                                        "CUDA (HIP runs here through its CUDA layer)");
   }
 
   // The C ABI the editable file implements.

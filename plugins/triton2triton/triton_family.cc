@@ -268,13 +268,8 @@ class TritonFamily : public TaskFamily {
  public:
   // Without a CUDA GPU the Triton interpreter checks the small configuration.
   FamilyCapabilities Capabilities(const DeviceInfo& device) const override {
-    FamilyCapabilities c;
-    if (device.platform != "cuda") {
-      c.baseline_checks = c.candidate_checks = FamilyCapabilities::Checks::kSmall;
-      c.time = false;
-      c.why = FamilyCapabilities::Lacking(device, "CUDA");
-    }
-    return c;
+    using Checks = FamilyCapabilities::Checks;
+    return FamilyCapabilities::CudaElse(device, Checks::kSmall, Checks::kSmall, "CUDA");
   }
 
   Status ValidateTask(const TaskSpec& task) const override {
