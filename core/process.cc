@@ -31,6 +31,12 @@ namespace bp = boost::process;
 namespace asio = boost::asio;
 using Clock = std::chrono::steady_clock;
 
+std::string ShellQuote(const std::string& s) {
+  std::string out = "'";
+  for (char c : s) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return out + "'";
+}
+
 std::string SecondsText(double seconds) {
   char buf[48];
   const bool whole = std::fabs(seconds - std::round(seconds)) < 1e-9;

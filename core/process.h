@@ -102,6 +102,9 @@ std::string SignalName(int signal);
 // A duration for messages: "15 s", "1.5 s" (whole seconds, else one decimal).
 std::string SecondsText(double seconds);
 
+// `s` as one word of a POSIX shell command line, in single quotes.
+std::string ShellQuote(const std::string& s);
+
 }  // namespace arena
 
 #endif  // ARENA_CORE_PROCESS_H_

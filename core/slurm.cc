@@ -17,12 +17,6 @@ namespace fs = std::filesystem;
 
 namespace {
 
-std::string ShellQuote(const std::string& s) {
-  std::string out = "'";
-  for (char c : s) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return out + "'";
-}
-
 std::string SlurmDir(const PreparedRun& run) { return (fs::path(run.run_dir) / "slurm").string(); }
 
 std::string RecordPath(const PreparedRun& run, int k) {
@@ -77,8 +71,8 @@ Result<ProcessResult> Slurm(const std::vector<std::string>& argv, double timeout
   return RunProcess(o);
 }
 
-// The elements of every job of this user still queued or running, by job:
-// nullopt-like failure when the controller cannot be asked.
+// The elements of the submissions' jobs still queued or running, by job; an
+// error when the controller cannot be asked.
 Result<std::map<std::string, std::map<int, std::string>>> ActiveElements(
     const std::vector<Submission>& subs) {
   ARENA_ASSIGN_OR_RETURN(ProcessResult r, Slurm({"squeue", "-h", "-r", "-u", std::to_string(getuid()),
@@ -240,7 +234,6 @@ Result<RunOutcome> ExecuteRunOnSlurm(const RunRequest& request, const SlurmOptio
       progress("slurm: " + active.status().message() + " (trying again)");
       return OkStatus();
     }
-    ARENA_ASSIGN_OR_RETURN(std::set<std::string> stored, run.store->FinishedTasks(run.info.run_id));
     for (auto& s : subs) {
       bool changed = false;
       for (int i = 0; i < static_cast<int>(s.tasks.size()); ++i) {
@@ -252,6 +245,7 @@ Result<RunOutcome> ExecuteRunOnSlurm(const RunRequest& request, const SlurmOptio
         if (!r) r = ElementResult(s, i, run.info.run_id);  // it may have just ended
         if (r) {
           ARENA_RETURN_IF_ERROR(run.store->SaveTask(run.info.run_id, *r));
+          run.finished.insert(task_id);
           progress("[" + std::to_string(++collected) + "/" + std::to_string(expected) + "] " + task_id +
                    ": " + TaskVerdict(*r));
         } else {
@@ -263,6 +257,7 @@ Result<RunOutcome> ExecuteRunOnSlurm(const RunRequest& request, const SlurmOptio
           if (t != by_id.end()) {
             TaskResult lost = LostResult(*t->second, why);
             ARENA_RETURN_IF_ERROR(run.store->SaveTask(run.info.run_id, lost));
+            run.finished.erase(task_id);
             progress("[" + std::to_string(++collected) + "/" + std::to_string(expected) + "] " +
                      task_id + ": " + TaskVerdict(lost) + "; logs: " + dir + "/logs/" +
                      std::to_string(s.k) + "-" + std::to_string(i) + ".out");
@@ -279,13 +274,10 @@ Result<RunOutcome> ExecuteRunOnSlurm(const RunRequest& request, const SlurmOptio
   // Elements of earlier submissions that ended meanwhile.
   expected = pending();
   ARENA_RETURN_IF_ERROR(collect());
-  // What to submit: tasks without a result kept (lost ones again), and not
-  // in an element still queued or running.
-  ARENA_ASSIGN_OR_RETURN(std::vector<TaskResult> stored, run.store->LoadTasks(run.info.run_id));
-  std::set<std::string> done, in_flight;
-  for (const auto& r : stored) {
-    if (!LostToScheduler(r)) done.insert(r.task_id);
-  }
+  // What to submit: tasks without a result kept (run.finished leaves lost
+  // ones out), and not in an element still queued or running.
+  const std::set<std::string> done = run.finished;
+  std::set<std::string> in_flight;
   for (const auto& s : subs) {
     for (int i = 0; i < static_cast<int>(s.tasks.size()); ++i) {
       if (!s.resolved.count(i)) in_flight.insert(s.tasks[static_cast<size_t>(i)]);

@@ -37,7 +37,6 @@ struct SlurmOptions {
   std::string gpus;                      // an element's --gpus ("" : its node's)
   bool wait = true;                      // else submit and return
   double poll_s = 5;                     // between looks at the queue
-  double stage_timeout_s = 300;          // passed on to each element
 };
 
 // The batch script of one submission: an array over the lines of

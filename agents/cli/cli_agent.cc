@@ -309,12 +309,6 @@ Status WritePrivateFile(const std::string& path, const std::string& text) {
   return OkStatus();
 }
 
-std::string ShellQuote(const std::string& s) {
-  std::string out = "'";
-  for (char c : s) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return out + "'";
-}
-
 std::string RandomSuffix() {
   std::random_device rd;
   char buf[24];

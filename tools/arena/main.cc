@@ -527,7 +527,11 @@ int Main(int argc, char** argv) {
   }
 
   if (app.got_subcommand("run")) {
-    auto devices = SelectDevices(gpus);
+    // On Slurm the devices are the nodes': --gpus names each element's on
+    // its node (the submitting machine may have none), and none is recorded
+    // for the run itself.
+    auto devices = scheduler == "slurm" ? Result<std::vector<DeviceInfo>>(std::vector<DeviceInfo>{})
+                                        : SelectDevices(gpus);
     if (!devices.ok()) return Fail(devices.status());
     auto config = LoadAgentConfig(agent_config_path);
     if (!config.ok()) return Fail(config.status());
@@ -564,8 +568,6 @@ int Main(int argc, char** argv) {
       slurm.project_root = root;
       slurm.gpus = gpus;
       slurm.wait = !no_wait;
-      // The devices are the nodes': none is recorded for the run itself.
-      req.devices.clear();
       outcome = ExecuteRunOnSlurm(req, slurm);
     } else {
       if (devices->empty()) Progress("no GPU: " + DiscoverDevices().note + " Timing is skipped.");
