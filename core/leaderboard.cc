@@ -215,6 +215,34 @@ std::string FormatLeaderboard(const std::vector<LeaderboardRow>& rows) {
   return out.str();
 }
 
+std::vector<std::pair<RunInfo, std::vector<TaskResult>>> KeepCurrentTasks(
+    const std::vector<std::pair<RunInfo, std::vector<TaskResult>>>& runs,
+    const std::map<std::string, std::string>& current, std::vector<std::string>* left_out) {
+  std::vector<std::pair<RunInfo, std::vector<TaskResult>>> kept;
+  for (const auto& [info, results] : runs) {
+    std::vector<TaskResult> now;
+    for (const auto& r : results) {
+      auto it = current.find(r.task_id);
+      const std::string hash = r.provenance.is_object() ? r.provenance.value("task_hash", "") : "";
+      std::string why;
+      if (it == current.end()) {
+        why = "no such task now";
+      } else if (hash.empty()) {
+        why = "stored without the task's hash";
+      } else if (hash != it->second) {
+        why = "evaluated on another version of the task's files";
+      }
+      if (why.empty()) {
+        now.push_back(r);
+      } else if (left_out != nullptr) {
+        left_out->push_back(info.run_id + " " + r.task_id + ": " + why);
+      }
+    }
+    if (!now.empty()) kept.emplace_back(info, std::move(now));
+  }
+  return kept;
+}
+
 std::string HtmlLeaderboard(const std::vector<LeaderboardRow>& rows, const std::string& selector) {
   std::ostringstream h;
   h << "<!doctype html>\n<html><head><meta charset=\"utf-8\"><title>arena leaderboard</title>\n"

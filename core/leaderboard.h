@@ -8,6 +8,7 @@
 #ifndef ARENA_CORE_LEADERBOARD_H_
 #define ARENA_CORE_LEADERBOARD_H_
 
+#include <map>
 #include <optional>
 #include <string>
 #include <utility>
@@ -58,6 +59,14 @@ std::string FormatLeaderboard(const std::vector<LeaderboardRow>& rows);
 std::vector<std::pair<RunInfo, std::vector<TaskResult>>> MergeRunsByAgent(
     const std::vector<std::pair<RunInfo, std::vector<TaskResult>>>& runs,
     const std::string& selector = "");
+// The results evaluated on the task files as they are now: those whose
+// provenance task_hash is `current[task_id]`. The others (another version
+// of the files, a task not in `current`, no provenance) are left out, each
+// named in `left_out` as "RUN TASK: why"; runs left with no result go.
+std::vector<std::pair<RunInfo, std::vector<TaskResult>>> KeepCurrentTasks(
+    const std::vector<std::pair<RunInfo, std::vector<TaskResult>>>& runs,
+    const std::map<std::string, std::string>& current, std::vector<std::string>* left_out);
+
 // The same as a self-contained HTML page.
 std::string HtmlLeaderboard(const std::vector<LeaderboardRow>& rows, const std::string& selector);
 Json LeaderboardJson(const std::vector<LeaderboardRow>& rows);

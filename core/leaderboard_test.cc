@@ -272,6 +272,25 @@ TEST(Provenance, CompareLeavesOutWhatIsNotComparableAndSaysSo) {
   EXPECT_NE(text.find("1 task(s) stored without provenance"), std::string::npos) << text;
 }
 
+TEST(Provenance, OnlyResultsOfTheTaskFilesAsTheyAreNowAreKept) {
+  std::vector<std::pair<RunInfo, std::vector<TaskResult>>> runs = {
+      {MakeRun("r1", "noop"), {Proven("f/a/x", 1.0, "G", "v1"), Proven("f/a/y", 1.0, "G", "old")}},
+      {MakeRun("r2", "autotune"), {Proven("f/a/y", 2.0, "G", "old"), Task("f/a/x", 2.0)}},
+      {MakeRun("r3", "autotune"), {Proven("f/a/gone", 2.0, "G", "v1")}},
+  };
+  std::vector<std::string> left_out;
+  auto kept = KeepCurrentTasks(runs, {{"f/a/x", "v1"}, {"f/a/y", "v2"}}, &left_out);
+  ASSERT_EQ(kept.size(), 1u);  // r2 and r3 hold nothing current
+  EXPECT_EQ(kept[0].first.run_id, "r1");
+  ASSERT_EQ(kept[0].second.size(), 1u);
+  EXPECT_EQ(kept[0].second[0].task_id, "f/a/x");
+  EXPECT_EQ(left_out, (std::vector<std::string>{
+                          "r1 f/a/y: evaluated on another version of the task's files",
+                          "r2 f/a/y: evaluated on another version of the task's files",
+                          "r2 f/a/x: stored without the task's hash",
+                          "r3 f/a/gone: no such task now"}));
+}
+
 TEST(HtmlReport, SelfContainedWithEscapedNamesAndAHistogram) {
   std::vector<TaskResult> results = {Task("f/a/<x>", 2.0), Task("f/a/y", 0.5, false)};
   const std::string html = HtmlReport(MakeRun("r&1", "noop"), results);

@@ -79,6 +79,8 @@ Result<TaskResult> EvaluateCandidate(const TaskSpec& task, const TaskFamily& fam
   std::string missing;
   if (!reusing) ARENA_RETURN_IF_ERROR(Stage(task, baseline_dir, "", &missing));
   ARENA_RETURN_IF_ERROR(Stage(task, cand_dir, candidate_dir, &missing));
+  // What was submitted, before any of it runs.
+  result.provenance["candidate_hash"] = CandidateContentHash(task, cand_dir);
 
   // The harness files as shipped, to detect tampering afterwards.
   std::map<std::string, std::string> harness;

@@ -50,23 +50,38 @@ class Digest {
   EVP_MD_CTX* ctx_;
 };
 
+// SHA-256 of `names` (sorted, without repeats) in `dir`: each as its name, a
+// NUL, its bytes and a NUL. A file that cannot be read is an error, unless
+// `absent_ok`, where it counts as its name and a lone marker byte.
+Result<std::string> HashNamedFiles(const fs::path& dir, std::vector<std::string> names,
+                                   const std::string& what, bool absent_ok) {
+  std::sort(names.begin(), names.end());
+  names.erase(std::unique(names.begin(), names.end()), names.end());
+  Digest d;
+  for (const auto& name : names) {
+    d.Add(name.data(), name.size() + 1);  // the name and its NUL
+    if (!d.AddFile(dir / name)) {
+      if (!absent_ok) return NotFound(what + ": cannot read " + name + " to fingerprint it");
+      d.Add("\x01", 1);
+      continue;
+    }
+    d.Add("", 1);
+  }
+  return d.Hex();
+}
+
 }  // namespace
 
 Result<std::string> TaskContentHash(const TaskSpec& task) {
   std::vector<std::string> names = {"task.yaml"};
   if (task.starter) names.insert(names.end(), task.editable.begin(), task.editable.end());
   names.insert(names.end(), task.harness.begin(), task.harness.end());
-  std::sort(names.begin(), names.end());
-  names.erase(std::unique(names.begin(), names.end()), names.end());
-  Digest d;
-  for (const auto& name : names) {
-    d.Add(name.data(), name.size() + 1);  // the name and its NUL
-    if (!d.AddFile(fs::path(task.dir) / name)) {
-      return NotFound(task.id + ": cannot read " + name + " to fingerprint the task");
-    }
-    d.Add("", 1);
-  }
-  return d.Hex();
+  return HashNamedFiles(task.dir, std::move(names), task.id, /*absent_ok=*/false);
+}
+
+std::string CandidateContentHash(const TaskSpec& task, const std::string& candidate_dir) {
+  auto hash = HashNamedFiles(candidate_dir, task.editable, task.id, /*absent_ok=*/true);
+  return hash.ok() ? *hash : "";
 }
 
 std::string ArenaBuild() {

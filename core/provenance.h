@@ -3,6 +3,9 @@
 //
 //   task_hash        SHA-256 over task.yaml and every declared file of the
 //                    task folder (editable baseline and harness), by name
+//   candidate_hash   SHA-256 over the editable files as evaluated (what the
+//                    agent submitted), by name: a stored submission is
+//                    matched with the verdicts given on it
 //   scoring_version  kScoringVersion: bumped whenever scoring changes
 //   arena_build      SHA-256 of the arena binary that evaluated (the build;
 //                    the tree carries no version stamp)
@@ -33,6 +36,10 @@ constexpr int kScoringVersion = 1;
 // harness files, each as its name, a NUL, its bytes and a NUL, sorted by name.
 Result<std::string> TaskContentHash(const TaskSpec& task);
 
+// SHA-256 (hex) of the task's editable files in `candidate_dir`, each as
+// its name, a NUL, its bytes and a NUL (a missing file: its name, a NUL and
+// a 0x01 byte), sorted by name.
+std::string CandidateContentHash(const TaskSpec& task, const std::string& candidate_dir);
 // SHA-256 (hex) of this program's binary, computed once.
 std::string ArenaBuild();
 

@@ -48,6 +48,25 @@ TEST(Provenance, TheTaskHashFollowsEveryDeclaredFile) {
   EXPECT_FALSE(TaskContentHash(Task(dir)).ok());
 }
 
+TEST(Provenance, TheCandidateHashFollowsTheEditableFilesOnly) {
+  const std::string dir = testing::TempDir() + "/provenance_candidate";
+  ASSERT_TRUE(ResetDir(dir).ok());
+  ASSERT_TRUE(WriteFileAtomic(dir + "/kernel.hip", "k").ok());
+  const std::string first = CandidateContentHash(Task(dir), dir);
+  EXPECT_EQ(first.size(), 64u);
+  ASSERT_TRUE(WriteFileAtomic(dir + "/reference.cpp", "not the candidate's").ok());
+  EXPECT_EQ(CandidateContentHash(Task(dir), dir), first);
+  ASSERT_TRUE(WriteFileAtomic(dir + "/kernel.hip", "k2").ok());
+  EXPECT_NE(CandidateContentHash(Task(dir), dir), first);
+  // A missing file is hashed as missing: neither an error nor an empty file.
+  ASSERT_TRUE(WriteFileAtomic(dir + "/kernel.hip", "").ok());
+  const std::string empty = CandidateContentHash(Task(dir), dir);
+  std::filesystem::remove(dir + "/kernel.hip");
+  const std::string missing = CandidateContentHash(Task(dir), dir);
+  EXPECT_EQ(missing.size(), 64u);
+  EXPECT_NE(missing, empty);
+}
+
 TEST(Provenance, RecordsBuildDeviceAndScoring) {
   const std::string dir = testing::TempDir() + "/provenance_task2";
   ASSERT_TRUE(ResetDir(dir).ok());

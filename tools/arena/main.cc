@@ -15,6 +15,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <iostream>
+#include <map>
 #include <sstream>
 
 #include <CLI/CLI.hpp>
@@ -28,10 +29,12 @@
 #include "core/leaderboard.h"
 #include "core/net_forward.h"
 #include "core/pipeline.h"
+#include "core/provenance.h"
 #include "core/report.h"
 #include "core/results_store.h"
 #include "core/run.h"
 #include "core/slurm.h"
+#include "core/verdicts.h"
 
 namespace arena {
 namespace {
@@ -357,6 +360,19 @@ int Main(int argc, char** argv) {
   board_cmd->add_flag("--by-agent", by_agent,
                       "one row per agent: each task from the agent's latest run that has it");
   board_cmd->add_option("--html", html_path, "also write the leaderboard as an HTML page to this file");
+  bool current_only = false;
+  board_cmd->add_flag("--current", current_only,
+                      "only results of the task files as they are now (task hash): others are "
+                      "left out and named on stderr");
+
+  auto* verdicts_cmd = app.add_subcommand(
+      "verdicts", "compare a run's verdicts with those committed for the same submissions");
+  std::vector<std::string> committed_dbs;
+  verdicts_cmd->add_option("run", run_id, "the run that re-evaluated stored submissions ('latest' allowed)")
+      ->required();
+  verdicts_cmd->add_option("--committed", committed_dbs, "arena.db files whose verdicts stand (repeatable)")
+      ->required();
+  verdicts_cmd->add_option("--runs-dir", runs_dir, "where the run's arena.db lives");
 
   auto* compare_cmd = app.add_subcommand("compare", "compare two runs task by task (A/B)");
   std::string run_a, run_b;
@@ -673,6 +689,40 @@ int Main(int argc, char** argv) {
     return ReportSkipped(db_path, **store) ? kExitFailures : kExitOk;
   }
 
+  if (app.got_subcommand("verdicts")) {
+    const std::string db_path = (fs::path(runs_dir) / "arena.db").string();
+    auto store = ResultsStore::OpenReadOnly(db_path);
+    if (!store.ok()) return Fail(store.status());
+    if (run_id == "latest") {
+      auto runs = (*store)->ListRuns();
+      if (!runs.ok()) return Fail(runs.status());
+      if (runs->empty()) return Fail(NotFound("no runs in " + runs_dir));
+      run_id = runs->back().run_id;
+    }
+    auto replayed = (*store)->LoadTasks(run_id);
+    if (!replayed.ok()) return Fail(replayed.status());
+    std::vector<std::pair<RunInfo, std::vector<TaskResult>>> committed;
+    for (const auto& path : committed_dbs) {
+      if (!fs::is_regular_file(path)) return Fail(NotFound(path + ": no such results database"));
+      auto from = ResultsStore::OpenReadOnly(path);
+      if (!from.ok()) return Fail(InvalidArgument(from.status().message()));
+      auto runs = (*from)->ListRuns();
+      if (!runs.ok()) return Fail(InvalidArgument(path + ": " + runs.status().message()));
+      for (const auto& info : *runs) {
+        auto results = (*from)->LoadTasks(info.run_id);
+        if (!results.ok()) return Fail(InvalidArgument(path + ": " + results.status().message()));
+        committed.emplace_back(info, std::move(*results));
+      }
+    }
+    if (replayed->empty()) return Fail(NotFound(run_id + ": no task results to compare"));
+    auto checks = CheckVerdicts(*replayed, committed);
+    std::cout << FormatVerdictChecks(checks);
+    for (const auto& c : checks) {
+      if (!c.ok()) return kExitFailures;
+    }
+    return kExitOk;
+  }
+
   if (app.got_subcommand("leaderboard") || app.got_subcommand("compare")) {
     const std::string db_path = (fs::path(runs_dir) / "arena.db").string();
     auto store = ResultsStore::OpenReadOnly(db_path);
@@ -706,6 +756,22 @@ int Main(int argc, char** argv) {
       all.push_back(std::move(*r));
     }
     const std::string tasks = selector == "all" ? "" : selector;
+    if (current_only) {
+      auto specs = LoadTasks(tasks_root, tasks.empty() ? "all" : tasks);
+      if (!specs.ok()) return Fail(specs.status());
+      std::map<std::string, std::string> current;
+      for (const auto& spec : *specs) {
+        auto hash = TaskContentHash(spec);
+        if (!hash.ok()) return Fail(hash.status());
+        current[spec.id] = *hash;
+      }
+      std::vector<std::string> left_out;
+      all = KeepCurrentTasks(all, current, &left_out);
+      for (const auto& line : left_out) {
+        std::cerr << "left out (not the task files as they are now): " << line << "\n";
+      }
+      if (all.empty()) return Fail(NotFound("no result of the task files as they are now"));
+    }
     auto rows = BuildLeaderboard(by_agent ? MergeRunsByAgent(all, tasks) : all, tasks);
     if (as_json) {
       std::cout << LeaderboardJson(rows).dump(2) << "\n";
