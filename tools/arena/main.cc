@@ -12,6 +12,7 @@
 // Exit codes: 0 ok, 1 evaluation failures, 2 bad input.
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <iostream>
@@ -714,6 +715,11 @@ int Main(int argc, char** argv) {
         committed.emplace_back(info, std::move(*results));
       }
     }
+    // Oldest first, whatever the order of the files: a later run's verdict
+    // is preferred over an earlier one's.
+    std::stable_sort(committed.begin(), committed.end(), [](const auto& a, const auto& b) {
+      return a.first.created_at < b.first.created_at;
+    });
     if (replayed->empty()) return Fail(NotFound(run_id + ": no task results to compare"));
     auto checks = CheckVerdicts(*replayed, committed);
     std::cout << FormatVerdictChecks(checks);

@@ -28,15 +28,17 @@ def _per_expert_kernel(probs_ptr, ids_ptr, psum_ptr, cnt_ptr, tokens, experts,
 
 
 @triton.jit
-def _combine_kernel(psum_ptr, cnt_ptr, loss_ptr, tokens, experts,
-                    K: tl.constexpr, BLOCK_E: tl.constexpr):
+def _combine_kernel(psum_ptr, cnt_ptr, loss_ptr, inv_assignments, inv_tokens, experts_f, experts,
+                    BLOCK_E: tl.constexpr):
+    # The scalars come as floats from the host: an integer argument equal to
+    # 1 is specialized into a Python constant, which has no .to().
     e = tl.arange(0, BLOCK_E)
     emask = e < experts
     psum = tl.load(psum_ptr + e, mask=emask, other=0.0)
     cnt = tl.load(cnt_ptr + e, mask=emask, other=0).to(tl.float32)
-    frac = cnt / (tokens * K).to(tl.float32)
-    mean_p = psum / tokens.to(tl.float32)
-    tl.store(loss_ptr, experts.to(tl.float32) * tl.sum(frac * mean_p, axis=0))
+    frac = cnt * inv_assignments
+    mean_p = psum * inv_tokens
+    tl.store(loss_ptr, experts_f * tl.sum(frac * mean_p, axis=0))
 
 
 def run(probs, topk_ids, loss, tokens, experts, k, **_):
@@ -45,5 +47,5 @@ def run(probs, topk_ids, loss, tokens, experts, k, **_):
     _per_expert_kernel[(experts,)](probs, topk_ids, psum, cnt, tokens, experts,
                                    K=k, BLOCK=BLOCK_T, BLOCK_K=triton.next_power_of_2(k),
                                    num_warps=NUM_WARPS)
-    _combine_kernel[(1,)](psum, cnt, loss, tokens, experts, K=k,
+    _combine_kernel[(1,)](psum, cnt, loss, 1.0 / (tokens * k), 1.0 / tokens, float(experts), experts,
                           BLOCK_E=triton.next_power_of_2(experts), num_warps=NUM_WARPS)
