@@ -1,12 +1,8 @@
-// Which GPUs this machine has, and of which platform.
-//
-// Both platforms are reached by loading their libraries by name (the NVIDIA
-// driver's libcuda.so.1, the HIP runtime), never by linking: the arena's core
-// builds without the CUDA toolkit, and on a machine without a driver it
-// starts and reports "no GPU" with the reason.
+// Which GPUs this machine has, and of which platform: each platform plugin
+// built into the program (core/platform.h) is asked for its devices.
 //
 //   DeviceDiscovery d = DiscoverDevices();
-//   if (d.devices.empty()) std::cout << d.note;  // e.g. "no GPU: CUDA driver..."
+//   if (d.devices.empty()) std::cout << d.note;  // e.g. "cuda: no NVIDIA driver..."
 #ifndef ARENA_CORE_DEVICE_H_
 #define ARENA_CORE_DEVICE_H_
 
@@ -18,7 +14,7 @@
 namespace arena {
 
 struct DeviceInfo {
-  std::string platform = "none";  // "cuda", "hip" or "none"
+  std::string platform = "none";  // the platform plugin's name ("cuda", "rocm"), or "none"
   int index = -1;                 // index within its platform
   std::string name = "cpu";
   std::string arch;               // "sm_90", "gfx90a"
@@ -36,10 +32,15 @@ struct DeviceInfo {
 
 struct DeviceDiscovery {
   std::vector<DeviceInfo> devices;
-  std::string note;  // why a platform contributed nothing
+  std::string note;  // "PLATFORM: why" for each platform that found nothing
 };
 
+// The devices of every registered platform, platforms in name order.
 DeviceDiscovery DiscoverDevices();
+
+// The hardware profile prompts name for `device` (its platform's word, e.g.
+// "nvidia-hopper"; "cpu" for the CPU).
+std::string HardwareProfile(const DeviceInfo& device);
 
 // The device a CPU-only evaluation runs on.
 DeviceInfo CpuDevice();

@@ -1,31 +1,54 @@
-// Device discovery loads the platforms' libraries by name: on any machine it
-// returns, and either finds devices described in full or says why not.
+// Device discovery asks every registered platform plugin; the real ones
+// (plugins/platforms) are tested there.
 #include "core/device.h"
 
 #include <gtest/gtest.h>
 
+#include "core/platform.h"
+
 namespace arena {
 namespace {
 
-TEST(DiscoverDevices, FindsDevicesOrSaysWhyNot) {
-  DeviceDiscovery d = DiscoverDevices();
-  if (d.devices.empty()) {
-    EXPECT_NE(d.note.find("no CUDA GPU ("), std::string::npos) << d.note;
-    EXPECT_NE(d.note.find("AMD"), std::string::npos) << d.note;
-  }
-  for (const auto& dev : d.devices) {
-    EXPECT_TRUE(dev.is_gpu());
-    EXPECT_GE(dev.index, 0);
-    EXPECT_FALSE(dev.name.empty());
-    if (dev.platform == "cuda") {
-      EXPECT_EQ(dev.arch.rfind("sm_", 0), 0u) << dev.arch;
-      EXPECT_GT(dev.memory_bytes, 0);
-      EXPECT_GT(dev.multiprocessors, 0);
-      EXPECT_GT(dev.l2_bytes, 0);
-    } else {
-      EXPECT_EQ(dev.platform, "hip");
+// Test platforms: one with two devices, one that finds none.
+class TwoDevices : public Platform {
+ public:
+  std::string Discover(std::vector<DeviceInfo>* devices) const override {
+    for (int i = 0; i < 2; ++i) {
+      DeviceInfo d;
+      d.index = i;
+      d.name = "Fake GPU";
+      d.arch = "fake_1";
+      devices->push_back(d);
     }
+    return "";
   }
+  std::string HardwareProfile(const DeviceInfo& device) const override { return "fake-" + device.arch; }
+};
+
+class NoDevices : public Platform {
+ public:
+  std::string Discover(std::vector<DeviceInfo>*) const override { return "no fake driver."; }
+  std::string HardwareProfile(const DeviceInfo&) const override { return "none"; }
+};
+
+ARENA_REGISTER_PLATFORM("afake", TwoDevices);
+ARENA_REGISTER_PLATFORM("bfake", NoDevices);
+
+TEST(DiscoverDevices, AsksEveryRegisteredPlatformAndNamesThoseWithout) {
+  DeviceDiscovery d = DiscoverDevices();
+  ASSERT_EQ(d.devices.size(), 2u);
+  for (int i = 0; i < 2; ++i) {
+    EXPECT_EQ(d.devices[i].platform, "afake");  // set by discovery, not the plugin
+    EXPECT_EQ(d.devices[i].index, i);
+    EXPECT_TRUE(d.devices[i].is_gpu());
+  }
+  EXPECT_EQ(d.devices[1].Describe(), "afake:1 Fake GPU (fake_1)");
+  EXPECT_EQ(d.note, "bfake: no fake driver.");
+  EXPECT_EQ(HardwareProfile(d.devices[0]), "fake-fake_1");
+  EXPECT_EQ(HardwareProfile(CpuDevice()), "cpu");
+  DeviceInfo unknown;
+  unknown.platform = "gone";
+  EXPECT_EQ(HardwareProfile(unknown), "gone");  // a platform not built in
 }
 
 TEST(DeviceInfo, RoundTripsThroughJson) {

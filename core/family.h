@@ -113,12 +113,13 @@ struct FamilyCapabilities {
   Checks checks(Subject s) const {
     return s == Subject::kBaseline ? baseline_checks : candidate_checks;
   }
-  // Everything on a CUDA GPU; on any other device these checks, no timing,
-  // and why: "no GPU", or which GPU this is and what the family `needs`.
-  static FamilyCapabilities CudaElse(const DeviceInfo& device, Checks baseline, Checks candidate,
-                                     const std::string& needs) {
+  // Everything on a GPU of `platform` (a platform plugin's name); on any
+  // other device these checks, no timing, and why: "no GPU", or which GPU
+  // this is and what the family `needs`.
+  static FamilyCapabilities OnlyOn(const std::string& platform, const DeviceInfo& device,
+                                   Checks baseline, Checks candidate, const std::string& needs) {
     FamilyCapabilities c;
-    if (device.platform == "cuda") return c;
+    if (device.platform == platform) return c;
     c.baseline_checks = baseline;
     c.candidate_checks = candidate;
     c.time = false;

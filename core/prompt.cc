@@ -7,12 +7,6 @@
 namespace arena {
 namespace fs = std::filesystem;
 
-std::string PlatformName(const DeviceInfo& device) {
-  if (device.platform == "cuda") return device.arch == "sm_90" ? "nvidia-hopper" : "nvidia";
-  if (device.platform == "hip") return "amd-cdna";
-  return "cpu";
-}
-
 Result<std::string> FillTemplate(const std::string& text,
                                  const std::map<std::string, std::string>& values) {
   std::string out;
@@ -37,7 +31,7 @@ Result<std::string> RenderPrompt(const TaskSpec& task, const std::string& projec
   fs::path dir = fs::path(project_root) / "agents" / "prompts";
   ARENA_ASSIGN_OR_RETURN(std::string frame, ReadFile((dir / "agent.md").string()));
   auto family = ReadFile((dir / "families" / (task.family + ".md")).string());
-  auto platform = ReadFile((dir / "platforms" / (PlatformName(device) + ".md")).string());
+  auto platform = ReadFile((dir / "platforms" / (HardwareProfile(device) + ".md")).string());
   std::string files;
   for (const auto& f : task.editable) files += "- " + f + "\n";
   std::string configs;

@@ -15,9 +15,6 @@
 
 namespace arena {
 
-// "nvidia-hopper", "nvidia", "amd-cdna" or "cpu".
-std::string PlatformName(const DeviceInfo& device);
-
 // Replaces each {{key}} by its value; an unknown key is an error naming it.
 Result<std::string> FillTemplate(const std::string& text,
                                  const std::map<std::string, std::string>& values);

@@ -125,7 +125,7 @@ class HipFamily : public TaskFamily {
   // where hipcc is installed).
   FamilyCapabilities Capabilities(const DeviceInfo& device) const override {
     using Checks = FamilyCapabilities::Checks;
-    return FamilyCapabilities::CudaElse(device, Checks::kNone, Checks::kNone,
+    return FamilyCapabilities::OnlyOn("cuda", device, Checks::kNone, Checks::kNone,
                                         "CUDA (HIP runs here through its CUDA layer)");
   }
 

@@ -256,7 +256,7 @@ class TorchHipFamily : public TaskFamily {
   // candidate's HIP is only compiled.
   FamilyCapabilities Capabilities(const DeviceInfo& device) const override {
     using Checks = FamilyCapabilities::Checks;
-    return FamilyCapabilities::CudaElse(device, Checks::kSmall, Checks::kNone,
+    return FamilyCapabilities::OnlyOn("cuda", device, Checks::kSmall, Checks::kNone,
                                         "CUDA (HIP runs here through its CUDA layer)");
   }
 

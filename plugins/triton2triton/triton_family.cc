@@ -269,7 +269,7 @@ class TritonFamily : public TaskFamily {
   // Without a CUDA GPU the Triton interpreter checks the small configuration.
   FamilyCapabilities Capabilities(const DeviceInfo& device) const override {
     using Checks = FamilyCapabilities::Checks;
-    return FamilyCapabilities::CudaElse(device, Checks::kSmall, Checks::kSmall, "CUDA");
+    return FamilyCapabilities::OnlyOn("cuda", device, Checks::kSmall, Checks::kSmall, "CUDA");
   }
 
   Status ValidateTask(const TaskSpec& task) const override {
