@@ -94,11 +94,30 @@ std::string ArenaBuild() {
   return build;
 }
 
+namespace {
+std::mutex version_mu;
+std::string& VersionSlot() {
+  static std::string* version = new std::string("unstamped");
+  return *version;
+}
+}  // namespace
+
+std::string ArenaVersion() {
+  std::lock_guard<std::mutex> lock(version_mu);
+  return VersionSlot();
+}
+
+void SetArenaVersion(const std::string& version) {
+  std::lock_guard<std::mutex> lock(version_mu);
+  VersionSlot() = version.empty() ? "unstamped" : version;
+}
+
 nlohmann::json MakeProvenance(const TaskSpec& task, const DeviceInfo& device) {
   auto hash = TaskContentHash(task);
   return {{"task_hash", hash.ok() ? *hash : ""},
           {"scoring_version", kScoringVersion},
           {"arena_build", ArenaBuild()},
+          {"arena_version", ArenaVersion()},
           {"device", device.name},
           {"arch", device.arch},
           {"driver", device.driver}};

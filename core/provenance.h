@@ -7,6 +7,9 @@
 //                    agent submitted), by name: a stored submission is
 //                    matched with the verdicts given on it
 //   scoring_version  kScoringVersion: bumped whenever scoring changes
+//   arena_version    the commit the arena was built from (a stamped build,
+//                    `--config=stamp`; "+modified" if the tree had changes),
+//                    or "unstamped"
 //   arena_build      SHA-256 of the arena binary that evaluated (the build;
 //                    the tree carries no version stamp)
 //   device, arch     where it ran, and the driver's CUDA version
@@ -42,6 +45,10 @@ Result<std::string> TaskContentHash(const TaskSpec& task);
 std::string CandidateContentHash(const TaskSpec& task, const std::string& candidate_dir);
 // SHA-256 (hex) of this program's binary, computed once.
 std::string ArenaBuild();
+// The commit this program was built from, as its main set it at start
+// (SetArenaVersion), else "unstamped".
+std::string ArenaVersion();
+void SetArenaVersion(const std::string& version);
 
 // The provenance of a result of `task` on `device` (task_hash empty if the
 // files cannot be read).

@@ -80,6 +80,11 @@ TEST(Provenance, RecordsBuildDeviceAndScoring) {
   EXPECT_EQ(p["task_hash"].get<std::string>().size(), 64u);
   EXPECT_EQ(p["arena_build"].get<std::string>().size(), 64u);
   EXPECT_EQ(p["scoring_version"], kScoringVersion);
+  EXPECT_EQ(p["arena_version"], "unstamped");
+  SetArenaVersion("0123abc+modified");
+  EXPECT_EQ(MakeProvenance(Task(dir), gpu)["arena_version"], "0123abc+modified");
+  SetArenaVersion("");
+  EXPECT_EQ(ArenaVersion(), "unstamped");
   EXPECT_EQ(ComparableKey(p), "NVIDIA H200 (sm_90), scoring v" + std::to_string(kScoringVersion));
   DeviceInfo cpu;
   EXPECT_NE(ComparableKey(MakeProvenance(Task(dir), cpu)), ComparableKey(p));

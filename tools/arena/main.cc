@@ -242,10 +242,15 @@ Status ValidateBaseline(const TaskSpec& task, const TaskFamily& family, const De
 
 }  // namespace
 
+// The commit of a stamped build (build_stamp.cc, generated).
+extern const char kArenaCommit[];
+
 int Main(int argc, char** argv) {
+  SetArenaVersion(kArenaCommit);
   CLI::App app{"arena: how much faster, and how honestly, does an agent make GPU kernels?"};
   app.require_subcommand(1);
   app.fallthrough();  // --root is accepted after the subcommand too
+  app.set_version_flag("--version", std::string("arena ") + kArenaCommit);
   std::string root_flag;
   app.add_option("--root", root_flag, "project root (default: found from the working directory)");
 

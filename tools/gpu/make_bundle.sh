@@ -11,7 +11,7 @@
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 cd "$root"
-bazel build //tools/arena:arena //plugins/hip2hip:hip2hip_worker //plugins/hip2hip:hip2hip_runner \
+bazel build --config=stamp //tools/arena:arena //plugins/hip2hip:hip2hip_worker //plugins/hip2hip:hip2hip_runner \
   //tests/adversarial:triton_adversarial_test 2>/dev/null
 bundle="$root/.bundle"
 rm -rf "$bundle/tools" "$bundle/plugins" "$bundle/tasks" "$bundle/agents" "$bundle/tests" "$bundle/bin" "$bundle/leaderboard"
