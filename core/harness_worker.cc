@@ -9,7 +9,15 @@
 namespace arena {
 
 std::string HarnessPython(const std::string& project_root) {
-  if (const char* env = std::getenv("ARENA_PYTHON"); env != nullptr && *env) return env;
+  if (const char* env = std::getenv("ARENA_PYTHON"); env != nullptr && *env) {
+    // A relative path ("venv/bin/python") means from where the arena was
+    // started: workers start elsewhere.
+    const std::string python = env;
+    if (python.find('/') == std::string::npos) return python;  // found on PATH
+    std::error_code ec;
+    const auto absolute = std::filesystem::absolute(python, ec);
+    return ec ? python : absolute.lexically_normal().string();
+  }
   std::filesystem::path venv = std::filesystem::path(project_root) / ".venv" / "bin" / "python";
   if (std::filesystem::exists(venv)) return venv.string();
   return "python3";
