@@ -82,10 +82,6 @@ Status ValidateTaskSafely(const TaskFamily& family, const TaskSpec& task) {
   }
   try {
     return family.ValidateTask(task);
-  } catch (const YAML::Exception& e) {
-    const std::string where = e.mark.is_null() ? "" : ":" + std::to_string(e.mark.line + 1) + ":" +
-                                                          std::to_string(e.mark.column + 1);
-    return InvalidArgument(task.yaml_path + where + ": " + task.family + " section: " + e.msg);
   } catch (const std::exception& e) {
     return InvalidArgument(task.yaml_path + ": " + task.family + " section: " + e.what());
   }

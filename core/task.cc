@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "core/task_file_guard.h"
+#include "core/yaml_util.h"
 #include "core/tunables.h"
 
 namespace arena {
@@ -30,18 +31,6 @@ Status FieldError(const std::string& file, const YAML::Node& node,
   }
   out << ": " << field << ": " << message;
   return InvalidArgument(out.str());
-}
-
-Status SectionError(const TaskSpec& task, const YAML::Node& node, const std::string& field,
-                    const std::string& message) {
-  auto placed = [](const YAML::Node& n) { return n.IsDefined() && n.Mark().line >= 0; };
-  if (placed(node)) return FieldError(task.yaml_path, node, field, message);
-  if (placed(task.family_section)) {
-    return FieldError(task.yaml_path, task.family_section, field, message);
-  }
-  return InvalidArgument(task.yaml_path + ":" + std::to_string(std::max(task.family_line, 1)) +
-                         ":" + std::to_string(std::max(task.family_column, 1)) + ": " + field +
-                         ": " + message);
 }
 
 Json YamlToJson(const YAML::Node& node) {
@@ -72,6 +61,29 @@ Json YamlToJson(const YAML::Node& node) {
     }
   }
   return nullptr;
+}
+
+YamlValue ToYamlValue(const YAML::Node& node) {
+  YamlValue v;
+  if (!node.IsDefined() || node.IsNull()) return v;
+  if (node.Mark().line >= 0) {
+    v.line = node.Mark().line + 1;
+    v.column = node.Mark().column + 1;
+  }
+  if (node.IsScalar()) {
+    v.kind = YamlValue::Kind::kScalar;
+    v.scalar = node.Scalar();
+  } else if (node.IsSequence()) {
+    v.kind = YamlValue::Kind::kList;
+    for (const auto& item : node) v.items.push_back(ToYamlValue(item));
+  } else if (node.IsMap()) {
+    v.kind = YamlValue::Kind::kMap;
+    for (const auto& kv : node) {
+      v.keys.push_back(ToYamlValue(kv.first));
+      v.items.push_back(ToYamlValue(kv.second));
+    }
+  }
+  return v;
 }
 
 namespace {
@@ -120,9 +132,9 @@ class TaskDecoder {
     ARENA_RETURN_IF_ERROR(DecodeCorrectness(root));
     ARENA_RETURN_IF_ERROR(DecodeTiming(root));
     ARENA_RETURN_IF_ERROR(DecodeTunables(root));
-    // Assigning a missing node throws in yaml-cpp: only copy a real section.
-    if (root[task_->family].IsDefined()) task_->family_section = root[task_->family];
-    task_->family_json = YamlToJson(task_->family_section);
+    const YAML::Node section = root[task_->family];
+    task_->family_section = ToYamlValue(section);
+    task_->family_json = YamlToJson(section);
     return OkStatus();
   }
 

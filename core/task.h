@@ -18,9 +18,9 @@
 #include <vector>
 
 #include <nlohmann/json.hpp>
-#include <yaml-cpp/yaml.h>
 
 #include "core/expr.h"
+#include "core/section.h"
 #include "core/status.h"
 
 namespace arena {
@@ -97,7 +97,7 @@ struct TaskSpec {
   std::string bytes_expr;
   std::string flops_expr;
   std::vector<Tunable> tunables;
-  YAML::Node family_section;  // the plugin's own section, undecoded
+  YamlValue family_section;   // the plugin's own section (core/section.h: DecodeSection)
   Json family_json;           // the same, as JSON (for harness processes)
 
   std::vector<const Configuration*> ConfigsOfKind(ConfigKind kind) const;
@@ -123,17 +123,6 @@ Result<std::vector<std::string>> FindTaskFiles(const std::string& tasks_root);
 // comma-separated list of those.
 bool TaskMatches(const std::string& task_id, const std::string& selector);
 
-// "file:line:column: field: message", from a node's position.
-Status FieldError(const std::string& file, const YAML::Node& node,
-                  const std::string& field, const std::string& message);
-// The same for a field of `task`'s family section that may be missing
-// altogether: a node that is not there is placed at the family section, or
-// at `family:` when the section itself is missing.
-Status SectionError(const TaskSpec& task, const YAML::Node& node, const std::string& field,
-                    const std::string& message);
-
-// Converts a YAML scalar/sequence/map into JSON (numbers stay numbers).
-Json YamlToJson(const YAML::Node& node);
 
 }  // namespace arena
 

@@ -136,7 +136,7 @@ class HipFamily : public TaskFamily {
   }
 
   Status ValidateTask(const TaskSpec& task) const override {
-    return ValidateHipTask(task, "hip2hip", {"reference"}, ".cpp");
+    return ValidateHipTask(task, "hip2hip", {}, ".cpp").status();
   }
 
   Result<std::unique_ptr<EvaluationSession>> Open(const EvaluationContext& ctx) const override {

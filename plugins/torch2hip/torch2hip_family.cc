@@ -270,26 +270,14 @@ class TorchHipFamily : public TaskFamily {
   bool TakesTasksWithoutStarter() const override { return true; }
 
   Status ValidateTask(const TaskSpec& task) const override {
-    ARENA_RETURN_IF_ERROR(ValidateHipTask(task, "torch2hip", {"reference", "parameters"}, ".py"));
-    const YAML::Node& s = task.family_section;
-    if (const YAML::Node& p = s["parameters"]; p.IsDefined()) {
-      if (!p.IsMap()) {
-        return FieldError(task.yaml_path, p, "torch2hip.parameters",
-                          "expected a mapping from input names to state_dict keys");
-      }
-      for (const auto& kv : p) {
-        const std::string name = kv.first.Scalar();
-        bool known = false;
-        for (const auto& in : task.inputs) known |= in.name == name;
-        if (!known) {
-          return FieldError(task.yaml_path, kv.first, "torch2hip.parameters." + name,
-                            "not one of the interface's inputs");
-        }
-        if (!kv.second.IsScalar() || kv.second.Scalar().empty()) {
-          return FieldError(task.yaml_path, kv.second, "torch2hip.parameters." + name,
-                            "expected a state_dict key such as linear.weight");
-        }
-      }
+    // parameters: interface input name -> the module's state_dict key.
+    ARENA_ASSIGN_OR_RETURN(
+        Section s, ValidateHipTask(task, "torch2hip", {{"parameters", FieldType::kStringMap}}, ".py"));
+    const auto parameters = s.Map("parameters");
+    for (size_t i = 0; i < parameters.size(); ++i) {
+      bool known = false;
+      for (const auto& in : task.inputs) known |= in.name == parameters[i].first;
+      if (!known) return s.ItemError("parameters", i, "not one of the interface's inputs");
     }
     return OkStatus();
   }

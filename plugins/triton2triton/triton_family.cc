@@ -23,6 +23,7 @@
 #include "core/process.h"
 #include "core/provenance.h"
 #include "core/sandbox.h"
+#include "core/section.h"
 
 namespace arena {
 namespace {
@@ -32,19 +33,18 @@ constexpr char kWorker[] = "plugins/triton2triton/harness/worker.py";
 constexpr char kRunnerDir[] = "plugins/common/python";
 constexpr char kRunnerInside[] = "/opt/arena/python";
 
-Status ValidateEntry(const TaskSpec& task, const std::string& key, const std::string& ref,
+Status ValidateEntry(const Section& s, const std::string& key,
                      const std::vector<std::string>& allowed_files, const char* what) {
+  const std::string ref = s.String(key);
   auto colon = ref.find(':');
   if (colon == std::string::npos || colon == 0 || colon + 1 == ref.size()) {
-    return FieldError(task.yaml_path, task.family_section[key], "triton2triton." + key,
-                      "expected file.py:function");
+    return s.Error(key, "expected file.py:function");
   }
   std::string file = ref.substr(0, colon);
   for (const auto& f : allowed_files) {
     if (f == file) return OkStatus();
   }
-  return FieldError(task.yaml_path, task.family_section[key], "triton2triton." + key,
-                    "'" + file + "' must be one of the task's " + what + " files");
+  return s.Error(key, "'" + file + "' must be one of the task's " + what + " files");
 }
 
 // Where a task's baseline keeps the kernels Triton compiled for it, from one
@@ -273,56 +273,30 @@ class TritonFamily : public TaskFamily {
   }
 
   Status ValidateTask(const TaskSpec& task) const override {
-    const YAML::Node& s = task.family_section;
-    if (!s.IsDefined() || !s.IsMap()) {
-      return SectionError(task, s, "triton2triton", "missing section (entry, reference)");
-    }
-    static const std::set<std::string> kKeys = {"entry", "reference", "inputs", "reference_dtype",
-                                                "allowed_ops"};
-    for (const auto& kv : s) {
-      if (!kKeys.count(kv.first.Scalar())) {
-        return FieldError(task.yaml_path, kv.first, "triton2triton." + kv.first.Scalar(),
-                          "unknown field");
+    static const SectionSchema kSchema = {
+        "triton2triton",
+        {{"entry", FieldType::kString, /*required=*/true},
+         {"reference", FieldType::kString, /*required=*/true},
+         {"inputs", FieldType::kString},
+         {"reference_dtype", FieldType::kString, false, {"float64", "native"}},
+         // Library ops the task lets a subject run outside its Triton
+         // kernels (aten names such as mm); everything else is library
+         // compute.
+         {"allowed_ops", FieldType::kStringList}}};
+    ARENA_ASSIGN_OR_RETURN(Section s, DecodeSection(task, kSchema));
+    ARENA_RETURN_IF_ERROR(ValidateEntry(s, "entry", task.editable, "editable"));
+    ARENA_RETURN_IF_ERROR(ValidateEntry(s, "reference", task.harness, "harness"));
+    if (s.Has("inputs")) ARENA_RETURN_IF_ERROR(ValidateEntry(s, "inputs", task.harness, "harness"));
+    const auto ops = s.List("allowed_ops");
+    for (size_t i = 0; i < ops.size(); ++i) {
+      if (ops[i].find_first_not_of("abcdefghijklmnopqrstuvwxyz0123456789_") != std::string::npos) {
+        return s.ItemError("allowed_ops", i, "expected an aten op name such as mm");
       }
-    }
-    for (const char* key : {"entry", "reference"}) {
-      if (!s[key].IsDefined() || !s[key].IsScalar()) {
-        return FieldError(task.yaml_path, s, std::string("triton2triton.") + key, "missing");
-      }
-    }
-    ARENA_RETURN_IF_ERROR(
-        ValidateEntry(task, "entry", s["entry"].Scalar(), task.editable, "editable"));
-    ARENA_RETURN_IF_ERROR(
-        ValidateEntry(task, "reference", s["reference"].Scalar(), task.harness, "harness"));
-    if (s["inputs"].IsDefined()) {
-      ARENA_RETURN_IF_ERROR(
-          ValidateEntry(task, "inputs", s["inputs"].Scalar(), task.harness, "harness"));
-    }
-    if (s["allowed_ops"].IsDefined()) {
-      // Library ops the task lets a subject run outside its Triton kernels
-      // (aten names such as mm); everything else is library compute.
-      if (!s["allowed_ops"].IsSequence()) {
-        return FieldError(task.yaml_path, s["allowed_ops"], "triton2triton.allowed_ops",
-                          "expected a list of aten op names");
-      }
-      for (const auto& op : s["allowed_ops"]) {
-        const std::string name = op.IsScalar() ? op.Scalar() : "";
-        if (name.empty() || name.find_first_not_of("abcdefghijklmnopqrstuvwxyz0123456789_") !=
-                                std::string::npos) {
-          return FieldError(task.yaml_path, op, "triton2triton.allowed_ops",
-                            "expected an aten op name such as mm");
-        }
-      }
-    }
-    if (s["reference_dtype"].IsDefined() && s["reference_dtype"].Scalar() != "float64" &&
-        s["reference_dtype"].Scalar() != "native") {
-      return FieldError(task.yaml_path, s["reference_dtype"], "triton2triton.reference_dtype",
-                        "expected float64 or native");
     }
     if (task.ConfigsOfKind(ConfigKind::kSmall).empty()) {
-      return SectionError(task, YAML::Node(YAML::NodeType::Undefined), "configs.small",
-                          "required (checked under the Triton interpreter on machines "
-                          "without a GPU)");
+      return TaskRequirementError(task, "configs.small",
+                                  "required (checked under the Triton interpreter on machines "
+                                  "without a GPU)");
     }
     for (const auto& t : task.inputs) {
       std::string dist = t.init.value("dist", "normal");

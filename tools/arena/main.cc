@@ -36,6 +36,7 @@
 #include "core/run.h"
 #include "core/slurm.h"
 #include "core/verdicts.h"
+#include "core/yaml_util.h"
 
 namespace arena {
 namespace {

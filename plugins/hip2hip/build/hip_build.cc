@@ -317,33 +317,24 @@ std::string HipSource(const TaskSpec& task) {
   return task.editable.front();
 }
 
-Status ValidateHipTask(const TaskSpec& task, const std::string& section,
-                       const std::vector<std::string>& keys, const std::string& reference_ext) {
-  const YAML::Node& s = task.family_section;
-  if (!s.IsDefined() || !s.IsMap() || !s["reference"].IsDefined()) {
-    return SectionError(task, YAML::Node(YAML::NodeType::Undefined), section + ".reference",
-                        "missing (the reference file)");
-  }
-  for (const auto& kv : s) {
-    const std::string key = kv.first.Scalar();
-    if (std::find(keys.begin(), keys.end(), key) == keys.end()) {
-      return FieldError(task.yaml_path, kv.first, section + "." + key, "unknown field");
-    }
-  }
-  const std::string ref = s["reference"].Scalar();
+Result<Section> ValidateHipTask(const TaskSpec& task, const std::string& section,
+                                const std::vector<FieldSpec>& more,
+                                const std::string& reference_ext) {
+  SectionSchema schema{section, {{"reference", FieldType::kString, /*required=*/true}}};
+  schema.fields.insert(schema.fields.end(), more.begin(), more.end());
+  ARENA_ASSIGN_OR_RETURN(Section s, DecodeSection(task, schema));
+  const std::string ref = s.String("reference");
   if (std::find(task.harness.begin(), task.harness.end(), ref) == task.harness.end()) {
-    return FieldError(task.yaml_path, s["reference"], section + ".reference",
-                      "'" + ref + "' must be one of the task's harness files");
+    return s.Error("reference", "'" + ref + "' must be one of the task's harness files");
   }
   if (fs::path(ref).extension() != reference_ext) {
-    return FieldError(task.yaml_path, s["reference"], section + ".reference",
-                      "expected a " + reference_ext + " file");
+    return s.Error("reference", "expected a " + reference_ext + " file");
   }
   if (fs::path(HipSource(task)).extension() != ".hip") {
     return InvalidArgument(task.yaml_path + ": files.editable: a " + section +
                            " task edits a .hip file");
   }
-  return OkStatus();
+  return s;
 }
 
 Json HipToolchain() {

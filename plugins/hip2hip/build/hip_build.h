@@ -16,6 +16,7 @@
 #include "core/device.h"
 #include "core/family.h"
 #include "core/process.h"
+#include "core/section.h"
 
 namespace arena {
 
@@ -57,10 +58,12 @@ std::string FindBuiltBinary(const std::string& project_root, const std::string& 
 std::string HipSource(const TaskSpec& task);
 
 // Checks what the HIP families share in task.yaml: the family's `section`
-// is a mapping with `reference`, one of the task's harness files ending in
-// `reference_ext`, no keys outside `keys`, and an editable .hip file.
-Status ValidateHipTask(const TaskSpec& task, const std::string& section,
-                       const std::vector<std::string>& keys, const std::string& reference_ext);
+// has `reference`, one of the task's harness files ending in
+// `reference_ext`, and the fields in `more` (the family's own), nothing
+// else; the editable file is a .hip file. Returns the decoded section.
+Result<Section> ValidateHipTask(const TaskSpec& task, const std::string& section,
+                                const std::vector<FieldSpec>& more,
+                                const std::string& reference_ext);
 
 // The compilers' versions ({"nvcc": "...release 13.0, V13.0.88", "hipcc":
 // "HIP version: ..."}, those found), asked once per process.

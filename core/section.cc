@@ -1,0 +1,162 @@
+#include "core/section.h"
+
+#include <algorithm>
+
+#include "core/task.h"
+
+namespace arena {
+namespace {
+
+std::string Place(const std::string& file, int line, int column) {
+  return line > 0 ? file + ":" + std::to_string(line) + ":" + std::to_string(std::max(column, 1))
+                  : file;
+}
+
+const char* Expected(FieldType type) {
+  switch (type) {
+    case FieldType::kString: return "expected a string";
+    case FieldType::kStringList: return "expected a list of strings";
+    case FieldType::kStringMap: return "expected a mapping of names to strings";
+  }
+  return "unexpected";
+}
+
+}  // namespace
+
+const YamlValue* YamlValue::Find(const std::string& name) const {
+  if (kind != Kind::kMap) return nullptr;
+  for (size_t i = 0; i < keys.size() && i < items.size(); ++i) {
+    if (keys[i].scalar == name) return &items[i];
+  }
+  return nullptr;
+}
+
+const YamlValue* Section::Field(const std::string& field) const { return value_.Find(field); }
+
+bool Section::Has(const std::string& field) const { return Field(field) != nullptr; }
+
+std::string Section::String(const std::string& field, const std::string& fallback) const {
+  const YamlValue* v = Field(field);
+  return v != nullptr && v->kind == YamlValue::Kind::kScalar ? v->scalar : fallback;
+}
+
+std::vector<std::string> Section::List(const std::string& field) const {
+  std::vector<std::string> out;
+  if (const YamlValue* v = Field(field); v != nullptr && v->kind == YamlValue::Kind::kList) {
+    for (const auto& item : v->items) out.push_back(item.scalar);
+  }
+  return out;
+}
+
+std::vector<std::pair<std::string, std::string>> Section::Map(const std::string& field) const {
+  std::vector<std::pair<std::string, std::string>> out;
+  if (const YamlValue* v = Field(field); v != nullptr && v->kind == YamlValue::Kind::kMap) {
+    for (size_t i = 0; i < v->keys.size(); ++i) out.emplace_back(v->keys[i].scalar, v->items[i].scalar);
+  }
+  return out;
+}
+
+Status Section::At(const YamlValue* where, const std::string& field,
+                   const std::string& message) const {
+  const bool placed = where != nullptr && where->line > 0;
+  return InvalidArgument(Place(file_, placed ? where->line : line_, placed ? where->column : column_) +
+                         ": " + name_ + "." + field + ": " + message);
+}
+
+Status Section::Error(const std::string& field, const std::string& message) const {
+  return At(Field(field), field, message);
+}
+
+Status Section::ItemError(const std::string& field, size_t index, const std::string& message) const {
+  const YamlValue* v = Field(field);
+  if (v != nullptr && v->kind == YamlValue::Kind::kList && index < v->items.size()) {
+    return At(&v->items[index], field, message);
+  }
+  if (v != nullptr && v->kind == YamlValue::Kind::kMap && index < v->keys.size()) {
+    return At(&v->keys[index], field + "." + v->keys[index].scalar, message);
+  }
+  return At(v, field, message);
+}
+
+Status Section::MapValueError(const std::string& field, size_t index,
+                              const std::string& message) const {
+  const YamlValue* v = Field(field);
+  if (v != nullptr && v->kind == YamlValue::Kind::kMap && index < v->items.size()) {
+    return At(&v->items[index], field + "." + v->keys[index].scalar, message);
+  }
+  return At(v, field, message);
+}
+
+Result<Section> DecodeSection(const TaskSpec& task, const SectionSchema& schema) {
+  Section s;
+  s.file_ = task.yaml_path;
+  s.name_ = schema.name;
+  s.value_ = task.family_section;
+  s.line_ = task.family_section.line > 0 ? task.family_section.line : task.family_line;
+  s.column_ = task.family_section.line > 0 ? task.family_section.column : task.family_column;
+  const YamlValue& v = s.value_;
+  std::string required;
+  for (const auto& f : schema.fields) {
+    if (f.required) required += (required.empty() ? "" : ", ") + f.name;
+  }
+  if (v.kind == YamlValue::Kind::kNone) {
+    if (required.empty()) return s;  // an empty section is one with no fields
+    return InvalidArgument(Place(s.file_, s.line_, s.column_) + ": " + schema.name +
+                           ": missing section (" + required + ")");
+  }
+  if (v.kind != YamlValue::Kind::kMap) {
+    return InvalidArgument(Place(s.file_, v.line, v.column) + ": " + schema.name +
+                           ": expected a mapping (" + required + ")");
+  }
+  for (size_t i = 0; i < v.keys.size(); ++i) {
+    const std::string& key = v.keys[i].scalar;
+    auto spec = std::find_if(schema.fields.begin(), schema.fields.end(),
+                             [&](const FieldSpec& f) { return f.name == key; });
+    if (spec == schema.fields.end()) return s.At(&v.keys[i], key, "unknown field");
+    const YamlValue& value = v.items[i];
+    bool ok = false;
+    switch (spec->type) {
+      case FieldType::kString:
+        ok = value.kind == YamlValue::Kind::kScalar && !value.scalar.empty();
+        break;
+      case FieldType::kStringList:
+        ok = value.kind == YamlValue::Kind::kList;
+        for (size_t j = 0; ok && j < value.items.size(); ++j) {
+          if (value.items[j].kind != YamlValue::Kind::kScalar || value.items[j].scalar.empty()) {
+            return s.At(&value.items[j], key, Expected(spec->type));
+          }
+        }
+        break;
+      case FieldType::kStringMap:
+        ok = value.kind == YamlValue::Kind::kMap;
+        for (size_t j = 0; ok && j < value.items.size(); ++j) {
+          if (value.items[j].kind != YamlValue::Kind::kScalar || value.items[j].scalar.empty()) {
+            return s.At(&value.items[j], key + "." + value.keys[j].scalar, "expected a string");
+          }
+        }
+        break;
+    }
+    if (!ok) return s.At(&value, key, Expected(spec->type));
+    if (!spec->one_of.empty() &&
+        std::find(spec->one_of.begin(), spec->one_of.end(), value.scalar) == spec->one_of.end()) {
+      std::string allowed;
+      for (const auto& a : spec->one_of) allowed += (allowed.empty() ? "" : " or ") + a;
+      return s.At(&value, key, "expected " + allowed);
+    }
+  }
+  for (const auto& f : schema.fields) {
+    if (f.required && v.Find(f.name) == nullptr) return s.At(nullptr, f.name, "missing");
+  }
+  return s;
+}
+
+Status TaskRequirementError(const TaskSpec& task, const std::string& field,
+                            const std::string& message) {
+  const bool section = task.family_section.line > 0;
+  return InvalidArgument(Place(task.yaml_path,
+                               section ? task.family_section.line : std::max(task.family_line, 1),
+                               section ? task.family_section.column : task.family_column) +
+                         ": " + field + ": " + message);
+}
+
+}  // namespace arena
