@@ -241,6 +241,27 @@ Status ValidateBaseline(const TaskSpec& task, const TaskFamily& family, const De
   return OkStatus();
 }
 
+// The results database of `runs_dir`, read-only, and the id of `run_id`
+// there ("latest": the latest run's).
+struct OpenedRun {
+  std::string db_path;
+  std::unique_ptr<ResultsStore> store;
+  std::string run_id;
+};
+
+Result<OpenedRun> OpenRun(const std::string& runs_dir, const std::string& run_id) {
+  OpenedRun out;
+  out.db_path = (fs::path(runs_dir) / "arena.db").string();
+  ARENA_ASSIGN_OR_RETURN(out.store, ResultsStore::OpenReadOnly(out.db_path));
+  out.run_id = run_id;
+  if (run_id == "latest") {
+    ARENA_ASSIGN_OR_RETURN(auto runs, out.store->ListRuns());
+    if (runs.empty()) return NotFound("no runs in " + runs_dir);
+    out.run_id = runs.back().run_id;
+  }
+  return out;
+}
+
 }  // namespace
 
 // The commit of a stamped build (build_stamp.cc, generated).
@@ -662,18 +683,14 @@ int Main(int argc, char** argv) {
   }
 
   if (app.got_subcommand("report")) {
-    const std::string db_path = (fs::path(runs_dir) / "arena.db").string();
-    auto store = ResultsStore::OpenReadOnly(db_path);
-    if (!store.ok()) return Fail(store.status());
-    if (run_id == "latest") {
-      auto runs = (*store)->ListRuns();
-      if (!runs.ok()) return Fail(runs.status());
-      if (runs->empty()) return Fail(NotFound("no runs in " + runs_dir));
-      run_id = runs->back().run_id;
-    }
-    auto info = (*store)->GetRun(run_id);
+    auto opened = OpenRun(runs_dir, run_id);
+    if (!opened.ok()) return Fail(opened.status());
+    const std::string db_path = opened->db_path;
+    auto& store = opened->store;
+    run_id = opened->run_id;
+    auto info = store->GetRun(run_id);
     if (!info.ok()) return Fail(info.status());
-    auto results = (*store)->LoadTasks(run_id);
+    auto results = store->LoadTasks(run_id);
     if (!results.ok()) return Fail(results.status());
     std::optional<Ceilings> ceilings;  // read first: bad input prints nothing
     if (!ceilings_path.empty()) {
@@ -693,20 +710,16 @@ int Main(int argc, char** argv) {
       Status w = WriteFileAtomic(html_path, HtmlReport(*info, *results, ceilings));
       if (!w.ok()) return Fail(w);
     }
-    return ReportSkipped(db_path, **store) ? kExitFailures : kExitOk;
+    return ReportSkipped(db_path, *store) ? kExitFailures : kExitOk;
   }
 
   if (app.got_subcommand("verdicts")) {
-    const std::string db_path = (fs::path(runs_dir) / "arena.db").string();
-    auto store = ResultsStore::OpenReadOnly(db_path);
-    if (!store.ok()) return Fail(store.status());
-    if (run_id == "latest") {
-      auto runs = (*store)->ListRuns();
-      if (!runs.ok()) return Fail(runs.status());
-      if (runs->empty()) return Fail(NotFound("no runs in " + runs_dir));
-      run_id = runs->back().run_id;
-    }
-    auto replayed = (*store)->LoadTasks(run_id);
+    auto opened = OpenRun(runs_dir, run_id);
+    if (!opened.ok()) return Fail(opened.status());
+    const std::string db_path = opened->db_path;
+    auto& store = opened->store;
+    run_id = opened->run_id;
+    auto replayed = store->LoadTasks(run_id);
     if (!replayed.ok()) return Fail(replayed.status());
     std::vector<std::pair<RunInfo, std::vector<TaskResult>>> committed;
     for (const auto& path : committed_dbs) {
