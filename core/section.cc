@@ -1,6 +1,8 @@
 #include "core/section.h"
 
 #include <algorithm>
+#include <tuple>
+#include <utility>
 
 #include "core/task.h"
 
@@ -19,6 +21,13 @@ const char* Expected(FieldType type) {
     case FieldType::kStringMap: return "expected a mapping of names to strings";
   }
   return "unexpected";
+}
+
+// Where an error about the section as a whole goes: the section, else
+// `family:`.
+std::pair<int, int> SectionPlace(const TaskSpec& task) {
+  if (task.family_section.line > 0) return {task.family_section.line, task.family_section.column};
+  return {task.family_line, task.family_column};
 }
 
 }  // namespace
@@ -92,8 +101,7 @@ Result<Section> DecodeSection(const TaskSpec& task, const SectionSchema& schema)
   s.file_ = task.yaml_path;
   s.name_ = schema.name;
   s.value_ = task.family_section;
-  s.line_ = task.family_section.line > 0 ? task.family_section.line : task.family_line;
-  s.column_ = task.family_section.line > 0 ? task.family_section.column : task.family_column;
+  std::tie(s.line_, s.column_) = SectionPlace(task);
   const YamlValue& v = s.value_;
   std::string required;
   for (const auto& f : schema.fields) {
@@ -152,11 +160,9 @@ Result<Section> DecodeSection(const TaskSpec& task, const SectionSchema& schema)
 
 Status TaskRequirementError(const TaskSpec& task, const std::string& field,
                             const std::string& message) {
-  const bool section = task.family_section.line > 0;
-  return InvalidArgument(Place(task.yaml_path,
-                               section ? task.family_section.line : std::max(task.family_line, 1),
-                               section ? task.family_section.column : task.family_column) +
-                         ": " + field + ": " + message);
+  const auto [line, column] = SectionPlace(task);
+  return InvalidArgument(Place(task.yaml_path, std::max(line, 1), column) + ": " + field + ": " +
+                         message);
 }
 
 }  // namespace arena

@@ -262,6 +262,17 @@ Result<OpenedRun> OpenRun(const std::string& runs_dir, const std::string& run_id
   return out;
 }
 
+// The runs `runs` lists, each with its results.
+Result<std::vector<std::pair<RunInfo, std::vector<TaskResult>>>> LoadRuns(
+    ResultsStore& store, const std::vector<RunInfo>& runs) {
+  std::vector<std::pair<RunInfo, std::vector<TaskResult>>> out;
+  for (const auto& info : runs) {
+    ARENA_ASSIGN_OR_RETURN(std::vector<TaskResult> results, store.LoadTasks(info.run_id));
+    out.emplace_back(info, std::move(results));
+  }
+  return out;
+}
+
 }  // namespace
 
 // The commit of a stamped build (build_stamp.cc, generated).
@@ -716,30 +727,25 @@ int Main(int argc, char** argv) {
   if (app.got_subcommand("verdicts")) {
     auto opened = OpenRun(runs_dir, run_id);
     if (!opened.ok()) return Fail(opened.status());
-    const std::string db_path = opened->db_path;
-    auto& store = opened->store;
-    run_id = opened->run_id;
-    auto replayed = store->LoadTasks(run_id);
+    auto replayed = opened->store->LoadTasks(opened->run_id);
     if (!replayed.ok()) return Fail(replayed.status());
     std::vector<std::pair<RunInfo, std::vector<TaskResult>>> committed;
     for (const auto& path : committed_dbs) {
       if (!fs::is_regular_file(path)) return Fail(NotFound(path + ": no such results database"));
       auto from = ResultsStore::OpenReadOnly(path);
       if (!from.ok()) return Fail(InvalidArgument(from.status().message()));
-      auto runs = (*from)->ListRuns();
+      auto listed = (*from)->ListRuns();
+      if (!listed.ok()) return Fail(InvalidArgument(path + ": " + listed.status().message()));
+      auto runs = LoadRuns(**from, *listed);
       if (!runs.ok()) return Fail(InvalidArgument(path + ": " + runs.status().message()));
-      for (const auto& info : *runs) {
-        auto results = (*from)->LoadTasks(info.run_id);
-        if (!results.ok()) return Fail(InvalidArgument(path + ": " + results.status().message()));
-        committed.emplace_back(info, std::move(*results));
-      }
+      for (auto& run : *runs) committed.push_back(std::move(run));
     }
     // Oldest first, whatever the order of the files: a later run's verdict
     // is preferred over an earlier one's.
     std::stable_sort(committed.begin(), committed.end(), [](const auto& a, const auto& b) {
       return a.first.created_at < b.first.created_at;
     });
-    if (replayed->empty()) return Fail(NotFound(run_id + ": no task results to compare"));
+    if (replayed->empty()) return Fail(NotFound(opened->run_id + ": no task results to compare"));
     auto checks = CheckVerdicts(*replayed, committed);
     std::cout << FormatVerdictChecks(checks);
     for (const auto& c : checks) {
@@ -774,12 +780,9 @@ int Main(int argc, char** argv) {
       }
       return ReportSkipped(db_path, **store) ? kExitFailures : kExitOk;
     }
-    std::vector<std::pair<RunInfo, std::vector<TaskResult>>> all;
-    for (const auto& info : *runs) {
-      auto r = load(info.run_id);
-      if (!r.ok()) return Fail(r.status());
-      all.push_back(std::move(*r));
-    }
+    auto loaded = LoadRuns(**store, *runs);
+    if (!loaded.ok()) return Fail(loaded.status());
+    auto all = std::move(*loaded);
     const std::string tasks = selector == "all" ? "" : selector;
     if (current_only) {
       auto specs = LoadTasks(tasks_root, tasks.empty() ? "all" : tasks);
