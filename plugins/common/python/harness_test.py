@@ -88,8 +88,21 @@ class RunnerClientTest(unittest.TestCase):
                         "subprocess.Popen(['sh', '-c', 'sleep 30 & sleep 30; wait'], start_new_session=True)\n"
                         "time.sleep(30)\n")
         try:
-            deadline = time.time() + 10
-            while len(r._tree()) < 4 and time.time() < deadline:
+            def comm(pid):
+                try:
+                    with open(f"/proc/{pid}/comm") as f:
+                        return f.read().strip()
+                except OSError:
+                    return ""
+            # Wait for both sleeps to have finished exec: a shell that
+            # vfork()s waits in state D until its child execs, and a child
+            # stopped before that keeps it there (it can run nothing either
+            # way, but the test reads states).
+            deadline = time.time() + 20
+            while time.time() < deadline:
+                tree = r._tree()
+                if len(tree) >= 4 and [comm(p) for p in tree].count("sleep") >= 2:
+                    break
                 time.sleep(0.05)
             listed = arena_judge._CHILDREN_LISTED
             try:
