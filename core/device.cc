@@ -56,4 +56,11 @@ std::string HardwareProfile(const DeviceInfo& device) {
   return platform.ok() ? (*platform)->HardwareProfile(device) : device.platform;
 }
 
+std::string PlatformPromptFile(const DeviceInfo& device) {
+  if (!device.is_gpu()) return "core/prompts/cpu.md";
+  auto platform = PlatformRegistry::Global().Create(device.platform);
+  if (!platform.ok() || (*platform)->PromptDir().empty()) return "";
+  return (*platform)->PromptDir() + "/" + (*platform)->HardwareProfile(device) + ".md";
+}
+
 }  // namespace arena

@@ -41,6 +41,10 @@ DeviceDiscovery DiscoverDevices();
 // The hardware profile prompts name for `device` (its platform's word, e.g.
 // "nvidia-hopper"; "cpu" for the CPU).
 std::string HardwareProfile(const DeviceInfo& device);
+// The cheatsheet an agent gets for `device`, a path under the project root:
+// its platform's <PromptDir>/<profile>.md, core/prompts/cpu.md without a GPU,
+// "" when the platform has none.
+std::string PlatformPromptFile(const DeviceInfo& device);
 
 // The device a CPU-only evaluation runs on.
 DeviceInfo CpuDevice();

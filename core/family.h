@@ -150,6 +150,10 @@ class TaskFamily {
                                                             const std::string& project_root) const {
     return {};
   }
+  // The family's part of an agent's prompt (its role and its contract), a
+  // path under the project root; the plugin ships it as data. Default: none
+  // (the agent gets a one-line contract).
+  virtual std::string PromptFile() const { return ""; }
 };
 
 using TaskFamilyRegistry = Registry<TaskFamily>;

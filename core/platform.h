@@ -28,9 +28,12 @@ class Platform {
   // short sentence saying why none ("no NVIDIA driver: libcuda.so.1 not
   // found").
   virtual std::string Discover(std::vector<DeviceInfo>* devices) const = 0;
-  // The hardware profile of `device` that prompts name (agents/prompts:
-  // "nvidia-hopper", "amd-cdna").
+  // The hardware profile of `device` that prompts name ("nvidia-hopper",
+  // "amd-cdna").
   virtual std::string HardwareProfile(const DeviceInfo& device) const = 0;
+  // The folder, under the project root, of this platform's cheatsheets for
+  // agents: one <profile>.md per hardware profile ("" when it has none).
+  virtual std::string PromptDir() const { return ""; }
 };
 
 using PlatformRegistry = Registry<Platform>;

@@ -26,12 +26,22 @@ Result<std::string> FillTemplate(const std::string& text,
   return out + text.substr(pos);
 }
 
-Result<std::string> RenderPrompt(const TaskSpec& task, const std::string& project_root,
-                                 const DeviceInfo& device, const std::string& feedback_command) {
-  fs::path dir = fs::path(project_root) / "agents" / "prompts";
-  ARENA_ASSIGN_OR_RETURN(std::string frame, ReadFile((dir / "agent.md").string()));
-  auto family = ReadFile((dir / "families" / (task.family + ".md")).string());
-  auto platform = ReadFile((dir / "platforms" / (HardwareProfile(device) + ".md")).string());
+Result<std::string> RenderPrompt(const TaskSpec& task, const std::string& family_prompt,
+                                 const std::string& project_root, const DeviceInfo& device,
+                                 const std::string& feedback_command) {
+  const fs::path root(project_root);
+  ARENA_ASSIGN_OR_RETURN(std::string frame, ReadFile((root / "core/prompts/agent.md").string()));
+  // A part that is declared must be there: a prompt silently missing its
+  // contract would be a different task.
+  std::string family = "Make the kernel faster; keep its interface.\n";
+  if (!family_prompt.empty()) {
+    ARENA_ASSIGN_OR_RETURN(family, ReadFile((root / family_prompt).string()));
+  }
+  std::string platform;
+  const std::string platform_prompt = PlatformPromptFile(device);
+  if (!platform_prompt.empty()) {
+    ARENA_ASSIGN_OR_RETURN(platform, ReadFile((root / platform_prompt).string()));
+  }
   std::string files;
   for (const auto& f : task.editable) files += "- " + f + "\n";
   std::string configs;
@@ -46,8 +56,8 @@ Result<std::string> RenderPrompt(const TaskSpec& task, const std::string& projec
       {"task_id", task.id},
       {"description", task.description},
       {"instructions", task.instructions},
-      {"family", family.ok() ? *family : "Make the kernel faster; keep its interface.\n"},
-      {"platform", platform.ok() ? *platform : ""},
+      {"family", family},
+      {"platform", platform},
       {"device", device.Describe()},
       {"files", files},
       {"configs", configs},

@@ -1,9 +1,11 @@
-// Prompts for LLM agents, rendered from templates under
-// <project>/agents/prompts/: agent.md (the frame), families/<family>.md (the
-// family's role and contract), platforms/<platform>.md (a cheatsheet for the
-// GPU the candidate will run on). Placeholders are {{name}}.
+// Prompts for LLM agents, rendered from templates under the project root:
+// core/prompts/agent.md (the frame), the family's own part
+// (TaskFamily::PromptFile, in the family's folder) and the platform's
+// cheatsheet for the device the candidate will run on (PlatformPromptFile,
+// in the platform's folder). Placeholders are {{name}}.
 //
-//   ARENA_ASSIGN_OR_RETURN(std::string p, RenderPrompt(task, root, device));
+//   ARENA_ASSIGN_OR_RETURN(std::string p,
+//                          RenderPrompt(task, family.PromptFile(), root, device));
 #ifndef ARENA_CORE_PROMPT_H_
 #define ARENA_CORE_PROMPT_H_
 
@@ -19,7 +21,10 @@ namespace arena {
 Result<std::string> FillTemplate(const std::string& text,
                                  const std::map<std::string, std::string>& values);
 
-Result<std::string> RenderPrompt(const TaskSpec& task, const std::string& project_root,
+// `family_prompt`: the family's part, a path under `project_root` ("" for
+// none).
+Result<std::string> RenderPrompt(const TaskSpec& task, const std::string& family_prompt,
+                                 const std::string& project_root,
                                  const DeviceInfo& device,
                                  const std::string& feedback_command = "./feedback");
 

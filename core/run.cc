@@ -155,8 +155,8 @@ Result<TaskResult> RunOneTask(const RunRequest& req, const std::string& run_dir,
   areq.project_root = req.project_root;
   std::error_code ec;
   areq.arena_binary = fs::read_symlink("/proc/self/exe", ec).string();
-  auto prompt = RenderPrompt(task, req.project_root, device);
-  areq.prompt = prompt.ok() ? *prompt : task.instructions;
+  ARENA_ASSIGN_OR_RETURN(areq.prompt,
+                         RenderPrompt(task, family.PromptFile(), req.project_root, device));
 
   // Feedback: the agent's current files on the visible configurations.
   std::atomic<int> feedback_calls{0};

@@ -123,6 +123,7 @@ class HipFamily : public TaskFamily {
   // HIP kernels run on NVIDIA GPUs, through the HIP-on-CUDA layer; anywhere
   // else both subjects are only compiled (for NVIDIA, and for AMD gfx90a
   // where hipcc is installed).
+  std::string PromptFile() const override { return "plugins/hip2hip/prompt.md"; }
   FamilyCapabilities Capabilities(const DeviceInfo& device) const override {
     using Checks = FamilyCapabilities::Checks;
     return FamilyCapabilities::OnlyOn("cuda", device, Checks::kNone, Checks::kNone,

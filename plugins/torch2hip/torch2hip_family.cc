@@ -254,6 +254,7 @@ class TorchHipFamily : public TaskFamily {
   // Without a CUDA GPU: PyTorch eager (the baseline) is checked on the small
   // configuration (sizes meant for a GPU would take minutes on a CPU); the
   // candidate's HIP is only compiled.
+  std::string PromptFile() const override { return "plugins/torch2hip/prompt.md"; }
   FamilyCapabilities Capabilities(const DeviceInfo& device) const override {
     using Checks = FamilyCapabilities::Checks;
     return FamilyCapabilities::OnlyOn("cuda", device, Checks::kSmall, Checks::kNone,

@@ -267,6 +267,7 @@ class TritonSession : public EvaluationSession {
 class TritonFamily : public TaskFamily {
  public:
   // Without a CUDA GPU the Triton interpreter checks the small configuration.
+  std::string PromptFile() const override { return "plugins/triton2triton/prompt.md"; }
   FamilyCapabilities Capabilities(const DeviceInfo& device) const override {
     using Checks = FamilyCapabilities::Checks;
     return FamilyCapabilities::OnlyOn("cuda", device, Checks::kSmall, Checks::kSmall, "CUDA");

@@ -73,6 +73,7 @@ class CudaPlatform : public Platform {
     return devices->size() > before ? "" : "no GPU could be queried.";
   }
 
+  std::string PromptDir() const override { return "plugins/platforms/cuda/prompts"; }
   std::string HardwareProfile(const DeviceInfo& device) const override {
     return device.arch == "sm_90" ? "nvidia-hopper" : "nvidia";
   }

@@ -74,8 +74,9 @@ class RocmPlatform : public Platform {
     return devices->size() > before ? "" : "no AMD GPU could be queried.";
   }
 
+  std::string PromptDir() const override { return "plugins/platforms/rocm/prompts"; }
   std::string HardwareProfile(const DeviceInfo& device) const override {
-    // The one AMD profile the prompts hold (agents/prompts/platforms): the
+    // The one AMD profile the prompts hold (rocm/prompts): the
     // data-center parts (gfx908, gfx90a, gfx94x) are CDNA.
     return "amd-cdna";
   }
