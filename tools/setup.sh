@@ -88,12 +88,15 @@ if [ "${ARENA_SKIP_AGENTS:-0}" != 1 ] && [ "${ARENA_SKIP_PYTHON:-0}" != 1 ]; the
   say "agent CLIs: $(ls .venv-agents/bin | tr '\n' ' ')"
 fi
 
-# Bazel tests find the project's interpreter through ARENA_PYTHON.
+# Bazel finds the project's interpreter through ARENA_PYTHON: actions and
+# tests read it, and the Python toolchain (@arena_python, which py_binary and
+# py_test run with) is generated from it.
 py_abs="python3"
 [ -x "$root/.venv/bin/python" ] && py_abs="$root/.venv/bin/python"
 cat > .bazelrc.user <<RC
 # Written by tools/setup.sh for this checkout; not committed.
 build --action_env=ARENA_PYTHON=$py_abs
+build --repo_env=ARENA_PYTHON=$py_abs
 test --test_env=ARENA_PYTHON=$py_abs
 RC
 if [ -n "$agents_bin" ]; then echo "test --test_env=ARENA_AGENT_BIN=$agents_bin" >> .bazelrc.user; fi

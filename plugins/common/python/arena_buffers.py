@@ -16,6 +16,9 @@ says or re-points, the verdict is taken from these bytes.
     buf = pool.allocate(1 << 20)                 # buf.tensor: uint8 on the device
     desc, fds = pool.describe(buf)               # sent to the runner
     view = MappedBuffer.open(desc, fds, "cuda")  # runner
+
+Public API: BufferPool (the judge's side), MappedBuffer (the runner's),
+Buffer (one allocation and its views), CudaVmm (the driver calls).
 """
 
 import ctypes

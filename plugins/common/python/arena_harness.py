@@ -3,6 +3,14 @@ torch2hip): the JSON-lines protocol, dtypes and tolerances, comparison with
 a reference, and GPU timing helpers (L2 flush, a blocking kernel that keeps
 the host's launch path out of the events).
 
+Public API:
+  serve(handlers): the request loop; make_reply(): a reply; TaskError
+  DTYPES, DEFAULT_TOLERANCES: dtype names and their default (atol, rtol)
+  evaluate(expr, params): a shape or parameter expression (core/expr.h)
+  load_module(path, name), trial_seed(seed, trial)
+  compare(name, got, ref, tol), bitwise_equal(a, b), fingerprint(t)
+  median(values), calibrate_sleep(), event_once(fn, flush, block_cycles)
+
 Importing this module first sends everything but replies to stderr: a
 kernel's or a library's print can never be mistaken for a reply.
 """
@@ -26,7 +34,7 @@ sys.stdout = sys.stderr
 
 import torch  # noqa: E402
 
-_DTYPES = {
+DTYPES = {
     "float16": torch.float16,
     "bfloat16": torch.bfloat16,
     "float32": torch.float32,
@@ -42,10 +50,10 @@ _DTYPES = {
 
 for _name in ("float8_e4m3fn", "float8_e5m2"):
     if hasattr(torch, _name):
-        _DTYPES[_name] = getattr(torch, _name)
+        DTYPES[_name] = getattr(torch, _name)
 
 
-_DEFAULT_TOLERANCES = {
+DEFAULT_TOLERANCES = {
     "float16": (1e-2, 1e-2),
     "bfloat16": (2e-2, 2e-2),
     "float32": (1e-4, 1e-4),
@@ -68,7 +76,7 @@ _FUNCTIONS = {"min": min, "max": max, "sqrt": math.sqrt, "log2": math.log2,
               "ceil_div": lambda a, b: -(-a // b)}
 
 
-def _evaluate(expr, params):
+def evaluate(expr, params):
     """Evaluates a shape or parameter expression in the core's grammar
     (core/expr.h): numbers, parameter names, + - * / // % **, unary minus,
     min, max, ceil_div, sqrt, log2. Nothing else: the text of a task file
@@ -115,7 +123,7 @@ def _evaluate(expr, params):
         raise TaskError(f"expression {text!r}: {e}") from None
 
 
-def _load_module(path, unique_name):
+def load_module(path, unique_name):
     spec = importlib.util.spec_from_file_location(unique_name, path)
     if spec is None:
         raise TaskError(f"cannot import {path}")
@@ -125,12 +133,12 @@ def _load_module(path, unique_name):
     return module
 
 
-def _trial_seed(seed, trial):
+def trial_seed(seed, trial):
     digest = hashlib.sha256(f"{seed}:{trial}".encode()).digest()
     return int.from_bytes(digest[:6], "little")
 
 
-def _calibrate_sleep():
+def calibrate_sleep():
     """GPU cycles per microsecond of torch.cuda._sleep (0 if unavailable)."""
     if not hasattr(torch.cuda, "_sleep"):
         return 0.0
@@ -145,10 +153,10 @@ def _calibrate_sleep():
         end.record()
         end.synchronize()
         times.append(start.elapsed_time(end) * 1e3)
-    return cycles / _median(times)
+    return cycles / median(times)
 
 
-def _event_once(fn, flush, block_cycles=0):
+def event_once(fn, flush, block_cycles=0):
     flush.add_(1.0)  # evicts the L2 outside the timed region
     if block_cycles > 0:
         torch.cuda._sleep(block_cycles)
@@ -161,13 +169,13 @@ def _event_once(fn, flush, block_cycles=0):
     return start.elapsed_time(end) * 1e3
 
 
-def _median(values):
+def median(values):
     v = sorted(values)
     n = len(v)
     return 0.5 * (v[(n - 1) // 2] + v[n // 2])
 
 
-def _bitwise_equal(a, b):
+def bitwise_equal(a, b):
     """Whether a and b hold the same bytes (NaN payloads and the sign of
     zero included; any dtype, float8 too)."""
     if a.shape != b.shape or a.dtype != b.dtype:
@@ -178,7 +186,7 @@ def _bitwise_equal(a, b):
                             b.detach().contiguous().reshape(-1).view(torch.uint8)))
 
 
-def _fingerprint(t):
+def fingerprint(t):
     """A short digest of a tensor's bytes, telling trials' outputs apart.
 
     On a GPU the bytes are folded into two position-weighted 64-bit sums on
@@ -201,7 +209,7 @@ def _fingerprint(t):
     return hashlib.sha256(f"{raw.numel()}:{first}:{second}".encode()).hexdigest()[:16]
 
 
-def _compare(name, got, ref, tol):
+def compare(name, got, ref, tol):
     atol, rtol = tol
     if not isinstance(ref, torch.Tensor):
         raise TaskError(f"reference value for '{name}' is not a tensor")
@@ -237,7 +245,7 @@ def _compare(name, got, ref, tol):
     return True, "", (max_abs, max_rel)
 
 
-def _reply(status, detail, log="", seconds=0.0, metrics=None, extra=None):
+def make_reply(status, detail, log="", seconds=0.0, metrics=None, extra=None):
     out = {"status": status, "detail": detail, "log": log, "seconds": seconds,
            "metrics": metrics or {}}
     if extra:
@@ -266,19 +274,19 @@ def serve(handlers, read=()):
         try:
             req = json.loads(line)
         except json.JSONDecodeError as e:
-            _REPLY.write(json.dumps(_finite(_reply("error", f"bad request: {e}"))) + "\n")
+            _REPLY.write(json.dumps(_finite(make_reply("error", f"bad request: {e}"))) + "\n")
             continue
         op = req.get("op")
         if op == "quit":
             break
         start = time.perf_counter()
         try:
-            reply = handlers[op](req) if op in handlers else _reply("error", f"unknown op {op}")
+            reply = handlers[op](req) if op in handlers else make_reply("error", f"unknown op {op}")
         except TaskError as e:
-            reply = _reply("failed", str(e))
+            reply = make_reply("failed", str(e))
         except Exception as e:  # noqa: BLE001: a candidate's exception is its failure
-            reply = _reply("failed", f"{type(e).__name__}: {str(e).splitlines()[0] if str(e) else ''}",
-                           log=traceback.format_exc())
+            first = str(e).splitlines()[0] if str(e) else ""
+            reply = make_reply("failed", f"{type(e).__name__}: {first}", log=traceback.format_exc())
         reply.setdefault("seconds", 0.0)
         if not reply["seconds"]:
             reply["seconds"] = time.perf_counter() - start

@@ -12,6 +12,10 @@ Every failure of the runner (a crash, a hang, closed pipes, a reply that is
 not one line of JSON, an early or extra reply) raises SubjectFailure naming
 the subject; the runner is then killed with everything it started, and the
 next request starts a fresh one.
+
+Public API: RunnerClient (start, stop, alive, request, bind, unbind, freeze,
+process_tree, findings, frozen_pids), SubjectFailure, and CHILDREN_LISTED
+(whether this kernel lists a thread's children in /proc). Imports no torch.
 """
 
 import json
@@ -27,7 +31,7 @@ _LOG_CAP = 256 << 20
 
 
 # Whether this kernel lists a thread's children in /proc (CONFIG_PROC_CHILDREN).
-_CHILDREN_LISTED = os.access(f"/proc/{os.getpid()}/task/{os.getpid()}/children", os.R_OK)
+CHILDREN_LISTED = os.access(f"/proc/{os.getpid()}/task/{os.getpid()}/children", os.R_OK)
 
 
 def _listed_children(pid):
@@ -85,7 +89,7 @@ class RunnerClient:
         self.findings = []
         self._buffer = b""
         self._next_id = 0
-        self._frozen = None
+        self.frozen_pids = None
         self.bound = {}  # first set id -> [Buffer]
 
     # -- process ---------------------------------------------------------------
@@ -134,12 +138,12 @@ class RunnerClient:
                 b.free()
         self.bound = {}
 
-    def _tree(self):
+    def process_tree(self):
         """The runner and every process below it (the sandbox's PID namespace
         hides them from each other, not from the judge): followed through
         the kernel's children lists where it has them, else from every
         process's parent in /proc."""
-        children_of = _listed_children if _CHILDREN_LISTED else _children_by_parent().get
+        children_of = _listed_children if CHILDREN_LISTED else _children_by_parent().get
         tree, todo = [], [self.proc.pid]
         while todo:
             pid = todo.pop()
@@ -154,9 +158,9 @@ class RunnerClient:
         if not self.alive():
             return
         sig = signal.SIGSTOP if stopped else signal.SIGCONT
-        if stopped or self._frozen is None:
-            self._frozen = self._tree()
-        for pid in self._frozen:
+        if stopped or self.frozen_pids is None:
+            self.frozen_pids = self.process_tree()
+        for pid in self.frozen_pids:
             try:
                 os.kill(pid, sig)
             except (ProcessLookupError, PermissionError):

@@ -23,6 +23,9 @@ descriptors ride along), one JSON line per reply on the same socket:
   {"op": "empty"}
 Replies: {"ok": true, ...} or {"ok": false, "error": "...", "log": "..."};
 findings: {"finding": "..."} lines, at any moment.
+
+Public API: main() (the process above, run as a script), import_file(path,
+name, execute) and warm_up_triton(torch). Importing it sends prints to stderr.
 """
 
 import gc

@@ -8,42 +8,42 @@ import tempfile
 import time
 import unittest
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from arena_harness import TaskError, _bitwise_equal, _evaluate  # noqa: E402
-from arena_judge import RunnerClient, SubjectFailure  # noqa: E402
+import arena_judge
+from arena_harness import TaskError, bitwise_equal, evaluate
+from arena_judge import RunnerClient, SubjectFailure
 
 
 class EvaluateTest(unittest.TestCase):
     def test_the_cores_grammar(self):
-        self.assertEqual(_evaluate("ceil_div(n, 128) * 4", {"n": 1000}), 32)
-        self.assertEqual(_evaluate("2 ** 3 + -n // 3", {"n": 10}), 4)
-        self.assertEqual(_evaluate("max(n, 7) % 5", {"n": 3}), 2)
-        self.assertEqual(_evaluate(5, {}), 5)
+        self.assertEqual(evaluate("ceil_div(n, 128) * 4", {"n": 1000}), 32)
+        self.assertEqual(evaluate("2 ** 3 + -n // 3", {"n": 10}), 4)
+        self.assertEqual(evaluate("max(n, 7) % 5", {"n": 3}), 2)
+        self.assertEqual(evaluate(5, {}), 5)
 
     def test_task_text_is_never_code(self):
         for text in ['__import__("os").system("touch /tmp/pwned")', "(1).__class__",
                      "n if n else 2", 'open("/etc/passwd")', "[n]", "lambda: 1", "n.real",
                      "9 ** 999999", "missing + 1", "True", "1 / 0"]:
             with self.assertRaises(TaskError, msg=text):
-                _evaluate(text, {"n": 3})
+                evaluate(text, {"n": 3})
 
 
 class BitwiseEqualTest(unittest.TestCase):
     def test_bytes_decide_for_every_dtype(self):
         import torch
         x = torch.tensor([1.0, float("nan"), 0.0])
-        self.assertTrue(_bitwise_equal(x, x.clone()))
+        self.assertTrue(bitwise_equal(x, x.clone()))
         y = x.clone()
         y[2] = -0.0  # equal as numbers, not as bytes: an input was written
-        self.assertFalse(_bitwise_equal(x, y))
+        self.assertFalse(bitwise_equal(x, y))
         for dtype in (torch.float8_e4m3fn, torch.bfloat16, torch.int8, torch.bool):
             t = torch.ones(5).to(dtype)
             u = t.clone()
-            self.assertTrue(_bitwise_equal(t, u), dtype)
+            self.assertTrue(bitwise_equal(t, u), dtype)
             u.view(torch.uint8)[0] ^= 2
-            self.assertFalse(_bitwise_equal(t, u), dtype)
-        self.assertTrue(_bitwise_equal(torch.zeros(0, 3), torch.zeros(0, 3)))
-        self.assertFalse(_bitwise_equal(torch.zeros(2), torch.zeros(2, 1)))
+            self.assertFalse(bitwise_equal(t, u), dtype)
+        self.assertTrue(bitwise_equal(torch.zeros(0, 3), torch.zeros(0, 3)))
+        self.assertFalse(bitwise_equal(torch.zeros(2), torch.zeros(2, 1)))
 
 
 class RunnerClientTest(unittest.TestCase):
@@ -83,7 +83,6 @@ class RunnerClientTest(unittest.TestCase):
     def test_the_tree_holds_every_descendant_either_way(self):
         # A grandchild in a session of its own, as a subject that setsid's
         # away would make it; both ways of reading the tree must find it.
-        import arena_judge
         r = self.client("import os, subprocess, time\n"
                         "subprocess.Popen(['sh', '-c', 'sleep 30 & sleep 30; wait'], start_new_session=True)\n"
                         "time.sleep(30)\n")
@@ -100,24 +99,24 @@ class RunnerClientTest(unittest.TestCase):
             # way, but the test reads states).
             deadline = time.time() + 20
             while time.time() < deadline:
-                tree = r._tree()
+                tree = r.process_tree()
                 if len(tree) >= 4 and [comm(p) for p in tree].count("sleep") >= 2:
                     break
                 time.sleep(0.05)
-            listed = arena_judge._CHILDREN_LISTED
+            listed = arena_judge.CHILDREN_LISTED
             try:
                 for children_listed in {listed, False}:
-                    arena_judge._CHILDREN_LISTED = children_listed
-                    tree = r._tree()
+                    arena_judge.CHILDREN_LISTED = children_listed
+                    tree = r.process_tree()
                     self.assertEqual(tree[0], r.proc.pid)
                     self.assertGreaterEqual(len(tree), 4, (children_listed, tree))  # runner, sh, 2 sleeps
             finally:
-                arena_judge._CHILDREN_LISTED = listed
+                arena_judge.CHILDREN_LISTED = listed
             r.freeze(True)
 
             def states():
                 seen = []
-                for pid in r._frozen:
+                for pid in r.frozen_pids:
                     with open(f"/proc/{pid}/stat") as f:
                         seen.append(f.read().rsplit(")", 1)[1].split()[0])
                 return seen
@@ -131,7 +130,7 @@ class RunnerClientTest(unittest.TestCase):
             r.freeze(False)
         finally:
             r.stop()
-            for pid in r._frozen or []:
+            for pid in r.frozen_pids or []:
                 try:
                     os.kill(pid, 9)
                 except OSError:

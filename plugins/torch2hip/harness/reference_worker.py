@@ -18,6 +18,8 @@ Requests:
    "repetitions": int}
       samples of the module's forward on the GPU, in microseconds.
   {"op": "ping"}   the reference imported and ready
+
+Public API: Worker (init, prepare, time, ping) and serve().
 """
 
 import copy
@@ -30,8 +32,8 @@ import time
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..",
                                 "common", "python"))
 from arena_harness import (  # noqa: E402  (first: it sends prints to stderr)
-    _DEFAULT_TOLERANCES, _DTYPES, TaskError, _calibrate_sleep, _compare, _evaluate,
-    _event_once, _fingerprint, _load_module, _median, _reply, _trial_seed)
+    DEFAULT_TOLERANCES, DTYPES, TaskError, calibrate_sleep, compare, evaluate,
+    event_once, fingerprint, load_module, median, make_reply, trial_seed)
 import arena_harness  # noqa: E402
 
 import torch  # noqa: E402
@@ -60,7 +62,7 @@ class Worker:
         self.data_dir = req["data_dir"]
         self.section = self.task.get("family_section") or {}
         self.parameters = self.section.get("parameters") or {}
-        self.module = _load_module(req["reference"], "torch2hip_reference")
+        self.module = load_module(req["reference"], "torch2hip_reference")
         for name in ("Model", "get_init_inputs", "get_inputs"):
             if not hasattr(self.module, name):
                 raise TaskError(f"reference.py defines no '{name}'")
@@ -69,13 +71,13 @@ class Worker:
             l2 = torch.cuda.get_device_properties(0).L2_cache_size
             self.flush = torch.empty(max(2 * l2, 64 << 20) // 4, dtype=torch.float32,
                                      device="cuda")
-            self.cycles_per_us = _calibrate_sleep()
-        return _reply("passed", f"PyTorch {torch.__version__} reference ready on {self.device}",
-                      metrics={"torch": torch.__version__, "python": platform.python_version()})
+            self.cycles_per_us = calibrate_sleep()
+        return make_reply("passed", f"PyTorch {torch.__version__} reference ready on {self.device}",
+                          metrics={"torch": torch.__version__, "python": platform.python_version()})
 
     def ping(self, req):
-        return _reply("passed", f"PyTorch eager (torch {torch.__version__}, {self.device})",
-                      metrics={"torch": torch.__version__})
+        return make_reply("passed", f"PyTorch eager (torch {torch.__version__}, {self.device})",
+                          metrics={"torch": torch.__version__})
 
     # -- building a trial ------------------------------------------------------
     def _build(self, params, seed):
@@ -109,8 +111,8 @@ class Worker:
         return model, forward_inputs, tensors
 
     def _expect(self, name, t, spec, params):
-        shape = [int(_evaluate(d, params)) for d in spec["shape"]]
-        dtype = _DTYPES[spec["dtype"]]
+        shape = [int(evaluate(d, params)) for d in spec["shape"]]
+        dtype = DTYPES[spec["dtype"]]
         if t.dtype != dtype or list(t.shape) != shape:
             raise TaskError(f"'{name}' is {str(t.dtype).replace('torch.', '')}{list(t.shape)}, "
                             f"the interface says {spec['dtype']}{shape}")
@@ -123,12 +125,12 @@ class Worker:
                             f"{len(specs)} output(s)")
         shaped = []
         for t, spec in zip(outs, specs):
-            shape = [int(_evaluate(d, params)) for d in spec["shape"]]
+            shape = [int(evaluate(d, params)) for d in spec["shape"]]
             if t.numel() != _numel(shape):
                 raise TaskError(f"output '{spec['name']}' has {t.numel()} element(s), the "
                                 f"interface's shape {shape} has {_numel(shape)}")
             t = t.reshape(shape)
-            if native and t.dtype != _DTYPES[spec["dtype"]]:
+            if native and t.dtype != DTYPES[spec["dtype"]]:
                 raise TaskError(f"output '{spec['name']}' is {t.dtype}, the interface says "
                                 f"{spec['dtype']}")
             shaped.append(t)
@@ -138,7 +140,7 @@ class Worker:
         tol = (self.task.get("tolerances") or {}).get(dtype_name)
         if tol is not None:
             return tol["atol"], tol["rtol"]
-        return _DEFAULT_TOLERANCES.get(dtype_name, (0.0, 0.0))
+        return DEFAULT_TOLERANCES.get(dtype_name, (0.0, 0.0))
 
     # -- stages ------------------------------------------------------------------
     def prepare(self, req):
@@ -154,7 +156,7 @@ class Worker:
         failure = None
         start = time.perf_counter()
         for trial in range(trials):
-            seed = _trial_seed(req["seed"], trial)
+            seed = trial_seed(req["seed"], trial)
             model, forward_inputs, tensors = self._build(params, seed)
             entry = {"inputs": [], "reference": []}
             for i, t in enumerate(tensors):
@@ -175,12 +177,12 @@ class Worker:
                                         params, native=True)
                 fingerprints.append([])
                 for spec, g, r in zip(self.task["outputs"], got, ref):
-                    ok, detail, errs = _compare(spec["name"], g, r, self._tolerance(spec["dtype"]))
+                    ok, detail, errs = compare(spec["name"], g, r, self._tolerance(spec["dtype"]))
                     worst["max_abs_err"] = max(worst["max_abs_err"], errs[0])
                     worst["max_rel_err"] = max(worst["max_rel_err"], errs[1])
                     if not ok and failure is None:
                         failure = f"trial {trial}: PyTorch eager: {detail}"
-                    fingerprints[-1].append(_fingerprint(g))
+                    fingerprints[-1].append(fingerprint(g))
             data.append(entry)
         metrics = dict(worst)
         if check_eager:
@@ -189,12 +191,12 @@ class Worker:
         seconds = time.perf_counter() - start
         extra = {"data": data}
         if not check_eager:
-            return _reply("passed", f"{trials} trial(s) prepared", seconds=seconds,
-                          metrics=metrics, extra=extra)
+            return make_reply("passed", f"{trials} trial(s) prepared", seconds=seconds,
+                              metrics=metrics, extra=extra)
         if failure:
-            return _reply("failed", failure, seconds=seconds, metrics=metrics, extra=extra)
-        return _reply("passed", f"{trials} trial(s): PyTorch eager within tolerance of the "
-                      "float64 reference", seconds=seconds, metrics=metrics, extra=extra)
+            return make_reply("failed", failure, seconds=seconds, metrics=metrics, extra=extra)
+        return make_reply("passed", f"{trials} trial(s): PyTorch eager within tolerance of the "
+                          "float64 reference", seconds=seconds, metrics=metrics, extra=extra)
 
     def _write(self, t, name):
         path = os.path.join(self.data_dir, name)
@@ -206,12 +208,12 @@ class Worker:
 
     def time(self, req):
         if self.device != "cuda":
-            return _reply("skipped", "skipped: no GPU")
+            return make_reply("skipped", "skipped: no GPU")
         config = req["config"]
         params = config["params"]
         mode = req.get("mode", "eager")
         # The same inputs as the HIP side times: trial 0 of the timing seed.
-        seed = _trial_seed(int(req["seed"]), 0)
+        seed = trial_seed(int(req["seed"]), 0)
         reps = int(req.get("repetitions", self.task["timing"]["repetitions"]))
         key = (config["name"], mode)
         if key not in self.cache:
@@ -220,16 +222,16 @@ class Worker:
             self.cache[key] = self._timing_setup(params, mode, seed)
         setup = self.cache[key]
         if "error" in setup:
-            return _reply("failed", setup["error"], metrics={"method": mode})
+            return make_reply("failed", setup["error"], metrics={"method": mode})
         run = setup["run"]
         for _ in range(3):
             run()
         torch.cuda.synchronize()
-        samples = [_event_once(run, self.flush, setup["block_cycles"]) / setup["per_call"]
+        samples = [event_once(run, self.flush, setup["block_cycles"]) / setup["per_call"]
                    for _ in range(reps)]
-        return _reply("passed", setup["method"],
-                      metrics={"method": setup["method"], "setup_s": setup["setup_s"]},
-                      extra={"samples_us": samples})
+        return make_reply("passed", setup["method"],
+                          metrics={"method": setup["method"], "setup_s": setup["setup_s"]},
+                          extra={"samples_us": samples})
 
     def _timing_setup(self, params, mode, seed):
         start = time.perf_counter()
@@ -253,8 +255,8 @@ class Worker:
 
         call()
         torch.cuda.synchronize()
-        once = _median([_event_once(call, self.flush, int(300 * self.cycles_per_us))
-                        for _ in range(5)])
+        once = median([event_once(call, self.flush, int(300 * self.cycles_per_us))
+                       for _ in range(5)])
         # Host time of one call: the blocking kernel must outlast it.
         host = []
         for _ in range(5):
@@ -262,7 +264,7 @@ class Worker:
             call()
             host.append((time.perf_counter() - t0) * 1e6)
             torch.cuda.synchronize()
-        block_cycles = int(min(2000.0, max(50.0, 3 * _median(host))) * self.cycles_per_us)
+        block_cycles = int(min(2000.0, max(50.0, 3 * median(host))) * self.cycles_per_us)
         method = f"{mode}: cuda-events+l2-flush+blocking-kernel"
         setup = {"run": call, "per_call": 1, "block_cycles": block_cycles, "method": method,
                  "setup_s": 0.0}

@@ -23,6 +23,11 @@ metrics.integrity.
 
 By hand, without a sandbox, on a task folder's small configuration:
   TRITON_INTERPRET=1 python worker.py --selftest tasks/<family>/<suite>/<task>
+
+Public API: Judge (init, compile, check, time; draw_inputs and draw_sets make
+a trial's and a timing round's inputs), IntegrityFailure, slot_bytes(),
+sample_index(), gather() and SAMPLE_ELEMENTS (where a timed call is read),
+serve() and selftest(task_dir).
 """
 
 import json
@@ -60,8 +65,8 @@ def _start_runners_early():
 _EARLY = _start_runners_early() if __name__ == "__main__" and len(sys.argv) == 1 else ("", {})
 
 from arena_harness import (  # noqa: E402  (first: it sends prints to stderr)
-    _DEFAULT_TOLERANCES, _DTYPES, TaskError, _bitwise_equal, _compare, _evaluate,
-    _fingerprint, _load_module, _median, _reply, _trial_seed)
+    DEFAULT_TOLERANCES, DTYPES, TaskError, bitwise_equal, compare, evaluate,
+    fingerprint, load_module, median, make_reply, trial_seed)
 import arena_harness  # noqa: E402
 from arena_buffers import BufferPool  # noqa: E402
 
@@ -79,7 +84,7 @@ def _resolve(ref, directory, prefix):
     path = os.path.join(directory, file_name)
     if not os.path.isfile(path):
         raise TaskError(f"{file_name} is missing")
-    module = _load_module(path, f"{prefix}_{file_name[:-3].replace('/', '_')}")
+    module = load_module(path, f"{prefix}_{file_name[:-3].replace('/', '_')}")
     fn = getattr(module, func, None)
     if not callable(fn):
         raise TaskError(f"{file_name} defines no function '{func}'")
@@ -94,25 +99,25 @@ def _round_up(n, m=_ALIGN):
     return (n + m - 1) // m * m
 
 
-def _slot_bytes(dtype, shape):
+def slot_bytes(dtype, shape):
     """Bytes one tensor takes in lent memory (each set 256-byte aligned)."""
     return _round_up(math.prod(int(d) for d in shape) * torch.empty((), dtype=dtype).element_size())
 
 
-_SAMPLE = 1 << 16  # elements of a tensor read to verify a timed call
+SAMPLE_ELEMENTS = 1 << 16  # elements of a tensor read to verify a timed call
 
 
-def _sample_index(numel, rng, device):
-    """Where a tensor is read: all of it up to _SAMPLE elements, else
-    _SAMPLE places drawn in secret (None: everywhere)."""
-    if numel <= _SAMPLE:
+def sample_index(numel, rng, device):
+    """Where a tensor is read: all of it up to SAMPLE_ELEMENTS elements, else
+    SAMPLE_ELEMENTS places drawn in secret (None: everywhere)."""
+    if numel <= SAMPLE_ELEMENTS:
         return None
     gen = torch.Generator(device=device)
     gen.manual_seed(rng.getrandbits(62))
-    return torch.randint(0, numel, (_SAMPLE,), generator=gen, device=device)
+    return torch.randint(0, numel, (SAMPLE_ELEMENTS,), generator=gen, device=device)
 
 
-def _gather(t, idx):
+def gather(t, idx):
     flat = t.reshape(-1)
     return flat.clone() if idx is None else flat[idx]
 
@@ -175,12 +180,12 @@ class Judge:
         for runner in early.values():
             runner.stop()
         early.clear()
-        return _reply("passed", f"judge ready on {self.device}",
-                      metrics={"torch": torch.__version__, "triton": _triton_version(),
-                               "python": platform.python_version()})
+        return make_reply("passed", f"judge ready on {self.device}",
+                          metrics={"torch": torch.__version__, "triton": _triton_version(),
+                                   "python": platform.python_version()})
 
     # -- inputs and outputs ---------------------------------------------------
-    def _inputs(self, params, seed, validate=True):
+    def draw_inputs(self, params, seed, validate=True):
         """One trial's inputs, drawn from `seed`; an inputs function's are
         held to the interface unless `validate` is off (sets of a round after
         the first: same function, same parameters)."""
@@ -205,17 +210,17 @@ class Judge:
                 if not isinstance(t, torch.Tensor):
                     raise TaskError(f"inputs function returned '{name}' that is not a tensor")
                 spec = declared[name]
-                if t.dtype != _DTYPES[spec["dtype"]]:
+                if t.dtype != DTYPES[spec["dtype"]]:
                     raise TaskError(f"inputs function returned '{name}' as "
                                     f"{_dtype_name(t.dtype)}; the interface says {spec['dtype']}")
-                shape = [int(_evaluate(d, params)) for d in spec["shape"]]
+                shape = [int(evaluate(d, params)) for d in spec["shape"]]
                 if list(t.shape) != shape:
                     raise TaskError(f"inputs function returned '{name}' of shape "
                                     f"{list(t.shape)}; the interface says {shape}")
             return {k: v.contiguous() for k, v in tensors.items()}
         tensors = {}
         for spec in self.task["inputs"]:
-            shape = [int(_evaluate(d, params)) for d in spec["shape"]]
+            shape = [int(evaluate(d, params)) for d in spec["shape"]]
             dist, a, b = self._init(spec, params)
             if dist == "normal":
                 t = torch.randn(shape, generator=gen, device=self.device, dtype=torch.float32)
@@ -225,7 +230,7 @@ class Judge:
                 t = t * (b - a) + a
             else:
                 t = torch.randint(a, b, shape, generator=gen, device=self.device)
-            tensors[spec["name"]] = t.to(_DTYPES[spec["dtype"]])
+            tensors[spec["name"]] = t.to(DTYPES[spec["dtype"]])
         return tensors
 
     @staticmethod
@@ -237,14 +242,14 @@ class Judge:
         if dist == "normal":
             return dist, float(init.get("mean", 0.0)), float(init.get("std", 1.0))
         if dist == "uniform":
-            return (dist, float(_evaluate(init.get("low", 0.0), params)),
-                    float(_evaluate(init.get("high", 1.0), params)))
+            return (dist, float(evaluate(init.get("low", 0.0), params)),
+                    float(evaluate(init.get("high", 1.0), params)))
         if dist == "randint":
-            return (dist, int(_evaluate(init.get("low", 0), params)),
-                    int(_evaluate(init["high"], params)))
+            return (dist, int(evaluate(init.get("low", 0), params)),
+                    int(evaluate(init["high"], params)))
         raise TaskError(f"input '{spec['name']}': unknown init dist '{dist}'")
 
-    def _draw_sets(self, slabs, params, seed, count):
+    def draw_sets(self, slabs, params, seed, count):
         """Fresh inputs for every set of a timing round, drawn from `seed`
         straight into lent memory (`slabs`: {name: [count, numel] view}).
         Default distributions are drawn in place, one generator call per
@@ -252,7 +257,7 @@ class Judge:
         it; an inputs function is called once per set."""
         if self.make_inputs is not None:
             for k in range(count):
-                for name, t in self._inputs(params, seed + k, validate=k == 0).items():
+                for name, t in self.draw_inputs(params, seed + k, validate=k == 0).items():
                     slabs[name][k].copy_(t.reshape(-1))
             return
         gen = torch.Generator(device=self.device)
@@ -274,8 +279,8 @@ class Judge:
                 t.copy_(target)
 
     def _output_specs(self, params):
-        return {spec["name"]: (_DTYPES[spec["dtype"]],
-                               [int(_evaluate(d, params)) for d in spec["shape"]])
+        return {spec["name"]: (DTYPES[spec["dtype"]],
+                               [int(evaluate(d, params)) for d in spec["shape"]])
                 for spec in self.task["outputs"]}
 
     @staticmethod
@@ -322,7 +327,7 @@ class Judge:
         tol = (self.task.get("tolerances") or {}).get(name)
         if tol is not None:
             return tol["atol"], tol["rtol"]
-        return _DEFAULT_TOLERANCES.get(name, (0.0, 0.0))
+        return DEFAULT_TOLERANCES.get(name, (0.0, 0.0))
 
     # -- lent memory ------------------------------------------------------------
     def _lend(self, runner, layouts, count):
@@ -334,7 +339,7 @@ class Judge:
         for i, (name, (dtype, shape)) in enumerate(layouts.items()):
             numel = math.prod(int(d) for d in shape)
             size = torch.empty((), dtype=dtype).element_size()
-            stride = _slot_bytes(dtype, shape)
+            stride = slot_bytes(dtype, shape)
             buf = runner.pool.allocate(stride * count)
             buffers.append(buf)
             slabs[name] = buf.view(dtype, [count, stride // size])[:, :numel]
@@ -391,14 +396,14 @@ class Judge:
         try:
             return body()
         except IntegrityFailure as e:
-            return _reply("failed", str(e), metrics={"integrity": e.findings},
-                          seconds=time.perf_counter() - start)
+            return make_reply("failed", str(e), metrics={"integrity": e.findings},
+                              seconds=time.perf_counter() - start)
         except SubjectFailure as e:
             metrics = {"integrity": [str(e)]} if e.integrity else {}
             if e.timed_out:
                 metrics["timed_out"] = True  # counted by the pipeline's limit
-            return _reply("failed", str(e), log=e.log, seconds=time.perf_counter() - start,
-                          metrics=metrics)
+            return make_reply("failed", str(e), log=e.log, seconds=time.perf_counter() - start,
+                              metrics=metrics)
 
     # -- stages ---------------------------------------------------------------
     def compile(self, req):
@@ -416,7 +421,7 @@ class Judge:
             for config in req["configs"]:
                 params = config["params"]
                 t0 = time.perf_counter()
-                inputs = self._inputs(params, 0)
+                inputs = self.draw_inputs(params, 0)
                 layouts = {k: (v.dtype, list(v.shape)) for k, v in inputs.items()}
                 layouts.update(self._output_specs(params))
                 ids, views, _ = self._lend(runner, layouts, 1)
@@ -427,9 +432,10 @@ class Judge:
                 finally:
                     runner.unbind(ids, self.timeout_s)
                 per_config[config["name"]] = time.perf_counter() - t0
-            return _reply("passed", f"compiled and launched on {len(per_config)} configuration(s)",
-                          seconds=time.perf_counter() - start,
-                          metrics={"seconds_per_config": per_config})
+            return make_reply("passed",
+                              f"compiled and launched on {len(per_config)} configuration(s)",
+                              seconds=time.perf_counter() - start,
+                              metrics={"seconds_per_config": per_config})
         return self._guarded(body)
 
     def check(self, req):
@@ -444,8 +450,8 @@ class Judge:
             fingerprints = []
             start = time.perf_counter()
             for trial in range(trials):
-                seed = _trial_seed(req["seed"], trial)
-                originals = self._inputs(params, seed)
+                seed = trial_seed(req["seed"], trial)
+                originals = self.draw_inputs(params, seed)
                 expected = self._expected_for(config, seed, originals, params)
                 layouts = {k: (v.dtype, list(v.shape)) for k, v in originals.items()}
                 outputs = self._output_specs(params)
@@ -462,15 +468,15 @@ class Judge:
                     self._call(runner, ids, params)
                     verdict = self._verify(shared, originals, outputs, expected, inplace, worst)
                     if verdict is not None:
-                        return _reply("failed", f"trial {trial}: {verdict}", metrics=worst,
-                                      seconds=time.perf_counter() - start)
-                    fingerprints.append([_fingerprint(shared[k]) for k in self._produced(outputs)])
+                        return make_reply("failed", f"trial {trial}: {verdict}", metrics=worst,
+                                          seconds=time.perf_counter() - start)
+                    fingerprints.append([fingerprint(shared[k]) for k in self._produced(outputs)])
                 finally:
                     runner.unbind(ids, self.timeout_s)
             worst["fingerprints"] = fingerprints
             worst["trials"] = trials
-            return _reply("passed", f"{trials} trial(s) within tolerance",
-                          metrics=worst, seconds=time.perf_counter() - start)
+            return make_reply("passed", f"{trials} trial(s) within tolerance",
+                              metrics=worst, seconds=time.perf_counter() - start)
         return self._guarded(body)
 
     def _verify(self, shared, originals, outputs, expected, inplace, worst):
@@ -478,13 +484,13 @@ class Judge:
         for name, original in originals.items():
             if name in inplace:
                 continue
-            if not _bitwise_equal(shared[name], original):
+            if not bitwise_equal(shared[name], original):
                 return f"input '{name}' was modified (it is not in-place)"
         for name in self._produced(outputs):
             got = shared[name]
             if name not in expected:
                 raise TaskError(f"reference returned no '{name}'")
-            ok, detail, errs = _compare(name, got, expected[name], self._tolerance(got))
+            ok, detail, errs = compare(name, got, expected[name], self._tolerance(got))
             worst["max_abs_err"] = max(worst["max_abs_err"], errs[0])
             worst["max_rel_err"] = max(worst["max_rel_err"], errs[1])
             if not ok:
@@ -494,7 +500,7 @@ class Judge:
     # -- timing -----------------------------------------------------------------
     def time(self, req):
         if self.device != "cuda":
-            return _reply("skipped", "skipped: no GPU")
+            return make_reply("skipped", "skipped: no GPU")
         return self._guarded(lambda: self._time(req["config"]))
 
     def _time(self, config):
@@ -522,16 +528,16 @@ class Judge:
         rng = secrets.SystemRandom()
         runners = {s: self._runner(s) for s in _SUBJECTS}
         outputs = self._output_specs(params)
-        probe = self._inputs(params, rng.getrandbits(48))
+        probe = self.draw_inputs(params, rng.getrandbits(48))
         layouts = {k: (v.dtype, list(v.shape)) for k, v in probe.items()}
         layouts.update(outputs)
         names = self._produced(outputs)
-        per_set = sum(_slot_bytes(d, s) for d, s in layouts.values())
+        per_set = sum(slot_bytes(d, s) for d, s in layouts.values())
 
         # A round trip with no work, through the baseline's runner: a
         # candidate cannot inflate what is subtracted from its own time.
-        overhead = _median([self._round_trip(runners["baseline"], {"op": "empty"})
-                            for _ in range(9)])
+        overhead = median([self._round_trip(runners["baseline"], {"op": "empty"})
+                           for _ in range(9)])
         single = {}
         for s, r in runners.items():
             ids, views, _ = self._lend(r, layouts, 1)
@@ -543,7 +549,7 @@ class Judge:
                     self._poison({k: views[0][k] for k in outputs})
                     torch.cuda.synchronize()
                     times.append(self._round_trip(r, {"op": "call", "sets": ids, "params": params}))
-                single[s] = max(_median(times) - overhead, 1.0)
+                single[s] = max(median(times) - overhead, 1.0)
             finally:
                 r.unbind(ids, self.timeout_s)
         phases.lap("probe_s")
@@ -579,7 +585,7 @@ class Judge:
                 # but the slower one's no more than 50 ms (a subject 1000
                 # times slower must not run past the stage's limit).
                 request = {"op": "replay"} if mode == "graph" else None
-                work = {s: _median([self._round_trip(
+                work = {s: median([self._round_trip(
                     r, request or {"op": "call", "sets": lent[s][0], "params": params})
                     - overhead for _ in range(2)]) for s, r in runners.items()}
                 fastest, slowest = min(work.values()), max(work.values())
@@ -593,7 +599,7 @@ class Judge:
                     runners[s].unbind(lent.pop(s)[0], self.timeout_s)
             rounds = max(10, min(int(timing["repetitions"]), 30))
             # What evicting the L2 takes on an idle GPU.
-            quiet_us = _median([self._timed_eviction() for _ in range(5)])
+            quiet_us = median([self._timed_eviction() for _ in range(5)])
             phases.lap("setup_s")
             samples = {s: [] for s in _SUBJECTS}
             worst = {"max_abs_err": 0.0, "max_rel_err": 0.0}
@@ -604,7 +610,7 @@ class Judge:
                 order = _SUBJECTS if i % 2 == 0 else _SUBJECTS[::-1]
                 secret = rng.randrange(count)
                 first = lent[order[0]][2]
-                self._draw_sets(first, params, rng.getrandbits(48), count)
+                self.draw_sets(first, params, rng.getrandbits(48), count)
                 for s in order:
                     slabs = lent[s][2]
                     if s != order[0]:
@@ -612,10 +618,10 @@ class Judge:
                             slabs[name].copy_(first[name])
                     self._poison({name: slabs[name] for name in outputs})
                 # Where the chosen set's inputs are read after each call.
-                watched = {name: _sample_index(lent[order[0]][1][secret][name].numel(), rng,
-                                               self.device)
+                watched = {name: sample_index(lent[order[0]][1][secret][name].numel(), rng,
+                                              self.device)
                            for name in probe if name not in inplace}
-                before = {name: _gather(lent[order[0]][1][secret][name], idx)
+                before = {name: gather(lent[order[0]][1][secret][name], idx)
                           for name, idx in watched.items()}
                 torch.cuda.synchronize()
                 phases.lap("fill_s")
@@ -652,7 +658,7 @@ class Judge:
                             any_runner.freeze(False)
                     self._accept(r, reply)
                     for name, idx in watched.items():
-                        if not _bitwise_equal(_gather(views[secret][name], idx), before[name]):
+                        if not bitwise_equal(gather(views[secret][name], idx), before[name]):
                             raise IntegrityFailure([f"{s}: input '{name}' was modified in a timed "
                                                     f"call (round {i})"])
                     work = elapsed - snap_start.elapsed_time(snap_end) * 1e3 - overhead
@@ -663,11 +669,11 @@ class Judge:
                 # within twice of each other on the same inputs when timed.
                 for name in names:
                     got = snapshots["candidate"][name]
-                    idx = _sample_index(got.numel(), rng, self.device)
+                    idx = sample_index(got.numel(), rng, self.device)
                     atol, rtol = self._tolerance(got)
-                    ok, detail, errs = _compare(name, _gather(got, idx),
-                                                _gather(snapshots["baseline"][name], idx),
-                                                (2 * atol, 2 * rtol))
+                    ok, detail, errs = compare(name, gather(got, idx),
+                                               gather(snapshots["baseline"][name], idx),
+                                               (2 * atol, 2 * rtol))
                     worst["max_abs_err"] = max(worst["max_abs_err"], errs[0])
                     worst["max_rel_err"] = max(worst["max_rel_err"], errs[1])
                     if not ok:
@@ -683,9 +689,9 @@ class Judge:
                   "-fresh-input-sets+secret-verified-set+interleaved")
         metrics = {"method": method, "sets_per_round": count, "round_trip_us": overhead,
                    "single_call_us": single, "verified": worst, "phases": phases.seconds}
-        return _reply("passed", method, metrics=metrics,
-                      extra={"baseline_us": samples["baseline"],
-                             "candidate_us": samples["candidate"]})
+        return make_reply("passed", method, metrics=metrics,
+                          extra={"baseline_us": samples["baseline"],
+                                 "candidate_us": samples["candidate"]})
 
     def _timed_eviction(self):
         """Microseconds from submitting an L2 eviction to its end, on the
@@ -789,7 +795,7 @@ def selftest(task_dir):
         if device == "cuda":
             t = w.time({"config": {"name": name, "params": params}})
             print(name, "time", t["status"], t["detail"],
-                  _median(t.get("baseline_us", [0])), _median(t.get("candidate_us", [0])))
+                  median(t.get("baseline_us", [0])), median(t.get("candidate_us", [0])))
     for r in w.runners.values():
         r.stop()
     return worst

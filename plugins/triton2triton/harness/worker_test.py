@@ -2,15 +2,13 @@
 round's sets are drawn into lent memory from the task's distributions, all
 different, the same from the same seed; verification reads secret places."""
 
-import os
 import random
-import sys
 import unittest
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import torch  # noqa: E402
+import torch
 
-import worker  # noqa: E402
+import worker
+from arena_harness import DTYPES, bitwise_equal, evaluate
 
 
 def _judge(inputs, make_inputs=None):
@@ -25,11 +23,11 @@ def _slabs(judge, params, count):
     padded to 256 bytes."""
     out = {}
     for spec in judge.task["inputs"]:
-        dtype = worker._DTYPES[spec["dtype"]]
+        dtype = DTYPES[spec["dtype"]]
         numel = 1
         for d in spec["shape"]:
-            numel *= int(worker._evaluate(d, params))
-        stride = worker._slot_bytes(dtype, [numel]) // torch.empty((), dtype=dtype).element_size()
+            numel *= int(evaluate(d, params))
+        stride = worker.slot_bytes(dtype, [numel]) // torch.empty((), dtype=dtype).element_size()
         out[spec["name"]] = torch.full((count, stride), 7, dtype=dtype)[:, :numel]
     return out
 
@@ -47,7 +45,7 @@ class DrawSetsTest(unittest.TestCase):
     def test_every_set_is_fresh_and_follows_its_distribution(self):
         judge, params, count = _judge(self.INPUTS), {"n": 4000}, 6
         slabs = _slabs(judge, params, count)
-        judge._draw_sets(slabs, params, 1234, count)
+        judge.draw_sets(slabs, params, 1234, count)
         x = slabs["x"].float()
         self.assertAlmostEqual(float(x.mean()), 3.0, delta=0.05)
         self.assertAlmostEqual(float(x.std()), 0.5, delta=0.05)
@@ -70,12 +68,12 @@ class DrawSetsTest(unittest.TestCase):
     def test_the_same_seed_draws_the_same_sets(self):
         judge, params = _judge(self.INPUTS), {"n": 300}
         a, b, c = (_slabs(judge, params, 3) for _ in range(3))
-        judge._draw_sets(a, params, 99, 3)
-        judge._draw_sets(b, params, 99, 3)
-        judge._draw_sets(c, params, 100, 3)
+        judge.draw_sets(a, params, 99, 3)
+        judge.draw_sets(b, params, 99, 3)
+        judge.draw_sets(c, params, 100, 3)
         for name in a:
-            self.assertTrue(worker._bitwise_equal(a[name], b[name]), name)
-        self.assertFalse(worker._bitwise_equal(a["x"], c["x"]))
+            self.assertTrue(bitwise_equal(a[name], b[name]), name)
+        self.assertFalse(bitwise_equal(a["x"], c["x"]))
 
     def test_an_inputs_function_is_called_once_per_set(self):
         calls = []
@@ -87,23 +85,23 @@ class DrawSetsTest(unittest.TestCase):
         spec = [{"name": "x", "dtype": "float32", "shape": ["n"]}]
         judge, params = _judge(spec, make_inputs), {"n": 100}
         slabs = _slabs(judge, params, 4)
-        judge._draw_sets(slabs, params, 5, 4)
+        judge.draw_sets(slabs, params, 5, 4)
         self.assertEqual(len(calls), 4)
         self.assertEqual(len({float(slabs["x"][k, 0]) for k in range(4)}), 4)
-        self.assertTrue(worker._bitwise_equal(slabs["x"][2].contiguous(), judge._inputs(params, 7)["x"]))
+        self.assertTrue(bitwise_equal(slabs["x"][2].contiguous(), judge.draw_inputs(params, 7)["x"]))
 
 
 class SampleTest(unittest.TestCase):
     def test_small_tensors_are_read_whole_and_large_ones_at_secret_places(self):
         rng = random.SystemRandom()
-        self.assertIsNone(worker._sample_index(worker._SAMPLE, rng, "cpu"))
-        t = torch.arange(3 * worker._SAMPLE, dtype=torch.float32).reshape(3, -1)
-        first = worker._sample_index(t.numel(), rng, "cpu")
-        second = worker._sample_index(t.numel(), rng, "cpu")
-        self.assertEqual(first.numel(), worker._SAMPLE)
+        self.assertIsNone(worker.sample_index(worker.SAMPLE_ELEMENTS, rng, "cpu"))
+        t = torch.arange(3 * worker.SAMPLE_ELEMENTS, dtype=torch.float32).reshape(3, -1)
+        first = worker.sample_index(t.numel(), rng, "cpu")
+        second = worker.sample_index(t.numel(), rng, "cpu")
+        self.assertEqual(first.numel(), worker.SAMPLE_ELEMENTS)
         self.assertFalse(torch.equal(first, second))
-        self.assertTrue(torch.equal(worker._gather(t, first), first.float()))
-        self.assertTrue(torch.equal(worker._gather(t[:1], None), t[0]))
+        self.assertTrue(torch.equal(worker.gather(t, first), first.float()))
+        self.assertTrue(torch.equal(worker.gather(t[:1], None), t[0]))
 
 
 if __name__ == "__main__":

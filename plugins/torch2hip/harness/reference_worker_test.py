@@ -1,0 +1,136 @@
+"""Unit tests of the torch2hip reference worker on the CPU: a trial's files
+hold the interface's inputs (the model's parameters among them) as drawn and
+the float64 reference; PyTorch eager is checked against that reference; a
+reference that strays from the interface is refused, naming what strays."""
+
+import os
+import tempfile
+import unittest
+
+import numpy
+import torch
+
+import reference_worker
+from arena_harness import TaskError
+
+_REFERENCE = '''
+import torch
+import torch.nn as nn
+
+
+class Model(nn.Module):
+    def __init__(self, in_features, out_features):
+        super().__init__()
+        self.linear = nn.Linear(in_features, out_features)
+
+    def forward(self, x):
+        return torch.relu(self.linear(x))
+
+
+def get_init_inputs(config):
+    return [config["K"], config["N"]]
+
+
+def get_inputs(config, generator):
+    return [torch.randn(config["M"], config["K"], generator=generator, dtype=torch.float32)]
+'''
+
+_CONFIG = {"name": "small", "params": {"M": 8, "K": 32, "N": 16}}
+
+
+def _task(parameters=None):
+    return {
+        "inputs": [{"name": "x", "dtype": "float32", "shape": ["M", "K"]},
+                   {"name": "weight", "dtype": "float32", "shape": ["N", "K"]},
+                   {"name": "bias", "dtype": "float32", "shape": ["N"]}],
+        "outputs": [{"name": "y", "dtype": "float32", "shape": ["M", "N"]}],
+        "tolerances": {"float32": {"atol": 1e-3, "rtol": 1e-3}},
+        "timing": {"repetitions": 5},
+        "family_section": {"reference": "reference.py", "parameters": parameters or {
+            "weight": "linear.weight", "bias": "linear.bias"}},
+    }
+
+
+def _read(entry):
+    """A file the worker wrote, as a tensor."""
+    raw = numpy.fromfile(entry["path"], dtype=numpy.uint8)
+    dtype = getattr(torch, entry["dtype"])
+    return torch.from_numpy(raw).view(dtype).reshape(entry["shape"])
+
+
+class ReferenceWorkerTest(unittest.TestCase):
+    def worker(self, reference=_REFERENCE, task=None):
+        scratch = tempfile.mkdtemp(prefix="reference_worker_test-")
+        path = os.path.join(scratch, "reference.py")
+        with open(path, "w") as f:
+            f.write(reference)
+        worker = reference_worker.Worker()
+        reply = worker.init({"task": task or _task(), "reference": path, "device": "cpu",
+                             "data_dir": os.path.join(scratch, "data")})
+        self.assertEqual(reply["status"], "passed", reply["detail"])
+        return worker
+
+    def prepare(self, worker, seed, trials=2):
+        return worker.prepare({"config": _CONFIG, "seed": seed, "trials": trials,
+                               "reference": True, "check_eager": True})
+
+    def test_trial_files_hold_the_inputs_and_the_float64_reference(self):
+        reply = self.prepare(self.worker(), seed=7)
+        self.assertEqual(reply["status"], "passed", reply["detail"])
+        self.assertEqual(reply["metrics"]["trials"], 2)
+        self.assertEqual(len(reply["metrics"]["fingerprints"]), 2)
+        self.assertEqual(len(reply["data"]), 2)
+        for entry in reply["data"]:
+            x, weight, bias = (_read(e) for e in entry["inputs"])
+            self.assertEqual([list(t.shape) for t in (x, weight, bias)], [[8, 32], [16, 32], [16]])
+            self.assertEqual({e["dtype"] for e in entry["inputs"]}, {"float32"})
+            (ref,) = (_read(e) for e in entry["reference"])
+            self.assertEqual(ref.dtype, torch.float64)
+            # The reference is the model in float64 on exactly these inputs
+            # and parameters.
+            expected = torch.relu(x.double() @ weight.double().T + bias.double())
+            self.assertTrue(torch.allclose(ref, expected, rtol=1e-12, atol=1e-12))
+        first, second = (_read(entry["inputs"][0]) for entry in reply["data"])
+        self.assertFalse(torch.equal(first, second))  # each trial draws afresh
+
+    def test_the_same_seed_draws_the_same_trials(self):
+        worker = self.worker()
+
+        def drawn(seed):
+            reply = self.prepare(worker, seed, trials=1)
+            return [_read(e).clone() for e in reply["data"][0]["inputs"]]
+        a, b, c = drawn(11), drawn(11), drawn(12)
+        for s, t in zip(a, b):
+            self.assertTrue(torch.equal(s, t))
+        self.assertFalse(torch.equal(a[0], c[0]))
+
+    def test_an_input_of_another_dtype_is_refused(self):
+        worker = self.worker(_REFERENCE.replace("dtype=torch.float32", "dtype=torch.float64"))
+        with self.assertRaises(TaskError) as e:
+            self.prepare(worker, seed=1)
+        self.assertIn("'x' is float64[8, 32], the interface says float32[8, 32]",
+                      str(e.exception))
+
+    def test_a_parameter_the_model_lacks_is_refused(self):
+        worker = self.worker(task=_task({"weight": "linear.w", "bias": "linear.bias"}))
+        with self.assertRaises(TaskError) as e:
+            self.prepare(worker, seed=1)
+        self.assertIn("the model has no 'linear.w'", str(e.exception))
+
+    def test_a_reference_without_the_contract_is_refused(self):
+        scratch = tempfile.mkdtemp(prefix="reference_worker_test-")
+        path = os.path.join(scratch, "reference.py")
+        with open(path, "w") as f:
+            f.write(_REFERENCE.replace("def get_inputs", "def other_inputs"))
+        with self.assertRaises(TaskError) as e:
+            reference_worker.Worker().init({"task": _task(), "reference": path, "device": "cpu",
+                                            "data_dir": os.path.join(scratch, "data")})
+        self.assertIn("defines no 'get_inputs'", str(e.exception))
+
+    def test_timing_needs_a_gpu(self):
+        reply = self.worker().time({"config": _CONFIG, "seed": 1, "mode": "eager"})
+        self.assertEqual(reply["status"], "skipped")
+
+
+if __name__ == "__main__":
+    unittest.main()
