@@ -39,4 +39,14 @@ Json AgentOutcome::ToJson() const {
           {"exit_code", exit_code}, {"feedback_calls", feedback_calls}, {"usage", usage}};
 }
 
+Result<Json> DecodeAgentConfig(const AgentAdapter& agent, const std::string& agent_name,
+                               const std::string& path) {
+  SectionSchema schema = agent.ConfigSchema();
+  schema.name = agent_name;
+  ARENA_ASSIGN_OR_RETURN(Section s, path.empty()
+                                        ? DecodeNothing("no --agent-config given", schema)
+                                        : DecodeYamlFile(path, schema));
+  return s.ToJson();
+}
+
 }  // namespace arena

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "core/registry.h"
+#include "core/section.h"
 #include "core/status.h"
 #include "core/task.h"
 
@@ -82,7 +83,19 @@ class AgentAdapter {
   // Edits files in request.workspace. Errors are values: a crash of the
   // agent's process is an AgentOutcome with ok = false, not a Status.
   virtual Result<AgentOutcome> Run(const AgentRequest& request) = 0;
+  // The fields of the agent's configuration file (`--agent-config FILE`).
+  // Core decodes the file against it before the run starts (an unknown
+  // field, a value of the wrong type or a missing required one is an error
+  // naming FILE:LINE:COLUMN and the field) and hands the agent the decoded
+  // values as request.config, each in its declared type. Default: no
+  // fields (the agent takes no configuration).
+  virtual SectionSchema ConfigSchema() const { return {}; }
 };
+
+// The agent's configuration from `path` ("" for none), decoded against its
+// schema (schema.name: the agent's name).
+Result<Json> DecodeAgentConfig(const AgentAdapter& agent, const std::string& agent_name,
+                               const std::string& path);
 
 using AgentRegistry = Registry<AgentAdapter>;
 

@@ -57,7 +57,7 @@ std::string HardwareProfile(const DeviceInfo& device) {
 }
 
 std::string PlatformPromptFile(const DeviceInfo& device) {
-  if (!device.is_gpu()) return "core/prompts/cpu.md";
+  if (!device.is_gpu()) return "";  // core's own (core/prompts/cpu.md, compiled in)
   auto platform = PlatformRegistry::Global().Create(device.platform);
   if (!platform.ok() || (*platform)->PromptDir().empty()) return "";
   return (*platform)->PromptDir() + "/" + (*platform)->HardwareProfile(device) + ".md";

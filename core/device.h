@@ -42,8 +42,8 @@ DeviceDiscovery DiscoverDevices();
 // "nvidia-hopper"; "cpu" for the CPU).
 std::string HardwareProfile(const DeviceInfo& device);
 // The cheatsheet an agent gets for `device`, a path under the project root:
-// its platform's <PromptDir>/<profile>.md, core/prompts/cpu.md without a GPU,
-// "" when the platform has none.
+// its platform's <PromptDir>/<profile>.md; "" when the platform has none
+// and without a GPU (core's own cheatsheet then, compiled in).
 std::string PlatformPromptFile(const DeviceInfo& device);
 
 // The device a CPU-only evaluation runs on.

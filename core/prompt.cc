@@ -7,6 +7,10 @@
 namespace arena {
 namespace fs = std::filesystem;
 
+// core/prompts/agent.md and cpu.md, compiled in (the prompt_texts genrule).
+extern const char kAgentPromptFrame[];
+extern const char kCpuCheatsheet[];
+
 Result<std::string> FillTemplate(const std::string& text,
                                  const std::map<std::string, std::string>& values) {
   std::string out;
@@ -30,14 +34,14 @@ Result<std::string> RenderPrompt(const TaskSpec& task, const std::string& family
                                  const std::string& project_root, const DeviceInfo& device,
                                  const std::string& feedback_command) {
   const fs::path root(project_root);
-  ARENA_ASSIGN_OR_RETURN(std::string frame, ReadFile((root / "core/prompts/agent.md").string()));
+  const std::string frame = kAgentPromptFrame;
   // A part that is declared must be there: a prompt silently missing its
   // contract would be a different task.
   std::string family = "Make the kernel faster; keep its interface.\n";
   if (!family_prompt.empty()) {
     ARENA_ASSIGN_OR_RETURN(family, ReadFile((root / family_prompt).string()));
   }
-  std::string platform;
+  std::string platform = device.is_gpu() ? "" : kCpuCheatsheet;
   const std::string platform_prompt = PlatformPromptFile(device);
   if (!platform_prompt.empty()) {
     ARENA_ASSIGN_OR_RETURN(platform, ReadFile((root / platform_prompt).string()));

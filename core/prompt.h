@@ -1,5 +1,5 @@
-// Prompts for LLM agents, rendered from templates under the project root:
-// core/prompts/agent.md (the frame), the family's own part
+// Prompts for LLM agents, rendered from templates: core/prompts/agent.md
+// (the frame, compiled into the arena), the family's own part
 // (TaskFamily::PromptFile, in the family's folder) and the platform's
 // cheatsheet for the device the candidate will run on (PlatformPromptFile,
 // in the platform's folder). Placeholders are {{name}}.

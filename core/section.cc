@@ -1,10 +1,16 @@
 #include "core/section.h"
 
 #include <algorithm>
+#include <cerrno>
+#include <cmath>
+#include <cstdlib>
 #include <tuple>
 #include <utility>
 
+#include <yaml-cpp/yaml.h>
+
 #include "core/task.h"
+#include "core/yaml_util.h"
 
 namespace arena {
 namespace {
@@ -19,8 +25,37 @@ const char* Expected(FieldType type) {
     case FieldType::kString: return "expected a string";
     case FieldType::kStringList: return "expected a list of strings";
     case FieldType::kStringMap: return "expected a mapping of names to strings";
+    case FieldType::kInt: return "expected a whole number";
+    case FieldType::kNumber: return "expected a number";
+    case FieldType::kBool: return "expected true or false";
   }
   return "unexpected";
+}
+
+bool ParseInt(const std::string& text, long long* out) {
+  if (text.empty()) return false;
+  errno = 0;
+  char* end = nullptr;
+  const long long v = std::strtoll(text.c_str(), &end, 10);
+  if (errno != 0 || end == nullptr || *end != '\0') return false;
+  if (out != nullptr) *out = v;
+  return true;
+}
+
+bool ParseNumber(const std::string& text, double* out) {
+  if (text.empty()) return false;
+  errno = 0;
+  char* end = nullptr;
+  const double v = std::strtod(text.c_str(), &end);
+  if (errno != 0 || end == nullptr || *end != '\0' || !std::isfinite(v)) return false;
+  if (out != nullptr) *out = v;
+  return true;
+}
+
+bool ParseBool(const std::string& text, bool* out) {
+  if (text != "true" && text != "false") return false;
+  if (out != nullptr) *out = text == "true";
+  return true;
 }
 
 // Where an error about the section as a whole goes: the section, else
@@ -65,6 +100,42 @@ std::vector<std::pair<std::string, std::string>> Section::Map(const std::string&
   return out;
 }
 
+long long Section::Int(const std::string& field, long long fallback) const {
+  long long v = fallback;
+  return Has(field) && ParseInt(String(field), &v) ? v : fallback;
+}
+
+double Section::Number(const std::string& field, double fallback) const {
+  double v = fallback;
+  return Has(field) && ParseNumber(String(field), &v) ? v : fallback;
+}
+
+bool Section::Bool(const std::string& field, bool fallback) const {
+  bool v = fallback;
+  return Has(field) && ParseBool(String(field), &v) ? v : fallback;
+}
+
+nlohmann::json Section::ToJson() const {
+  nlohmann::json out = nlohmann::json::object();
+  for (const FieldSpec& f : fields_) {
+    if (!Has(f.name)) continue;
+    switch (f.type) {
+      case FieldType::kString: out[f.name] = String(f.name); break;
+      case FieldType::kStringList: out[f.name] = List(f.name); break;
+      case FieldType::kStringMap: {
+        nlohmann::json m = nlohmann::json::object();
+        for (const auto& [k, v] : Map(f.name)) m[k] = v;
+        out[f.name] = m;
+        break;
+      }
+      case FieldType::kInt: out[f.name] = Int(f.name, 0); break;
+      case FieldType::kNumber: out[f.name] = Number(f.name, 0); break;
+      case FieldType::kBool: out[f.name] = Bool(f.name, false); break;
+    }
+  }
+  return out;
+}
+
 Status Section::At(const YamlValue* where, const std::string& field,
                    const std::string& message) const {
   const bool placed = where != nullptr && where->line > 0;
@@ -96,12 +167,9 @@ Status Section::MapValueError(const std::string& field, size_t index,
   return At(v, field, message);
 }
 
-Result<Section> DecodeSection(const TaskSpec& task, const SectionSchema& schema) {
-  Section s;
-  s.file_ = task.yaml_path;
+Result<Section> Decode(Section s, const SectionSchema& schema) {
   s.name_ = schema.name;
-  s.value_ = task.family_section;
-  std::tie(s.line_, s.column_) = SectionPlace(task);
+  s.fields_ = schema.fields;
   const YamlValue& v = s.value_;
   std::string required;
   for (const auto& f : schema.fields) {
@@ -143,6 +211,15 @@ Result<Section> DecodeSection(const TaskSpec& task, const SectionSchema& schema)
           }
         }
         break;
+      case FieldType::kInt:
+        ok = value.kind == YamlValue::Kind::kScalar && ParseInt(value.scalar, nullptr);
+        break;
+      case FieldType::kNumber:
+        ok = value.kind == YamlValue::Kind::kScalar && ParseNumber(value.scalar, nullptr);
+        break;
+      case FieldType::kBool:
+        ok = value.kind == YamlValue::Kind::kScalar && ParseBool(value.scalar, nullptr);
+        break;
     }
     if (!ok) return s.At(&value, key, Expected(spec->type));
     if (!spec->one_of.empty() &&
@@ -156,6 +233,36 @@ Result<Section> DecodeSection(const TaskSpec& task, const SectionSchema& schema)
     if (f.required && v.Find(f.name) == nullptr) return s.At(nullptr, f.name, "missing");
   }
   return s;
+}
+
+Result<Section> DecodeSection(const TaskSpec& task, const SectionSchema& schema) {
+  Section s;
+  s.file_ = task.yaml_path;
+  s.value_ = task.family_section;
+  std::tie(s.line_, s.column_) = SectionPlace(task);
+  return Decode(std::move(s), schema);
+}
+
+Result<Section> DecodeYamlFile(const std::string& path, const SectionSchema& schema) {
+  Section s;
+  s.file_ = path;
+  s.line_ = 1;
+  s.column_ = 1;
+  try {
+    s.value_ = ToYamlValue(YAML::LoadFile(path));
+  } catch (const YAML::BadFile&) {
+    return InvalidArgument(path + ": cannot read");
+  } catch (const YAML::Exception& e) {
+    return InvalidArgument(path + ":" + std::to_string(e.mark.line + 1) + ":" +
+                           std::to_string(e.mark.column + 1) + ": " + e.msg);
+  }
+  return Decode(std::move(s), schema);
+}
+
+Result<Section> DecodeNothing(const std::string& what, const SectionSchema& schema) {
+  Section s;
+  s.file_ = what;
+  return Decode(std::move(s), schema);
 }
 
 Status TaskRequirementError(const TaskSpec& task, const std::string& field,

@@ -18,6 +18,8 @@
 #include <utility>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "core/status.h"
 
 namespace arena {
@@ -41,6 +43,9 @@ enum class FieldType {
   kString,      // a scalar
   kStringList,  // a list of scalars
   kStringMap,   // a mapping of scalars to scalars
+  kInt,         // a scalar that is a whole number
+  kNumber,      // a scalar that is a finite number
+  kBool,        // true or false
 };
 
 struct FieldSpec {
@@ -63,6 +68,12 @@ class Section {
   std::string String(const std::string& field, const std::string& fallback = "") const;
   std::vector<std::string> List(const std::string& field) const;
   std::vector<std::pair<std::string, std::string>> Map(const std::string& field) const;
+  long long Int(const std::string& field, long long fallback) const;
+  double Number(const std::string& field, double fallback) const;
+  bool Bool(const std::string& field, bool fallback) const;
+  // The decoded fields as JSON, each in its declared type (kInt and
+  // kNumber as numbers, kBool as a boolean, the rest as strings).
+  nlohmann::json ToJson() const;
 
   // "FILE:LINE:COLUMN: SECTION.FIELD: message", at the field's value (at
   // the section when the field is absent).
@@ -74,17 +85,28 @@ class Section {
   Status MapValueError(const std::string& field, size_t index, const std::string& message) const;
 
  private:
+  friend Result<Section> Decode(Section s, const SectionSchema& schema);
   friend Result<Section> DecodeSection(const TaskSpec& task, const SectionSchema& schema);
+  friend Result<Section> DecodeYamlFile(const std::string& path, const SectionSchema& schema);
+  friend Result<Section> DecodeNothing(const std::string& what, const SectionSchema& schema);
   const YamlValue* Field(const std::string& field) const;
   Status At(const YamlValue* where, const std::string& field, const std::string& message) const;
 
   std::string file_;
   std::string name_;
+  std::vector<FieldSpec> fields_;
   YamlValue value_;
   int line_ = 0, column_ = 0;  // the section, else `family:`
 };
 
 Result<Section> DecodeSection(const TaskSpec& task, const SectionSchema& schema);
+
+// A whole YAML file as one section (an agent's configuration): its top
+// level is the mapping of fields; errors name "FILE:LINE:COLUMN: NAME.FIELD".
+// A file that cannot be read or parsed is an error naming it.
+Result<Section> DecodeYamlFile(const std::string& path, const SectionSchema& schema);
+// No file: the schema's required fields are what is missing.
+Result<Section> DecodeNothing(const std::string& what, const SectionSchema& schema);
 
 // An error about `field` of the task as a whole that the family requires
 // ("configs.small"), placed at the family's section (else at `family:`).

@@ -1,5 +1,7 @@
 #include "core/section.h"
 
+#include <fstream>
+
 #include <gtest/gtest.h>
 
 #include "core/task.h"
@@ -83,6 +85,63 @@ TEST(Section, TaskRequirementsArePlacedAtTheSection) {
             "tasks/f/s/t/task.yaml:4:3: configs.small: required");
   EXPECT_EQ(TaskRequirementError(Task("x: 1\n"), "configs.small", "required").message(),
             "tasks/f/s/t/task.yaml:1:9: configs.small: required");
+}
+
+// A whole file as one section: an agent's configuration.
+class YamlFileTest : public ::testing::Test {
+ protected:
+  std::string Write(const std::string& text) {
+    const std::string path = ::testing::TempDir() + "/agent.yaml";
+    std::ofstream(path) << text;
+    return path;
+  }
+  const SectionSchema schema_ = {"agent",
+                                 {{"model", FieldType::kString, /*required=*/true},
+                                  {"turns", FieldType::kInt},
+                                  {"temperature", FieldType::kNumber},
+                                  {"insecure", FieldType::kBool},
+                                  {"args", FieldType::kStringList}}};
+};
+
+TEST_F(YamlFileTest, FieldsAreDecodedInTheirTypes) {
+  const std::string path =
+      Write("model: m1\nturns: 40\ntemperature: 0.5\ninsecure: true\nargs: [--x, 40]\n");
+  auto s = DecodeYamlFile(path, schema_);
+  ASSERT_TRUE(s.ok()) << s.status().ToString();
+  EXPECT_EQ(s->Int("turns", 0), 40);
+  EXPECT_DOUBLE_EQ(s->Number("temperature", 0), 0.5);
+  EXPECT_TRUE(s->Bool("insecure", false));
+  const nlohmann::json j = s->ToJson();
+  EXPECT_EQ(j, nlohmann::json::parse(R"({"model": "m1", "turns": 40, "temperature": 0.5,
+                                         "insecure": true, "args": ["--x", "40"]})"));
+  EXPECT_TRUE(j["turns"].is_number_integer());
+}
+
+TEST_F(YamlFileTest, ErrorsNameFileLineColumnAndField) {
+  auto error = [&](const std::string& text) {
+    const std::string path = Write(text);
+    auto s = DecodeYamlFile(path, schema_);
+    EXPECT_FALSE(s.ok()) << text;
+    std::string m = s.ok() ? "" : s.status().message();
+    return m.substr(0, path.size()) == path ? m.substr(path.size()) : "not placed: " + m;
+  };
+  EXPECT_EQ(error("model: m\nturns: 4.5\n"), ":2:8: agent.turns: expected a whole number");
+  EXPECT_EQ(error("model: m\ntemperature: hot\n"), ":2:14: agent.temperature: expected a number");
+  EXPECT_EQ(error("model: m\ntemperature: .nan\n"), ":2:14: agent.temperature: expected a number");
+  EXPECT_EQ(error("model: m\ninsecure: yes\n"), ":2:11: agent.insecure: expected true or false");
+  EXPECT_EQ(error("model: m\nturn: 3\n"), ":2:1: agent.turn: unknown field");
+  EXPECT_EQ(error("turns: 3\n"), ":1:1: agent.model: missing");
+  EXPECT_EQ(error("model: [a\n"), ":2:1: end of sequence flow not found");
+  auto missing = DecodeYamlFile(::testing::TempDir() + "/no_such.yaml", schema_);
+  ASSERT_FALSE(missing.ok());
+  EXPECT_NE(missing.status().message().find("no_such.yaml: cannot read"), std::string::npos);
+}
+
+TEST_F(YamlFileTest, NoFileIsMissingItsRequiredFields) {
+  auto s = DecodeNothing("no --agent-config given", schema_);
+  ASSERT_FALSE(s.ok());
+  EXPECT_EQ(s.status().message(), "no --agent-config given: agent: missing section (model)");
+  EXPECT_TRUE(DecodeNothing("none", {"agent", {{"turns", FieldType::kInt}}}).ok());
 }
 
 }  // namespace

@@ -81,6 +81,22 @@ out=$("$arena" --root "$fake_root" eval --task fake/suite/alpha --candidate "$tm
 check "eval of a wrong candidate exits 1" test $? -eq 1
 check "wrong on held-out is optimization_regressed" grep -q "optimization_regressed" <<<"$out"
 
+# --- an agent's configuration is checked against its schema before anything runs ---
+printf 'max_evals: many\nmin_gain: 0.02\n' >"$tmp/autotune_bad.yaml"
+out=$("$arena" --root "$fake_root" run --agent autotune --agent-config "$tmp/autotune_bad.yaml" \
+  --tasks fake --runs-dir "$tmp/config_runs" 2>&1)
+check "a bad agent config exits 2" test $? -eq 2
+check "... naming file, line, column and field" \
+  grep -q "autotune_bad.yaml:1:12: autotune.max_evals: expected a whole number" <<<"$out"
+check "... before any run is made" test ! -e "$tmp/config_runs/arena.db"
+out=$("$arena" --root "$fake_root" run --agent replay --tasks fake --runs-dir "$tmp/config_runs" 2>&1)
+check "a required field without a config file exits 2" test $? -eq 2
+check "... naming it" grep -q "no --agent-config given: replay: missing section (submissions)" <<<"$out"
+printf 'submissions: /x\nsubmission: /y\n' >"$tmp/replay_typo.yaml"
+out=$("$arena" --root "$fake_root" run --agent replay --agent-config "$tmp/replay_typo.yaml" \
+  --tasks fake --runs-dir "$tmp/config_runs" 2>&1)
+check "an unknown field is an error" grep -q "replay_typo.yaml:2:1: replay.submission: unknown field" <<<"$out"
+
 # --- a replayed run, uninterrupted, as the reference ---
 for t in alpha beta gamma; do
   mkdir -p "$tmp/subs/fake/suite/$t"

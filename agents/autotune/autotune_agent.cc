@@ -41,6 +41,12 @@ struct Knob {
 
 class AutotuneAgent : public AgentAdapter {
  public:
+  SectionSchema ConfigSchema() const override {
+    return {"",
+            {{"max_evals", FieldType::kInt},
+             {"max_passes", FieldType::kInt},
+             {"min_gain", FieldType::kNumber}}};
+  }
   Result<AgentOutcome> Run(const AgentRequest& req) override {
     auto start = std::chrono::steady_clock::now();
     AgentOutcome out;

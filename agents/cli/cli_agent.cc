@@ -462,6 +462,18 @@ struct NetFolder {
 
 }  // namespace
 
+SectionSchema CliAgent::ConfigSchema() const {
+  return {"",
+          {{"model", FieldType::kString},
+           {"effort", FieldType::kString},
+           {"timeout_s", FieldType::kNumber},
+           {"extra_args", FieldType::kStringList},
+           {"mounts", FieldType::kStringList},
+           {"pass_env", FieldType::kStringList},
+           {"endpoints", FieldType::kStringList},
+           {"sandbox", FieldType::kBool}}};
+}
+
 Result<CliAgentConfig> ParseCliAgentConfig(const CliSpec& spec, const Json& config) {
   const std::string who = spec.agent + " agent config";
   CliAgentConfig c;

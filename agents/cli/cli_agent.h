@@ -56,6 +56,7 @@ class CliAgent : public AgentAdapter {
  public:
   explicit CliAgent(const CliSpec& spec) : spec_(spec) {}
   Result<AgentOutcome> Run(const AgentRequest& request) override;
+  SectionSchema ConfigSchema() const override;
 
  private:
   const CliSpec& spec_;

@@ -472,6 +472,19 @@ class ChatRun {
 
 class OpenAiChatAgent : public AgentAdapter {
  public:
+  SectionSchema ConfigSchema() const override {
+    return {"",
+            {{"base_url", FieldType::kString, /*required=*/true},
+             {"model", FieldType::kString, /*required=*/true},
+             {"api_key_env", FieldType::kString},
+             {"temperature", FieldType::kNumber},
+             {"max_turns", FieldType::kInt},
+             {"max_tokens_total", FieldType::kInt},
+             {"request_timeout_s", FieldType::kNumber},
+             {"max_retries", FieldType::kInt},
+             {"retry_initial_delay_s", FieldType::kNumber},
+             {"insecure", FieldType::kBool}}};
+  }
   Result<AgentOutcome> Run(const AgentRequest& request) override {
     ARENA_ASSIGN_OR_RETURN(ChatConfig config, ParseChatConfig(request.config));
     if (request.task == nullptr) return InvalidArgument("openai-chat: the request has no task");

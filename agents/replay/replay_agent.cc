@@ -16,6 +16,9 @@ namespace fs = std::filesystem;
 
 class ReplayAgent : public AgentAdapter {
  public:
+  SectionSchema ConfigSchema() const override {
+    return {"", {{"submissions", FieldType::kString, /*required=*/true}}};
+  }
   Result<AgentOutcome> Run(const AgentRequest& request) override {
     if (!request.config.contains("submissions") || !request.config["submissions"].is_string()) {
       return InvalidArgument("replay agent: config needs 'submissions: DIR'");

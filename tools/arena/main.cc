@@ -102,18 +102,6 @@ Result<std::vector<DeviceInfo>> SelectDevices(const std::string& gpus) {
   return out;
 }
 
-Result<Json> LoadAgentConfig(const std::string& path) {
-  if (path.empty()) return Json::object();
-  try {
-    YAML::Node n = YAML::LoadFile(path);
-    if (!n.IsMap()) return InvalidArgument(path + ": agent config must be a mapping");
-    return YamlToJson(n);
-  } catch (const YAML::Exception& e) {
-    return InvalidArgument(path + ":" + std::to_string(e.mark.line + 1) + ":" +
-                           std::to_string(e.mark.column + 1) + ": " + e.msg);
-  }
-}
-
 // Progress lines: rewritten in place on a terminal, one per line otherwise.
 void Progress(const std::string& line) {
   static const bool tty = isatty(STDERR_FILENO);
@@ -588,11 +576,16 @@ int Main(int argc, char** argv) {
     auto devices = scheduler == "slurm" ? Result<std::vector<DeviceInfo>>(std::vector<DeviceInfo>{})
                                         : SelectDevices(gpus);
     if (!devices.ok()) return Fail(devices.status());
-    auto config = LoadAgentConfig(agent_config_path);
-    if (!config.ok()) return Fail(config.status());
     RunRequest req;
+    // A resumed run keeps the agent and configuration it was started with.
+    if (resume.empty()) {
+      auto adapter = AgentRegistry::Global().Create(agent);
+      if (!adapter.ok()) return Fail(adapter.status());
+      auto config = DecodeAgentConfig(**adapter, agent, agent_config_path);
+      if (!config.ok()) return Fail(config.status());
+      req.agent_config = *config;
+    }
     req.agent = agent;
-    req.agent_config = *config;
     req.selector = selector;
     req.devices = *devices;
     req.runs_dir = runs_dir;

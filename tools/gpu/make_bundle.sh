@@ -14,14 +14,13 @@ cd "$root"
 bazel build --config=stamp //tools/arena:arena //plugins/hip2hip:hip2hip_worker //plugins/hip2hip:hip2hip_runner \
   //tests/adversarial:triton_adversarial_test 2>/dev/null
 bundle="$root/.bundle"
-rm -rf "$bundle/tools" "$bundle/plugins" "$bundle/tasks" "$bundle/agents" "$bundle/tests" "$bundle/bin" "$bundle/leaderboard" "$bundle/core"
+rm -rf "$bundle/tools" "$bundle/plugins" "$bundle/tasks" "$bundle/agents" "$bundle/tests" "$bundle/bin" "$bundle/leaderboard"
 # A stale results database would make the GPU scripts resume an old run.
 [ "${KEEP_RUNS:-0}" = 1 ] || rm -rf "$bundle/runs" "$bundle/runs-broken" "$bundle/runs-overfit" "$bundle/runs-smoke"
 mkdir -p "$bundle/tools/arena" "$bundle/tools/gpu"
 cp -f bazel-bin/tools/arena/arena "$bundle/tools/arena/arena"
 cp -rf tools/gpu/. "$bundle/tools/gpu/"
 cp -r plugins tasks agents leaderboard "$bundle/"
-mkdir -p "$bundle/core" && cp -r core/prompts "$bundle/core/"
 cp -f bazel-bin/plugins/hip2hip/hip2hip_worker bazel-bin/plugins/hip2hip/hip2hip_runner "$bundle/plugins/hip2hip/"
 # Candidates run sandboxed: the GPU machine has no bubblewrap package, but
 # Debian's binary runs there (the scripts point ARENA_BWRAP at it).
