@@ -20,7 +20,7 @@
 #include "core/family.h"
 #include "core/harness_worker.h"
 #include "core/process.h"
-#include "plugins/hip2hip/build/hip_build.h"
+#include "plugins/common/hip/build/hip_build.h"
 
 namespace arena {
 namespace {

@@ -1,14 +1,15 @@
 // The torch2hip family: a PyTorch module (the baseline, timed as PyTorch
 // eager) made faster as a HIP translation unit behind the C ABI of
-// plugins/hip2hip/include/arena_hip.h.
+// plugins/common/hip/include/arena_hip.h.
 //
 // Two workers per evaluation. The reference worker (Python,
 // harness/reference_worker.py) owns the task's reference.py: it draws each
 // trial's inputs, computes the module in float64, checks PyTorch eager in the
 // native dtype against it (the baseline's check), writes inputs and
 // reference outputs as raw files, and times eager (and torch.compile, as a
-// second baseline recorded beside it). The HIP worker of the hip2hip family
-// (shared, not copied) loads the candidate's library, checks it on exactly
+// second baseline recorded beside it). The HIP judge of the HIP kit
+// (plugins/common/hip, shared with hip2hip) has the candidate run by its
+// sandboxed runner, checks it on exactly
 // those files and times it. Timing alternates between the two processes in
 // rounds so that both see the same state of the GPU.
 //
@@ -25,7 +26,7 @@
 #include "core/family.h"
 #include "core/harness_worker.h"
 #include "core/process.h"
-#include "plugins/hip2hip/build/hip_build.h"
+#include "plugins/common/hip/build/hip_build.h"
 
 namespace arena {
 namespace {

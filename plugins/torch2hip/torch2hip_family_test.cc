@@ -13,7 +13,7 @@
 #include "core/registry.h"
 #include "core/run.h"
 #include "core/testing/family_conformance.h"
-#include "plugins/hip2hip/worker/tensors.h"
+#include "plugins/common/hip/worker/tensors.h"
 
 namespace arena {
 namespace {

@@ -11,7 +11,7 @@
 #include <gtest/gtest.h>
 
 #include "core/files.h"
-#include "plugins/hip2hip/build/hip_build.h"
+#include "plugins/common/hip/build/hip_build.h"
 
 namespace arena {
 namespace {

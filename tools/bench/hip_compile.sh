@@ -12,7 +12,7 @@ nvcc="${ARENA_NVCC:-/usr/local/cuda/bin/nvcc}"
 out="$(mktemp -d)"
 trap 'rm -rf "$out"' EXIT
 flags=(-x cu -std=c++17 -O3 -arch=sm_90 -shared -Xcompiler -fPIC -cudart shared
-       -I"$root/plugins/hip2hip/hip_on_cuda/include" -I"$root/plugins/hip2hip/include")
+       -I"$root/plugins/common/hip/hip_on_cuda/include" -I"$root/plugins/common/hip/include")
 best() {  # best wall time in seconds of REPS runs of the command
   local b=999
   for _ in $(seq "$reps"); do

@@ -23,7 +23,7 @@ step() {  # step NAME LIMIT_S COMMAND...
     "$(grep -E '^\[[0-9]+/[0-9]+\]|programs:|^arena exit' "$out/$name.txt" | tail -1 | cut -c1-90)" |
     tee -a "$out/smoke.md"
 }
-[ -d hiptests ] && step hip_layer 120 bash plugins/hip2hip/hip_on_cuda/tests/run_gpu_tests.sh hiptests
+[ -d hiptests ] && step hip_layer 120 bash plugins/common/hip/hip_on_cuda/tests/run_gpu_tests.sh hiptests
 step triton 120 tools/arena/arena --root . run --tasks triton2triton/elementwise/gelu --runs-dir "$here/runs-smoke"
 step hip2hip 120 tools/arena/arena --root . run --tasks hip2hip/elementwise/silu_mul --runs-dir "$here/runs-smoke"
 # torch.compile (a second baseline, minutes per task) is left to the family run.

@@ -1,0 +1,504 @@
+#include "plugins/common/hip/build/hip_build.h"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <mutex>
+#include <set>
+#include <sstream>
+#include <thread>
+
+#include <openssl/sha.h>
+
+#include "core/files.h"
+#include "core/harness_worker.h"
+#include "core/process.h"
+#include "core/sandbox.h"
+
+namespace arena {
+namespace {
+namespace fs = std::filesystem;
+
+std::string FindTool(const char* env, const std::vector<std::string>& candidates) {
+  if (const char* v = std::getenv(env); v != nullptr && *v) return v;
+  for (const auto& c : candidates) {
+    if (fs::exists(c)) return c;
+  }
+  return "";
+}
+
+// SHA-256 of a byte string, in hex.
+std::string Sha256Hex(const std::string& bytes) {
+  unsigned char digest[SHA256_DIGEST_LENGTH];
+  SHA256(reinterpret_cast<const unsigned char*>(bytes.data()), bytes.size(), digest);
+  static const char kHex[] = "0123456789abcdef";
+  std::string out;
+  for (unsigned char b : digest) {
+    out += kHex[b >> 4];
+    out += kHex[b & 15];
+  }
+  return out;
+}
+
+// Every regular file below `dir`, by relative path, with its contents.
+std::string TreeContents(const fs::path& dir) {
+  std::vector<fs::path> files;
+  std::error_code ec;
+  for (auto it = fs::recursive_directory_iterator(dir, ec); !ec && it != fs::end(it);
+       it.increment(ec)) {
+    if (it->is_regular_file()) files.push_back(it->path());
+  }
+  std::sort(files.begin(), files.end());
+  std::string all;
+  for (const auto& f : files) {
+    std::ifstream in(f, std::ios::binary);
+    all += fs::relative(f, dir).generic_string() + '\0';
+    all += std::string(std::istreambuf_iterator<char>(in), {}) + '\0';
+  }
+  return all;
+}
+
+// The digest of a folder of headers that does not change while the arena
+// runs (the HIP layer, arena_hip.h): read once per process.
+std::string HeaderDigest(const std::string& dir) {
+  static std::mutex mu;
+  static std::map<std::string, std::string> known;
+  std::lock_guard<std::mutex> lock(mu);
+  auto it = known.find(dir);
+  if (it != known.end()) return it->second;
+  return known[dir] = Sha256Hex(TreeContents(dir));
+}
+
+// A compiler's identity: its path and what --version says (once per process).
+std::string CompilerIdentity(const HipBuildOptions& options, const std::string& compiler) {
+  static std::mutex mu;
+  static std::map<std::string, std::string> known;
+  std::lock_guard<std::mutex> lock(mu);
+  auto it = known.find(compiler);
+  if (it != known.end()) return it->second;
+  ProcessResult r = RunBuildStep(options, {compiler, "--version"});
+  return known[compiler] = compiler + '\0' + r.out + r.err;
+}
+
+// Where built libraries are kept, keyed by everything that went into them:
+// $ARENA_HIP_CACHE ("off" disables), else the user's cache folder.
+std::string CacheDir() { return UserCacheDir("ARENA_HIP_CACHE", "hip"); }
+
+// Copies `from` to `to` through a temporary file and a rename.
+bool CopyAtomically(const fs::path& from, const fs::path& to) {
+  std::error_code ec;
+  fs::create_directories(to.parent_path(), ec);
+  const fs::path tmp = to.string() + ".tmp." + std::to_string(::getpid());
+  fs::copy_file(from, tmp, fs::copy_options::overwrite_existing, ec);
+  if (!ec) fs::rename(tmp, to, ec);
+  if (ec) fs::remove(tmp, ec);
+  return !ec;
+}
+
+}  // namespace
+
+std::string FindNvcc() { return FindTool("ARENA_NVCC", {"/usr/local/cuda/bin/nvcc", "/usr/bin/nvcc"}); }
+std::string FindHipcc() { return FindTool("ARENA_HIPCC", {"/usr/bin/hipcc", "/opt/rocm/bin/hipcc"}); }
+
+std::string ArenaHipIncludeDir(const std::string& project_root) {
+  return (fs::path(project_root) / "plugins/common/hip/include").string();
+}
+
+std::string FindBuiltBinary(const std::string& project_root, const std::string& rel) {
+  for (const std::string& prefix : {std::string(), std::string("bazel-bin/")}) {
+    fs::path p = fs::path(project_root) / (prefix + rel);
+    if (fs::exists(p)) return p.string();
+  }
+  return "";
+}
+
+namespace {
+
+// Runs one build command; a command that cannot even start is a result
+// saying why (the build's failure, with its message in the log).
+ProcessResult RunStep(const ProcessOptions& o) {
+  auto r = RunProcess(o);
+  if (r.ok()) return *r;
+  ProcessResult failed;
+  failed.err = r.status().message();
+  return failed;
+}
+
+}  // namespace
+
+ProcessResult RunBuildStep(const HipBuildOptions& options, std::vector<std::string> argv) {
+  ProcessOptions o;
+  o.argv = std::move(argv);
+  o.timeout_s = options.timeout_s;
+  o.cwd = options.work_dir;
+  o.isolate_network = true;
+  return RunStep(o);
+}
+
+namespace {
+
+constexpr char kSandboxInclude[] = "/opt/arena/include";
+constexpr char kSandboxLayer[] = "/opt/arena/hip_on_cuda";
+
+// A build command run in the sandbox, on `stage` (bound read-write at
+// kSandboxWorkspace) and the two include folders (read-only).
+ProcessResult RunSandboxedBuildStep(const HipBuildOptions& options, const std::string& stage,
+                                    const std::string& include, const std::string& layer,
+                                    std::vector<std::string> argv) {
+  SandboxOptions sb;
+  sb.workspace = stage;
+  sb.read_only = {{include, kSandboxInclude}, {layer, kSandboxLayer}};
+  // A compiler installed outside /usr (ARENA_NVCC=/opt/cuda/bin/nvcc, say):
+  // its installation, read-only, at the same path.
+  std::error_code ec;
+  const fs::path compiler = fs::canonical(argv.front(), ec);
+  if (!ec && compiler.string().rfind("/usr/", 0) != 0) {
+    const std::string install = compiler.parent_path().parent_path().string();
+    sb.read_only.push_back({install, install});
+  }
+  auto p = SandboxedProcess(sb, argv);
+  if (!p.ok()) {
+    ProcessResult failed;
+    failed.err = p.status().message();
+    return failed;
+  }
+  p->timeout_s = options.timeout_s;
+  return RunStep(*p);
+}
+
+}  // namespace
+
+StageOutcome BuildHip(const HipBuildOptions& options, const std::string& source_path,
+                      const std::string& name, std::string* library) {
+  std::string include = ArenaHipIncludeDir(options.project_root);
+  std::string layer =
+      (fs::path(options.project_root) / "plugins/common/hip/hip_on_cuda/include").string();
+  // Untrusted source: a copy of the editable files alone, built sandboxed.
+  const bool sandboxed = !options.editable.empty();
+  std::string source = source_path;
+  std::string stage;
+  if (sandboxed) {
+    if (std::string why = SandboxUnavailableReason(); !why.empty()) {
+      return StageOutcome::Failed("harness: the build sandbox cannot run here: " + why);
+    }
+    stage = (fs::path(options.work_dir) / ("build-" + name)).string();
+    std::error_code ec;
+    Status reset = ResetDir(stage);
+    if (!reset.ok()) return StageOutcome::Failed("harness: " + reset.message());
+    auto missing = CopyRegularFiles(fs::path(source_path).parent_path().string(), options.editable, stage);
+    if (!missing.ok()) return StageOutcome::Failed("harness: " + missing.status().message());
+    if (!missing->empty()) return StageOutcome::Failed(missing->front() + " is missing or not a regular file");
+    source = (fs::path(stage) / fs::path(source_path).filename()).string();
+    // The headers as real files: a Bazel runfiles tree is links that point
+    // outside the sandbox.
+    const fs::path headers = fs::path(options.work_dir) / "build-headers";
+    if (!fs::is_directory(headers / "include", ec) || !fs::is_directory(headers / "hip_on_cuda", ec)) {
+      fs::remove_all(headers, ec);
+      Status copied = CopyTree(include, (headers / "include").string());
+      if (copied.ok()) copied = CopyTree(layer, (headers / "hip_on_cuda").string());
+      if (!copied.ok()) return StageOutcome::Failed("harness: " + copied.message());
+    }
+    include = (headers / "include").string();
+    layer = (headers / "hip_on_cuda").string();
+  }
+  // Paths as the compilers see them.
+  const std::string in_include = sandboxed ? kSandboxInclude : include;
+  const std::string in_layer = sandboxed ? kSandboxLayer : layer;
+  const std::string in_source =
+      sandboxed ? std::string(kSandboxWorkspace) + "/" + fs::path(source).filename().string() : source;
+  auto run_step = [&](std::vector<std::string> argv) {
+    return sandboxed ? RunSandboxedBuildStep(options, stage, include, layer, std::move(argv))
+                     : RunBuildStep(options, std::move(argv));
+  };
+  StageOutcome o = StageOutcome::Passed();
+  const std::string nvcc = FindNvcc();
+  if (nvcc.empty()) return StageOutcome::Failed("harness: nvcc not found (set ARENA_NVCC)");
+  const std::string lib = (fs::path(options.work_dir) / (name + ".so")).string();
+  const std::string arch = options.device.platform == "cuda" && !options.device.arch.empty()
+                               ? options.device.arch
+                               : "sm_90";
+  const std::string hipcc = FindHipcc();
+  const std::vector<std::string> nv_flags = {"-x", "cu", "-std=c++17", "-O3", "-t", "0",
+                                             "-arch=" + arch, "-shared", "-Xcompiler", "-fPIC",
+                                             "-cudart", "shared"};
+  // The cache key: the compilers, the flags, the source's folder (the
+  // editable files it may include), and the headers it is built against.
+  const std::string cache = CacheDir();
+  std::string key;
+  if (!cache.empty()) {
+    std::string what = CompilerIdentity(options, nvcc) + '\0';
+    if (!hipcc.empty()) what += CompilerIdentity(options, hipcc) + '\0';
+    for (const auto& f : nv_flags) what += f + '\0';
+    what += fs::path(source).filename().string() + '\0' + TreeContents(fs::path(source).parent_path());
+    what += HeaderDigest(layer) + HeaderDigest(include);
+    key = Sha256Hex(what);
+  }
+  const fs::path cached = cache.empty() ? fs::path() : fs::path(cache) / (key + ".so");
+  const fs::path amd_ok = cache.empty() ? fs::path() : fs::path(cache) / (key + ".gfx90a-ok");
+  if (!cache.empty() && fs::is_regular_file(cached) &&
+      (hipcc.empty() || fs::is_regular_file(amd_ok)) && CopyAtomically(cached, lib)) {
+    // Built before from exactly these inputs (the baseline of every
+    // evaluation; a candidate checked through ./feedback, then evaluated).
+    o.metrics["nvidia_arch"] = arch;
+    o.metrics["cache"] = "hit";
+    o.metrics["amd"] = hipcc.empty() ? "not checked: hipcc not installed" : "gfx90a";
+    *library = lib;
+    o.detail = "built for NVIDIA " + arch + (hipcc.empty() ? "" : " and AMD gfx90a") +
+               " (cached: same source, headers and compilers)";
+    return o;
+  }
+  // Outputs: in the stage when sandboxed (the only folder it may write),
+  // moved out after.
+  const std::string amd_out = sandboxed
+                                  ? std::string(kSandboxWorkspace) + "/" + name + "_gfx90a.so"
+                                  : (fs::path(options.work_dir) / (name + "_gfx90a.so")).string();
+  const std::string nv_out = sandboxed ? std::string(kSandboxWorkspace) + "/" + name + ".so" : lib;
+  // AMD first, in the background: the same source must build there too,
+  // and the two compilers need not wait for each other.
+  ProcessResult amd;
+  std::thread amd_build;
+  if (!hipcc.empty()) {
+    amd_build = std::thread([&] {
+      amd = run_step({hipcc, "--offload-arch=gfx90a", "-std=c++17", "-O3", "-fPIC", "-shared",
+                      "-I" + in_include, in_source, "-o", amd_out});
+    });
+  }
+  // -t 0: nvcc runs its host and device passes side by side (about 15%
+  // faster for one translation unit).
+  std::vector<std::string> argv = {nvcc};
+  argv.insert(argv.end(), nv_flags.begin(), nv_flags.end());
+  argv.insert(argv.end(), {"-I" + in_layer, "-I" + in_include, in_source, "-o", nv_out});
+  auto nv = run_step(argv);
+  if (amd_build.joinable()) amd_build.join();
+  if (sandboxed && nv.success()) {
+    std::error_code ec;
+    fs::copy_file(fs::path(stage) / (name + ".so"), lib, fs::copy_options::overwrite_existing, ec);
+    if (ec) return StageOutcome::Failed("harness: " + lib + ": " + ec.message());
+  }
+  o.metrics["nvidia_arch"] = arch;
+  o.metrics["nvidia_compile_s"] = nv.wall_s;
+  if (!nv.success()) {
+    return StageOutcome::Failed("does not compile for NVIDIA " + arch + " (" + nv.Describe() + ")",
+                                nv.out + nv.err);
+  }
+  if (hipcc.empty()) {
+    o.metrics["amd"] = "not checked: hipcc not installed";
+  } else {
+    o.metrics["amd_compile_s"] = amd.wall_s;
+    if (!amd.success()) {
+      return StageOutcome::Failed("does not compile for AMD gfx90a (" + amd.Describe() + ")",
+                                  amd.out + amd.err);
+    }
+    o.metrics["amd"] = "gfx90a";
+  }
+  if (!cache.empty()) {
+    o.metrics["cache"] = "miss";
+    if (!hipcc.empty()) {
+      std::error_code ec;
+      fs::create_directories(cache, ec);
+      std::ofstream(amd_ok) << "built for gfx90a\n";
+    }
+    CopyAtomically(lib, cached);  // the marker first: a library alone is never taken
+  }
+  *library = lib;
+  o.detail = "built for NVIDIA " + arch + (hipcc.empty() ? "" : " and AMD gfx90a");
+  return o;
+}
+
+std::string HipSource(const TaskSpec& task) {
+  for (const auto& e : task.editable) {
+    if (fs::path(e).extension() == ".hip") return e;
+  }
+  return task.editable.front();
+}
+
+Result<Section> ValidateHipTask(const TaskSpec& task, const std::string& section,
+                                const std::vector<FieldSpec>& more,
+                                const std::string& reference_ext) {
+  SectionSchema schema{section, {{"reference", FieldType::kString, /*required=*/true}}};
+  schema.fields.insert(schema.fields.end(), more.begin(), more.end());
+  ARENA_ASSIGN_OR_RETURN(Section s, DecodeSection(task, schema));
+  const std::string ref = s.String("reference");
+  if (std::find(task.harness.begin(), task.harness.end(), ref) == task.harness.end()) {
+    return s.Error("reference", "'" + ref + "' must be one of the task's harness files");
+  }
+  if (fs::path(ref).extension() != reference_ext) {
+    return s.Error("reference", "expected a " + reference_ext + " file");
+  }
+  if (fs::path(HipSource(task)).extension() != ".hip") {
+    return InvalidArgument(task.yaml_path + ": files.editable: a " + section +
+                           " task edits a .hip file");
+  }
+  return s;
+}
+
+Json HipToolchain() {
+  static const Json cached = [] {
+    Json j = Json::object();
+    // The line of `compiler --version` that holds `key`.
+    auto version = [](const std::string& compiler, const std::string& key) -> std::string {
+      if (compiler.empty()) return "";
+      ProcessOptions o;
+      o.argv = {compiler, "--version"};
+      o.timeout_s = 60;
+      auto r = RunProcess(o);
+      if (!r.ok()) return "";
+      std::istringstream lines(r->out + "\n" + r->err);
+      for (std::string line; std::getline(lines, line);) {
+        if (line.find(key) != std::string::npos) return line;
+      }
+      return "";
+    };
+    if (std::string v = version(FindNvcc(), "release"); !v.empty()) j["nvcc"] = v;
+    if (std::string v = version(FindHipcc(), "HIP version"); !v.empty()) j["hipcc"] = v;
+    return j;
+  }();
+  return cached;
+}
+
+namespace {
+
+// The file ldconfig's cache (or a usual folder) has for `soname`, or "".
+std::string FindSystemLibrary(const std::string& soname) {
+  for (const char* ldconfig : {"/sbin/ldconfig", "/usr/sbin/ldconfig"}) {
+    if (!fs::exists(ldconfig)) continue;
+    ProcessOptions p;
+    p.argv = {ldconfig, "-p"};
+    p.timeout_s = 30;
+    auto r = RunProcess(p);
+    if (!r.ok() || !r->success()) continue;
+    std::istringstream lines(r->out);
+    for (std::string line; std::getline(lines, line);) {
+      // "\tlibcuda.so.1 (libc6,x86-64) => /usr/lib/x86_64-linux-gnu/libcuda.so.1"
+      std::istringstream words(line);
+      std::string name, abi, arrow, path;
+      words >> name >> abi >> arrow >> path;
+      if (name == soname && abi.find("x86-64") != std::string::npos && fs::exists(path)) return path;
+    }
+  }
+  for (const char* dir : {"/usr/lib/x86_64-linux-gnu", "/usr/lib64", "/usr/local/nvidia/lib64", "/usr/lib/wsl/lib"}) {
+    const fs::path f = fs::path(dir) / soname;
+    if (fs::exists(f)) return f.string();
+  }
+  return "";
+}
+
+}  // namespace
+
+Result<std::vector<std::pair<std::string, std::string>>> HipRunnerLibraries(const std::string& runner) {
+  static std::mutex mu;
+  static std::map<std::string, std::vector<std::pair<std::string, std::string>>> known;
+  std::lock_guard<std::mutex> lock(mu);
+  if (auto it = known.find(runner); it != known.end()) return it->second;
+  // Libraries the runner does not link but the driver or the runner opens
+  // at run time, and their own dependencies, join the runner's closure.
+  std::vector<std::string> files;
+  std::vector<std::pair<std::string, std::string>> extra;
+  auto add_from = [&](const fs::path& dir, const std::vector<std::string>& prefixes) {
+    std::error_code ec;
+    for (const auto& e : fs::directory_iterator(dir, ec)) {
+      const std::string name = e.path().filename().string();
+      for (const auto& prefix : prefixes) {
+        if (name.rfind(prefix, 0) == 0 && e.is_regular_file(ec)) {
+          extra.emplace_back(e.path().string(), name);
+          files.push_back(e.path().string());
+        }
+      }
+    }
+  };
+  // The driver, and the companions it opens itself (the PTX JIT).
+  if (std::string cuda = FindSystemLibrary("libcuda.so.1"); !cuda.empty()) {
+    add_from(fs::path(cuda).parent_path(),
+             {"libcuda.so", "libnvidia-ptxjitcompiler.so", "libnvidia-nvvm.so", "libnvidia-gpucomp.so"});
+  }
+  ARENA_ASSIGN_OR_RETURN(auto libs, SharedLibraryClosure({runner}));
+  // CUPTI, beside the runtime the runner loads (or in the toolkit's extras).
+  for (const auto& [path, name] : libs) {
+    if (name.rfind("libcudart.so", 0) != 0) continue;
+    const fs::path dir = fs::path(path).parent_path();
+    add_from(dir, {"libcupti.so"});
+    add_from(dir / ".." / "extras" / "CUPTI" / "lib64", {"libcupti.so"});
+  }
+  ARENA_ASSIGN_OR_RETURN(auto more, SharedLibraryClosure(files));
+  std::set<std::string> names;
+  for (const auto& l : libs) names.insert(l.second);
+  for (const auto* list : {&more, &extra}) {
+    for (const auto& l : *list) {
+      if (names.insert(l.second).second) libs.push_back(l);
+    }
+  }
+  return known[runner] = libs;
+}
+
+Result<Json> HipRunner(const EvaluationContext& ctx, const std::string& subject, const std::string& lib) {
+  if (lib.empty()) return Json{{"argv", Json::array()}};
+  if (std::string why = SandboxUnavailableReason(); !why.empty()) {
+    // Code under test never runs outside the sandbox.
+    return Unavailable("the candidate sandbox cannot run here: " + why);
+  }
+  const std::string bin = FindBuiltBinary(ctx.project_root, "plugins/common/hip/hip_runner");
+  if (bin.empty()) return NotFound("hip2hip runner binary not found under " + ctx.project_root);
+  // The runner's binary, copied (a Bazel runfiles tree is links that point
+  // outside the sandbox), and the subject's library alone in a folder of
+  // its own, fresh for every runner: nothing of the harness, the other
+  // subject or an earlier build.
+  const fs::path code = fs::path(ctx.work_dir) / "runner_code";
+  ARENA_RETURN_IF_ERROR(MakeDirs(code.string()));
+  if (!fs::exists(code / "hip_runner")) {
+    ARENA_RETURN_IF_ERROR(CopyFile(bin, (code / "hip_runner").string()));
+    std::error_code ec;
+    fs::permissions(code / "hip_runner", fs::perms::owner_all, fs::perm_options::replace, ec);
+    if (ec) return Internal("cannot make the runner executable: " + ec.message());
+  }
+  static std::atomic<int> runners{0};
+  const fs::path dir = fs::path(ctx.work_dir) / "runners" / (subject + "." + std::to_string(++runners));
+  ARENA_RETURN_IF_ERROR(ResetDir(dir.string()));
+  ARENA_RETURN_IF_ERROR(CopyFile(lib, (dir / (subject + ".so")).string()));
+  SandboxOptions sb;
+  sb.workspace = dir.string();
+  sb.workspace_read_only = true;
+  sb.read_only = {{code.string(), "/opt/arena/runner"}};
+  ARENA_ASSIGN_OR_RETURN(sb.libraries, HipRunnerLibraries(bin));
+  sb.devices = GpuDeviceNodes();
+  sb.env = {{"CUDA_VISIBLE_DEVICES", std::to_string(ctx.device.index)}};
+  ARENA_ASSIGN_OR_RETURN(
+      std::vector<std::string> argv,
+      SandboxArgv(sb, {"/opt/arena/runner/hip_runner",
+                       "--lib=" + std::string(kSandboxWorkspace) + "/" + subject + ".so"}));
+  return Json{{"argv", argv}};
+}
+
+Result<std::unique_ptr<WorkerProcess>> StartHipWorker(const EvaluationContext& ctx,
+                                                      const std::map<std::string, std::string>& libs,
+                                                      const std::string& reference) {
+  std::string bin = FindBuiltBinary(ctx.project_root, "plugins/common/hip/hip_judge");
+  if (bin.empty()) return NotFound("hip2hip worker binary not found under " + ctx.project_root);
+  Json runners = Json::object();
+  for (const auto& [subject, lib] : libs) {
+    ARENA_ASSIGN_OR_RETURN(runners[subject], HipRunner(ctx, subject, lib));
+  }
+  ProcessOptions o;
+  o.argv = {bin};
+  o.cwd = ctx.work_dir;
+  o.env["CUDA_VISIBLE_DEVICES"] = std::to_string(ctx.device.index);
+  o.isolate_network = true;
+  ARENA_ASSIGN_OR_RETURN(std::unique_ptr<WorkerProcess> worker, WorkerProcess::Start(o));
+  Json init = {{"op", "init"},
+               {"task", ctx.task->ToJson()},
+               {"device_index", 0},
+               {"runners", runners},
+               {"reference", reference},
+               {"log_dir", ctx.work_dir},
+               // The judge gives up on a runner before this process gives
+               // up on the judge, so the right subject is blamed.
+               {"timeout_s", std::max(1.0, ctx.stage_timeout_s * 0.9 - 1.0)}};
+  ARENA_RETURN_IF_ERROR(InitializeWorker(*worker, init, 120, "hip worker"));
+  return worker;
+}
+
+}  // namespace arena

@@ -1,0 +1,122 @@
+// The HIP build: real compilers (nvcc through the HIP-on-CUDA layer; hipcc
+// where installed), and its cache of built libraries.
+#include "plugins/common/hip/build/hip_build.h"
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+
+#include <gtest/gtest.h>
+
+#include "core/files.h"
+
+namespace arena {
+namespace {
+namespace fs = std::filesystem;
+
+constexpr char kKernel[] = R"(#include <hip/hip_runtime.h>
+#include "arena_hip.h"
+__global__ void scale(float* y, long long n) {
+  long long i = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (i < n) y[i] *= 2.0f;
+}
+extern "C" int arena_run(const ArenaTensor* in, int nin, ArenaTensor* out, int nout,
+                         const ArenaParam* p, int np, hipStream_t stream) {
+  hipLaunchKernelGGL(scale, dim3(1), dim3(64), 0, stream, static_cast<float*>(out[0].data), 64LL);
+  return hipGetLastError() == hipSuccess ? 0 : 1;
+}
+)";
+
+class HipBuild : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    root_ = testing::TempDir() + "/hip_build_" +
+            ::testing::UnitTest::GetInstance()->current_test_info()->name();
+    ASSERT_TRUE(ResetDir(root_).ok());
+    setenv("ARENA_HIP_CACHE", (root_ + "/cache").c_str(), 1);
+    options_.project_root = fs::current_path().string();  // compilers run elsewhere
+    options_.work_dir = root_ + "/work";
+    fs::create_directories(options_.work_dir);
+  }
+  void TearDown() override { unsetenv("ARENA_HIP_CACHE"); }
+
+  StageOutcome Build(const std::string& text, const std::string& name) {
+    const std::string src = root_ + "/src_" + name + "/kernel.hip";
+    EXPECT_TRUE(WriteFileAtomic(src, text).ok());
+    std::string lib;
+    StageOutcome o = BuildHip(options_, src, name, &lib);
+    if (o.passed()) {
+      EXPECT_TRUE(fs::is_regular_file(lib)) << lib;
+    }
+    return o;
+  }
+
+  std::string root_;
+  HipBuildOptions options_;
+};
+
+TEST_F(HipBuild, SameInputsAreBuiltOnceThenTakenFromTheCache) {
+  StageOutcome first = Build(kKernel, "a");
+  ASSERT_TRUE(first.passed()) << first.detail << first.log;
+  EXPECT_EQ(first.metrics.value("cache", ""), "miss");
+  EXPECT_TRUE(first.metrics.contains("nvidia_compile_s"));
+  EXPECT_EQ(first.metrics.value("nvidia_arch", ""), "sm_90");
+
+  StageOutcome again = Build(kKernel, "b");  // same file name and contents, another folder
+  ASSERT_TRUE(again.passed()) << again.detail;
+  EXPECT_EQ(again.metrics.value("cache", ""), "hit");
+  EXPECT_FALSE(again.metrics.contains("nvidia_compile_s")) << "a hit is not a compile time";
+  EXPECT_EQ(*ReadFile(options_.work_dir + "/a.so"), *ReadFile(options_.work_dir + "/b.so"));
+
+  std::string changed = kKernel;
+  changed.replace(changed.find("2.0f"), 4, "3.0f");
+  EXPECT_EQ(Build(changed, "c").metrics.value("cache", ""), "miss");
+}
+
+TEST_F(HipBuild, FailuresAreNeverCachedAndTheCacheCanBeTurnedOff) {
+  StageOutcome bad = Build("this is not C++\n", "bad");
+  EXPECT_EQ(bad.status, StageStatus::kFailed);
+  EXPECT_NE(bad.detail.find("does not compile"), std::string::npos) << bad.detail;
+  EXPECT_EQ(Build("this is not C++\n", "bad2").status, StageStatus::kFailed);
+  setenv("ARENA_HIP_CACHE", "off", 1);
+  StageOutcome off = Build(kKernel, "off");
+  ASSERT_TRUE(off.passed()) << off.detail << off.log;
+  EXPECT_FALSE(off.metrics.contains("cache"));
+}
+
+TEST_F(HipBuild, AnEditableHeaderBesideTheSourceIsPartOfTheKey) {
+  const std::string with_header = std::string("#include \"knobs.h\"\n") + kKernel;
+  ASSERT_TRUE(WriteFileAtomic(root_ + "/src_h1/knobs.h", "#define KNOB 1\n").ok());
+  ASSERT_TRUE(Build(with_header, "h1").passed());
+  ASSERT_TRUE(WriteFileAtomic(root_ + "/src_h2/knobs.h", "#define KNOB 2\n").ok());
+  EXPECT_EQ(Build(with_header, "h2").metrics.value("cache", ""), "miss");
+}
+
+TEST_F(HipBuild, AnUntrustedSourceSeesItsEditableFilesAlone) {
+  // A candidate that includes the task's reference (beside it in the staged
+  // task folder, or by an absolute path into the project) to compute its
+  // outputs on the host: built sandboxed, on a copy of the editable files,
+  // it finds neither.
+  setenv("ARENA_HIP_CACHE", "off", 1);
+  options_.editable = {"kernel.hip"};
+  const std::string secret = root_ + "/src_leak/reference.cpp";
+  ASSERT_TRUE(WriteFileAtomic(secret, "#error the reference was reachable\n").ok());
+  StageOutcome beside = Build(std::string("#include \"reference.cpp\"\n") + kKernel, "leak");
+  EXPECT_EQ(beside.status, StageStatus::kFailed);
+  EXPECT_EQ(beside.log.find("the reference was reachable"), std::string::npos) << beside.log;
+  EXPECT_NE(beside.log.find("reference.cpp"), std::string::npos) << beside.log;  // not found
+  const std::string project_file = (fs::current_path() / "plugins/common/hip/build/hip_build.cc").string();
+  StageOutcome absolute = Build("#include \"" + project_file + "\"\n" + kKernel, "abs");
+  EXPECT_EQ(absolute.status, StageStatus::kFailed);
+  // Without the sandbox (harness code) the same include would be found.
+  options_.editable.clear();
+  StageOutcome trusted = Build(std::string("#include \"reference.cpp\"\n") + kKernel, "leak");
+  EXPECT_NE(trusted.log.find("the reference was reachable"), std::string::npos) << trusted.log;
+  // An honest source still builds, sandboxed.
+  options_.editable = {"kernel.hip"};
+  StageOutcome honest = Build(kKernel, "honest");
+  EXPECT_TRUE(honest.passed()) << honest.detail << honest.log;
+}
+
+}  // namespace
+}  // namespace arena

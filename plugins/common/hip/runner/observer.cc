@@ -1,0 +1,232 @@
+#include "plugins/common/hip/runner/observer.h"
+
+#include <dlfcn.h>
+
+#include <cstdlib>
+#include <cstring>
+#include <utility>
+
+#include <cuda.h>
+#include <cuda_runtime_api.h>
+#include <cupti.h>
+
+namespace arena::hip2hip {
+namespace {
+
+// CUPTI's entry points, looked up in the library the runner loaded: the
+// runner starts (and says why it observes nothing) where CUPTI is absent.
+struct Cupti {
+  decltype(&cuptiSubscribe) subscribe = nullptr;
+  decltype(&cuptiEnableCallback) enable_callback = nullptr;
+  decltype(&cuptiGetCallbackState) callback_state = nullptr;
+  decltype(&cuptiActivityEnable) activity_enable = nullptr;
+  decltype(&cuptiActivityRegisterCallbacks) register_buffers = nullptr;
+  decltype(&cuptiActivityGetNextRecord) next_record = nullptr;
+  decltype(&cuptiActivityFlushAll) flush_all = nullptr;
+};
+Cupti api;
+Observer* observer = nullptr;  // CUPTI's C callbacks carry no pointer of ours
+
+constexpr size_t kCanaryBytes = 24;
+constexpr size_t kBufferBytes = 1 << 20;
+
+constexpr CUpti_CallbackId kDriverLaunches[] = {
+    CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel,
+    CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel_ptsz,
+    CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx,
+    CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx_ptsz,
+    CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel,
+    CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel_ptsz,
+    CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernelMultiDevice,
+};
+constexpr CUpti_CallbackId kRuntimeLaunches[] = {
+    CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_v7000,
+    CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_ptsz_v7000,
+    CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernelExC_v11060,
+    CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernelExC_ptsz_v11060,
+    CUPTI_RUNTIME_TRACE_CBID_cudaLaunchCooperativeKernel_v9000,
+    CUPTI_RUNTIME_TRACE_CBID_cudaLaunchCooperativeKernel_ptsz_v9000,
+    CUPTI_RUNTIME_TRACE_CBID_cudaLaunchCooperativeKernelMultiDevice_v9000,
+};
+constexpr CUpti_CallbackId kDriverGraphLaunches[] = {
+    CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch,
+    CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch_ptsz,
+};
+// Host memory the device can reach: a kernel could copy the inputs there
+// for the host to compute on.
+constexpr CUpti_CallbackId kDriverHostMemory[] = {
+    CUPTI_DRIVER_TRACE_CBID_cuMemHostAlloc,        CUPTI_DRIVER_TRACE_CBID_cuMemHostAlloc_v2,
+    CUPTI_DRIVER_TRACE_CBID_cuMemAllocHost,        CUPTI_DRIVER_TRACE_CBID_cuMemAllocHost_v2,
+    CUPTI_DRIVER_TRACE_CBID_cuMemHostRegister,     CUPTI_DRIVER_TRACE_CBID_cuMemHostRegister_v2,
+    CUPTI_DRIVER_TRACE_CBID_cuMemAllocManaged,
+};
+constexpr CUpti_CallbackId kRuntimeHostMemory[] = {
+    CUPTI_RUNTIME_TRACE_CBID_cudaHostAlloc_v3020,
+    CUPTI_RUNTIME_TRACE_CBID_cudaMallocHost_v3020,
+    CUPTI_RUNTIME_TRACE_CBID_cudaHostRegister_v4000,
+    CUPTI_RUNTIME_TRACE_CBID_cudaMallocManaged_v6000,
+};
+// Copies to the host, seen at the call as well as in the copy records.
+constexpr CUpti_CallbackId kDriverToHost[] = {
+    CUPTI_DRIVER_TRACE_CBID_cuMemcpyDtoH,           CUPTI_DRIVER_TRACE_CBID_cuMemcpyDtoH_v2,
+    CUPTI_DRIVER_TRACE_CBID_cuMemcpyDtoH_v2_ptds,   CUPTI_DRIVER_TRACE_CBID_cuMemcpyDtoHAsync,
+    CUPTI_DRIVER_TRACE_CBID_cuMemcpyDtoHAsync_v2,   CUPTI_DRIVER_TRACE_CBID_cuMemcpyDtoHAsync_v2_ptsz,
+};
+
+template <size_t N>
+bool In(CUpti_CallbackId id, const CUpti_CallbackId (&ids)[N]) {
+  for (CUpti_CallbackId x : ids) {
+    if (x == id) return true;
+  }
+  return false;
+}
+
+bool OnHost(CUmemLocationType t) { return t != CU_MEM_LOCATION_TYPE_DEVICE && t != CU_MEM_LOCATION_TYPE_INVALID; }
+
+void CUPTIAPI OnApi(void*, CUpti_CallbackDomain domain, CUpti_CallbackId id, const void* data) {
+  const auto* info = static_cast<const CUpti_CallbackData*>(data);
+  if (observer == nullptr || info->callbackSite != CUPTI_API_ENTER) return;
+  const std::string fn = info->functionName != nullptr ? info->functionName : "?";
+  if (domain == CUPTI_CB_DOMAIN_DRIVER_API) {
+    if (In(id, kDriverLaunches)) return observer->OnLaunch(false);
+    if (In(id, kDriverGraphLaunches)) return observer->OnLaunch(true);
+    if (In(id, kDriverHostMemory)) return observer->OnFinding(fn + ": host memory the GPU can reach", true);
+    if (In(id, kDriverToHost)) return observer->OnFinding(fn + ": a copy from the GPU to the host");
+    if (id == CUPTI_DRIVER_TRACE_CBID_cuMemCreate) {
+      const auto* p = static_cast<const cuMemCreate_params*>(info->functionParams);
+      if (p->prop != nullptr && OnHost(p->prop->location.type)) {
+        observer->OnFinding(fn + ": memory placed on the host", true);
+      }
+    }
+    if (id == CUPTI_DRIVER_TRACE_CBID_cuMemPoolCreate) {
+      const auto* p = static_cast<const cuMemPoolCreate_params*>(info->functionParams);
+      if (p->poolProps != nullptr && OnHost(p->poolProps->location.type)) {
+        observer->OnFinding(fn + ": a memory pool on the host", true);
+      }
+    }
+    return;
+  }
+  if (domain == CUPTI_CB_DOMAIN_RUNTIME_API) {
+    if (In(id, kRuntimeLaunches)) return observer->OnLaunch(false);
+    if (In(id, kRuntimeHostMemory)) return observer->OnFinding(fn + ": host memory the GPU can reach", true);
+  }
+}
+
+void CUPTIAPI BufferRequested(uint8_t** buffer, size_t* size, size_t* max_records) {
+  *buffer = static_cast<uint8_t*>(std::aligned_alloc(8, kBufferBytes));
+  *size = *buffer != nullptr ? kBufferBytes : 0;
+  *max_records = 0;
+}
+
+void CUPTIAPI BufferCompleted(CUcontext, uint32_t, uint8_t* buffer, size_t, size_t valid) {
+  if (observer != nullptr) observer->OnRecords(buffer, valid);
+  std::free(buffer);
+}
+
+template <typename F>
+bool Find(void* lib, const char* name, F* f) {
+  *f = reinterpret_cast<F>(dlsym(lib, name));
+  return *f != nullptr;
+}
+
+}  // namespace
+
+Status Observer::Start() {
+  for (const char* name : {"libcupti.so.13", "libcupti.so.12", "libcupti.so"}) {
+    cupti_ = dlopen(name, RTLD_NOW | RTLD_LOCAL);
+    if (cupti_ != nullptr) break;
+  }
+  if (cupti_ == nullptr) return Unavailable(std::string("CUPTI cannot be loaded: ") + dlerror());
+  if (!Find(cupti_, "cuptiSubscribe", &api.subscribe) ||
+      !Find(cupti_, "cuptiEnableCallback", &api.enable_callback) ||
+      !Find(cupti_, "cuptiGetCallbackState", &api.callback_state) ||
+      !Find(cupti_, "cuptiActivityEnable", &api.activity_enable) ||
+      !Find(cupti_, "cuptiActivityRegisterCallbacks", &api.register_buffers) ||
+      !Find(cupti_, "cuptiActivityGetNextRecord", &api.next_record) ||
+      !Find(cupti_, "cuptiActivityFlushAll", &api.flush_all)) {
+    return Unavailable("CUPTI lacks an entry point the runner needs");
+  }
+  observer = this;
+  CUpti_SubscriberHandle sub = nullptr;
+  if (CUptiResult r = api.subscribe(&sub, OnApi, nullptr); r != CUPTI_SUCCESS) {
+    observer = nullptr;
+    return Unavailable("CUPTI refused a subscriber (error " + std::to_string(r) + ")");
+  }
+  subscriber_ = sub;
+  auto enable = [&](CUpti_CallbackDomain d, CUpti_CallbackId id) {
+    return api.enable_callback(1, sub, d, id) == CUPTI_SUCCESS;
+  };
+  bool ok = true;
+  for (auto id : kDriverLaunches) ok &= enable(CUPTI_CB_DOMAIN_DRIVER_API, id);
+  for (auto id : kDriverGraphLaunches) ok &= enable(CUPTI_CB_DOMAIN_DRIVER_API, id);
+  for (auto id : kDriverHostMemory) ok &= enable(CUPTI_CB_DOMAIN_DRIVER_API, id);
+  for (auto id : kDriverToHost) ok &= enable(CUPTI_CB_DOMAIN_DRIVER_API, id);
+  ok &= enable(CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_cuMemCreate);
+  ok &= enable(CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_cuMemPoolCreate);
+  for (auto id : kRuntimeLaunches) ok &= enable(CUPTI_CB_DOMAIN_RUNTIME_API, id);
+  for (auto id : kRuntimeHostMemory) ok &= enable(CUPTI_CB_DOMAIN_RUNTIME_API, id);
+  if (!ok) return Unavailable("CUPTI refused a callback");
+  if (api.register_buffers(BufferRequested, BufferCompleted) != CUPTI_SUCCESS ||
+      api.activity_enable(CUPTI_ACTIVITY_KIND_MEMCPY) != CUPTI_SUCCESS) {
+    return Unavailable("CUPTI refused copy records");
+  }
+  if (cudaMalloc(&canary_, 2 * kCanaryBytes) != cudaSuccess) return Unavailable("no device memory for a canary");
+  if (!CanaryCopied()) return Unavailable("CUPTI's copy records do not arrive");
+  return OkStatus();
+}
+
+void Observer::OnLaunch(bool graph) { (graph ? graph_launches_ : launches_).fetch_add(1); }
+
+void Observer::OnFinding(std::string what, bool sticky) {
+  std::lock_guard<std::mutex> lock(mu_);
+  std::vector<std::string>& to = sticky ? sticky_ : findings_;
+  if (to.size() < 16) to.push_back(std::move(what));
+}
+
+void Observer::OnRecords(uint8_t* buffer, size_t valid) {
+  CUpti_Activity* record = nullptr;
+  while (api.next_record(buffer, valid, &record) == CUPTI_SUCCESS) {
+    if (record->kind != CUPTI_ACTIVITY_KIND_MEMCPY) continue;
+    const auto* copy = reinterpret_cast<const CUpti_ActivityMemcpy6*>(record);
+    if (copy->copyKind == CUPTI_ACTIVITY_MEMCPY_KIND_DTOD && copy->bytes == kCanaryBytes) {
+      canaries_.fetch_add(1);
+    } else if (copy->copyKind == CUPTI_ACTIVITY_MEMCPY_KIND_DTOH ||
+               copy->copyKind == CUPTI_ACTIVITY_MEMCPY_KIND_ATOH) {
+      OnFinding("a copy of " + std::to_string(copy->bytes) + " bytes from the GPU to the host");
+    }
+  }
+}
+
+bool Observer::CanaryCopied() {
+  const int64_t before = canaries_.load();
+  auto* c = static_cast<char*>(canary_);
+  if (cudaMemcpy(c + kCanaryBytes, c, kCanaryBytes, cudaMemcpyDeviceToDevice) != cudaSuccess) return false;
+  cudaDeviceSynchronize();
+  api.flush_all(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
+  return canaries_.load() > before;
+}
+
+Observation Observer::Take() {
+  Observation o;
+  if (subscriber_ == nullptr) return o;
+  // Still on: the callbacks enabled, and the copy records still coming.
+  uint32_t on = 0;
+  if (api.callback_state(&on, static_cast<CUpti_SubscriberHandle>(subscriber_), CUPTI_CB_DOMAIN_RUNTIME_API,
+                         CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_v7000) != CUPTI_SUCCESS ||
+      on == 0 ||
+      api.callback_state(&on, static_cast<CUpti_SubscriberHandle>(subscriber_), CUPTI_CB_DOMAIN_DRIVER_API,
+                         CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel) != CUPTI_SUCCESS ||
+      on == 0) {
+    OnFinding("the runner's launch observation (CUPTI callbacks) was switched off");
+  }
+  if (!CanaryCopied()) OnFinding("the runner's copy observation (CUPTI records) was switched off");
+  o.launches = launches_.exchange(0);
+  o.graph_launches = graph_launches_.exchange(0);
+  std::lock_guard<std::mutex> lock(mu_);
+  o.findings = sticky_;
+  o.findings.insert(o.findings.end(), findings_.begin(), findings_.end());
+  findings_.clear();
+  return o;
+}
+
+}  // namespace arena::hip2hip

@@ -1,0 +1,269 @@
+// A subject's runner: the only process that runs a HIP subject's code. It
+// is started by the judge (plugins/common/hip/worker/worker.cc) inside the
+// sandbox, sees the subject's library alone, maps the device memory the
+// judge lends it (file descriptors over the channel on its stdin), and on
+// each request calls arena_run over the tensors named there and answers
+// "done". It holds no input it did not receive, no reference, no tolerance
+// and no clock the judge reads: the judge reads the outputs from its own
+// memory and times the round trip itself. Nothing this process says is
+// believed; a runner that lies is caught by what the judge reads.
+//
+//   hip_runner --lib=/subject/subject.so
+//
+// Requests (replies are {"ok": bool, ...}):
+//   {"op": "bind", "id": N, "size": BYTES} + one descriptor
+//   {"op": "unbind", "id": N}
+//   {"op": "call", "sets": K, "in": [T...], "out": [T...], "params": [[name, v]...]}
+//   {"op": "capture", ...the same...}  one CUDA graph of the K calls
+//   {"op": "replay"}                   that graph, once
+//   {"op": "empty"}                    nothing (the judge's round-trip cost)
+//   {"op": "observe"}                  what the subject did since the last
+//     observe (observer.h): {"ok": true, "launches": N, "graph_launches": N,
+//     "findings": [...]}, or {"ok": true, "unobserved": WHY} without CUPTI
+// with T = {"slab": N, "off": BYTES, "stride": BYTES, "dtype": NAME, "shape": [...]}:
+// set k's tensor starts at off + k * stride in slab N.
+#include <dlfcn.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <map>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <cuda_runtime_api.h>
+#include <nlohmann/json.hpp>
+
+#include "plugins/common/hip/runner/channel.h"
+#include "plugins/common/hip/runner/cuda_text.h"
+#include "plugins/common/hip/runner/observer.h"
+#include "plugins/common/hip/runner/vmm.h"
+#include "plugins/common/hip/worker/tensors.h"
+
+namespace arena::hip2hip {
+namespace {
+
+using Json = nlohmann::json;
+using RunFn = int (*)(const ArenaTensor*, int, ArenaTensor*, int, const ArenaParam*, int,
+                      cudaStream_t);
+
+bool Sticky(cudaError_t e) {
+  return e == cudaErrorIllegalAddress || e == cudaErrorLaunchFailure ||
+         e == cudaErrorMisalignedAddress || e == cudaErrorIllegalInstruction ||
+         e == cudaErrorHardwareStackError || e == cudaErrorInvalidPc ||
+         e == cudaErrorAssert || e == cudaErrorLaunchTimeout;
+}
+
+// The calls of one request: K sets of tensors and the parameters.
+struct Calls {
+  int sets = 0;
+  std::vector<std::vector<ArenaTensor>> in, out;  // [set][tensor]
+  std::vector<std::string> names;
+  std::vector<ArenaParam> params;  // names point into `names`
+};
+
+class Runner {
+ public:
+  Runner(Channel* channel, RunFn run, Vmm vmm, Observer* observer, std::string unobserved)
+      : channel_(channel), run_(run), vmm_(vmm), observer_(observer), unobserved_(std::move(unobserved)) {
+    cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking);
+  }
+
+  // Serves requests until the channel closes; returns the exit code.
+  int Serve() {
+    for (;;) {
+      auto m = channel_->Receive(-1);
+      if (!m.ok()) return 0;  // the judge is gone
+      Json reply = Handle(m->body, m->fds);
+      for (int fd : m->fds) close(fd);
+      if (!channel_->Send(reply).ok()) return 0;
+      if (fatal_) return 3;  // the context is gone
+      if (m->body.value("op", "") == "quit") return 0;
+    }
+  }
+
+ private:
+  static Json Ok() { return {{"ok", true}}; }
+  static Json No(const std::string& why) { return {{"ok", false}, {"why", why}}; }
+
+  Json Handle(const Json& req, const std::vector<int>& fds) {
+    const std::string op = req.value("op", "");
+    if (op == "empty" || op == "quit") return Ok();
+    if (op == "observe") {
+      if (!unobserved_.empty()) return {{"ok", true}, {"unobserved", unobserved_}};
+      Observation seen = observer_->Take();
+      return {{"ok", true},
+              {"launches", seen.launches},
+              {"graph_launches", seen.graph_launches},
+              {"findings", seen.findings}};
+    }
+    if (op == "bind") {
+      if (fds.size() != 1) return No("bind: one descriptor expected");
+      auto mem = vmm_.Import(fds[0], req.value("size", size_t{0}));
+      if (!mem.ok()) return No("bind: " + mem.status().message());
+      slabs_[req.value("id", -1)] = *mem;
+      return Ok();
+    }
+    if (op == "unbind") {
+      auto it = slabs_.find(req.value("id", -1));
+      if (it != slabs_.end()) {
+        cudaDeviceSynchronize();
+        vmm_.Release(it->second);
+        slabs_.erase(it);
+      }
+      return Ok();
+    }
+    if (op == "call" || op == "capture") {
+      auto calls = Parse(req);
+      if (!calls.ok()) return No(calls.status().message());
+      calls_ = std::move(*calls);
+      return op == "call" ? Call() : Capture();
+    }
+    if (op == "replay") {
+      if (graph_ == nullptr) return No("replay: nothing captured");
+      cudaError_t e = cudaGraphLaunch(graph_, stream_);
+      return Finish(e, 0);
+    }
+    return No("unknown op '" + op + "'");
+  }
+
+  Result<ArenaTensor> Tensor(const Json& t, int set) const {
+    ArenaTensor v{};
+    auto dtype = ParseDtype(t.value("dtype", ""));
+    if (!dtype.ok()) return dtype.status();
+    v.dtype = *dtype;
+    const auto shape = t.value("shape", std::vector<int64_t>{});
+    if (shape.size() > ARENA_MAX_DIMS) return InvalidArgument("too many dimensions");
+    v.ndim = static_cast<int>(shape.size());
+    v.numel = 1;
+    for (size_t d = 0; d < shape.size(); ++d) {
+      v.shape[d] = shape[d];
+      v.numel *= shape[d];
+    }
+    auto slab = slabs_.find(t.value("slab", -1));
+    if (slab == slabs_.end()) return InvalidArgument("a tensor in memory that is not bound");
+    const size_t off = t.value("off", size_t{0}) + static_cast<size_t>(set) * t.value("stride", size_t{0});
+    const size_t bytes = static_cast<size_t>(v.numel) * DtypeSize(v.dtype);
+    if (v.numel < 0 || off + bytes > slab->second.size) return InvalidArgument("a tensor outside its memory");
+    v.data = reinterpret_cast<void*>(slab->second.ptr + off);
+    return v;
+  }
+
+  Result<Calls> Parse(const Json& req) const {
+    Calls c;
+    c.sets = req.value("sets", 0);
+    if (c.sets < 1 || c.sets > 1 << 16) return InvalidArgument("sets out of range");
+    for (int k = 0; k < c.sets; ++k) {
+      c.in.emplace_back();
+      c.out.emplace_back();
+      for (const auto& t : req.value("in", Json::array())) {
+        ARENA_ASSIGN_OR_RETURN(ArenaTensor v, Tensor(t, k));
+        c.in.back().push_back(v);
+      }
+      for (const auto& t : req.value("out", Json::array())) {
+        ARENA_ASSIGN_OR_RETURN(ArenaTensor v, Tensor(t, k));
+        c.out.back().push_back(v);
+      }
+    }
+    for (const auto& p : req.value("params", Json::array())) c.names.push_back(p.at(0).get<std::string>());
+    size_t i = 0;
+    for (const auto& p : req.value("params", Json::array())) {
+      c.params.push_back({c.names[i++].c_str(), p.at(1).get<double>()});
+    }
+    return c;
+  }
+
+  int RunAll() {
+    int rc = 0;
+    for (int k = 0; k < calls_.sets; ++k) {
+      const int r = run_(calls_.in[static_cast<size_t>(k)].data(), static_cast<int>(calls_.in[0].size()),
+                         calls_.out[static_cast<size_t>(k)].data(), static_cast<int>(calls_.out[0].size()),
+                         calls_.params.data(), static_cast<int>(calls_.params.size()), stream_);
+      if (r != 0) rc = r;
+    }
+    return rc;
+  }
+
+  // Waits for every stream of the device, then answers.
+  Json Finish(cudaError_t e, int rc) {
+    cudaError_t s = cudaDeviceSynchronize();
+    if (e == cudaSuccess) e = s;
+    if (e == cudaSuccess) e = cudaGetLastError();
+    if (e != cudaSuccess) {
+      fatal_ = Sticky(e);
+      return No("CUDA error: " + CudaText(e));
+    }
+    if (rc != 0) return No("arena_run returned " + std::to_string(rc));
+    return Ok();
+  }
+
+  Json Call() { return Finish(cudaSuccess, RunAll()); }
+
+  Json Capture() {
+    if (graph_ != nullptr) {
+      cudaGraphExecDestroy(graph_);
+      graph_ = nullptr;
+    }
+    cudaGraph_t graph = nullptr;
+    cudaError_t e = cudaStreamBeginCapture(stream_, cudaStreamCaptureModeRelaxed);
+    const int rc = e == cudaSuccess ? RunAll() : 0;
+    const cudaError_t end = cudaStreamEndCapture(stream_, &graph);
+    if (e == cudaSuccess) e = end;
+    if (e == cudaSuccess && rc == 0) e = cudaGraphInstantiate(&graph_, graph, 0);
+    if (graph != nullptr) cudaGraphDestroy(graph);
+    if (e != cudaSuccess || rc != 0) {
+      (void)cudaGetLastError();
+      cudaDeviceSynchronize();
+      graph_ = nullptr;
+      return No(rc != 0 ? "arena_run returned " + std::to_string(rc) : "cannot be captured: " + CudaText(e));
+    }
+    return Ok();
+  }
+
+  Channel* channel_;
+  RunFn run_;
+  Vmm vmm_;
+  Observer* observer_;
+  std::string unobserved_;  // why nothing is observed ("" when it is)
+  cudaStream_t stream_ = nullptr;
+  std::map<int, VmmMemory> slabs_;
+  Calls calls_;
+  cudaGraphExec_t graph_ = nullptr;
+  bool fatal_ = false;
+};
+
+}  // namespace
+}  // namespace arena::hip2hip
+
+int main(int argc, char** argv) {
+  using arena::hip2hip::Channel;
+  std::string lib;
+  for (int i = 1; i < argc; ++i) {
+    const std::string a = argv[i];
+    if (a.rfind("--lib=", 0) == 0) lib = a.substr(6);
+  }
+  Channel channel(0);
+  auto fail = [&](const std::string& why) {
+    (void)channel.Send({{"ok", false}, {"why", why}});
+    return 2;
+  };
+  if (lib.empty()) return fail("no --lib");
+  // The runtime first, so that the subject's library finds a context and
+  // the driver's sharing calls a current device.
+  cudaError_t e = cudaSetDevice(0);
+  if (e == cudaSuccess) e = cudaFree(nullptr);
+  if (e != cudaSuccess) return fail("CUDA: " + arena::hip2hip::CudaText(e));
+  auto vmm = arena::hip2hip::Vmm::Open(0);
+  if (!vmm.ok()) return fail(vmm.status().message());
+  // Observing before the subject's library is loaded: its constructors are
+  // seen too.
+  arena::hip2hip::Observer observer;
+  const arena::Status observing = observer.Start();
+  void* h = dlopen(lib.c_str(), RTLD_NOW | RTLD_LOCAL);
+  if (h == nullptr) return fail(std::string("cannot load: ") + dlerror());
+  auto run = reinterpret_cast<arena::hip2hip::RunFn>(dlsym(h, "arena_run"));
+  if (run == nullptr) return fail("no extern \"C\" arena_run");
+  if (!channel.Send({{"ok", true}, {"ready", true}}).ok()) return 0;
+  arena::hip2hip::Runner runner(&channel, run, *vmm, &observer, observing.ok() ? "" : observing.message());
+  return runner.Serve();
+}

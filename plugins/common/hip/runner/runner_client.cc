@@ -1,0 +1,273 @@
+#include "plugins/common/hip/runner/runner_client.h"
+
+#include <dirent.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstring>
+#include <fstream>
+#include <map>
+#include <sstream>
+
+namespace arena::hip2hip {
+namespace {
+
+constexpr rlim_t kLogCap = 8 << 20;
+
+// Whether this kernel lists a thread's children in /proc (CONFIG_PROC_CHILDREN).
+bool ChildrenListed() {
+  static const bool listed = [] {
+    const std::string self = "/proc/" + std::to_string(getpid()) + "/task/" + std::to_string(getpid()) + "/children";
+    return access(self.c_str(), R_OK) == 0;
+  }();
+  return listed;
+}
+
+// The children of every thread of `pid`, from /proc/PID/task/TID/children
+// (a thread or process that ended meanwhile has none).
+void ChildrenOf(pid_t pid, std::vector<pid_t>* out) {
+  const std::string task = "/proc/" + std::to_string(pid) + "/task";
+  DIR* d = opendir(task.c_str());
+  if (d == nullptr) return;
+  while (dirent* e = readdir(d)) {
+    if (e->d_name[0] == '.') continue;
+    std::ifstream f(task + "/" + e->d_name + "/children");
+    for (long child; f >> child;) out->push_back(static_cast<pid_t>(child));
+  }
+  closedir(d);
+}
+
+// Every process's children, from every process's parent in /proc (for a
+// kernel without children lists).
+std::map<pid_t, std::vector<pid_t>> ChildrenByParent() {
+  std::map<pid_t, std::vector<pid_t>> children;
+  if (DIR* d = opendir("/proc")) {
+    while (dirent* e = readdir(d)) {
+      char* end = nullptr;
+      const long pid = std::strtol(e->d_name, &end, 10);
+      if (end == e->d_name || *end != '\0') continue;
+      std::ifstream f("/proc/" + std::string(e->d_name) + "/stat");
+      std::string stat((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
+      const size_t close = stat.rfind(')');
+      if (close == std::string::npos) continue;
+      std::istringstream rest(stat.substr(close + 2));
+      std::string state;
+      long ppid = 0;
+      if (rest >> state >> ppid) children[static_cast<pid_t>(ppid)].push_back(static_cast<pid_t>(pid));
+    }
+    closedir(d);
+  }
+  return children;
+}
+
+// Every process below `root` (the sandbox's PID namespace hides them from
+// each other, not from the judge): followed through the children files,
+// or, where there are none, from every process's parent in /proc.
+std::vector<pid_t> Tree(pid_t root) {
+  const bool listed = ChildrenListed();
+  std::map<pid_t, std::vector<pid_t>> by_parent;
+  if (!listed) by_parent = ChildrenByParent();
+  std::vector<pid_t> tree, todo{root};
+  while (!todo.empty()) {
+    const pid_t p = todo.back();
+    todo.pop_back();
+    tree.push_back(p);
+    if (listed) {
+      ChildrenOf(p, &todo);
+    } else if (auto it = by_parent.find(p); it != by_parent.end()) {
+      todo.insert(todo.end(), it->second.begin(), it->second.end());
+    }
+  }
+  return tree;
+}
+
+}  // namespace
+
+Status RunnerClient::Start(double timeout_s) {
+  Stop();
+  if (argv_.empty()) return InvalidArgument(subject_ + ": no runner command");
+  int sv[2];
+  if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) != 0) {
+    return Internal(std::string("socketpair: ") + std::strerror(errno));
+  }
+  const int log = open(log_path_.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0600);
+  std::vector<char*> args;
+  for (auto& a : argv_) args.push_back(a.data());
+  args.push_back(nullptr);
+  char path_env[] = "PATH=/usr/bin:/bin";
+  char* env[] = {path_env, nullptr};
+  const pid_t judge = getpid();
+  const pid_t pid = fork();
+  if (pid < 0) {
+    close(sv[0]);
+    close(sv[1]);
+    if (log >= 0) close(log);
+    return Internal(std::string("fork: ") + std::strerror(errno));
+  }
+  if (pid == 0) {
+    setsid();
+    prctl(PR_SET_PDEATHSIG, SIGKILL);
+    if (getppid() != judge) _exit(127);
+    dup2(sv[1], 0);
+    if (log >= 0) {
+      dup2(log, 1);
+      dup2(log, 2);
+    }
+    rlimit fsize{kLogCap, kLogCap}, core{0, 0};
+    setrlimit(RLIMIT_FSIZE, &fsize);
+    setrlimit(RLIMIT_CORE, &core);
+    const long max_fd = std::min<long>(sysconf(_SC_OPEN_MAX), 65536);
+    for (long fd = 3; fd < max_fd; ++fd) close(static_cast<int>(fd));
+    execve(args[0], args.data(), env);
+    _exit(127);
+  }
+  close(sv[1]);
+  if (log >= 0) close(log);
+  pid_ = pid;
+  reaped_ = false;
+  channel_ = std::make_unique<Channel>(sv[0]);
+  auto ready = channel_->Receive(timeout_s);
+  if (!ready.ok()) return Failure("runner did not start: " + ready.status().message());
+  for (int fd : ready->fds) close(fd);
+  if (!ready->body.value("ok", false)) {
+    const std::string why = ready->body.value("why", std::string("no reason given"));
+    Stop();
+    return FailedPrecondition(subject_ + ": " + why);
+  }
+  return OkStatus();
+}
+
+void RunnerClient::Stop() {
+  if (pid_ > 0) {
+    Freeze(false);
+    kill(-pid_, SIGKILL);
+    kill(pid_, SIGKILL);
+    if (!reaped_) {
+      waitpid(pid_, &status_, 0);
+      reaped_ = true;
+    }
+  }
+  pid_ = -1;
+  frozen_.clear();
+  channel_.reset();
+  ReleaseSlab();
+}
+
+void RunnerClient::ReleaseSlab() {
+  if (vmm_ != nullptr && slab_.ptr != 0) vmm_->Release(slab_);
+  slab_ = VmmMemory{};
+}
+
+bool RunnerClient::alive() {
+  if (pid_ <= 0 || reaped_) return false;
+  if (waitpid(pid_, &status_, WNOHANG) == pid_) {
+    reaped_ = true;
+    return false;
+  }
+  return true;
+}
+
+std::string RunnerClient::ExitDescription() {
+  if (pid_ <= 0) return "not running";
+  if (alive()) return "";
+  if (WIFEXITED(status_)) return "exited with status " + std::to_string(WEXITSTATUS(status_));
+  if (WIFSIGNALED(status_)) return std::string("killed by ") + strsignal(WTERMSIG(status_));
+  return "ended";
+}
+
+std::string RunnerClient::LogTail(size_t max_bytes) const {
+  std::ifstream f(log_path_, std::ios::binary);
+  std::string text((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
+  if (text.size() > max_bytes) text = text.substr(text.size() - max_bytes);
+  return text;
+}
+
+Status RunnerClient::Failure(const std::string& what) {
+  std::string message = subject_ + ": " + what;
+  // A runner that broke the channel may still be dying: give it a moment
+  // so that its exit (a signal, a status) is what the message says.
+  for (int i = 0; i < 20 && alive(); ++i) usleep(5000);
+  const std::string exit = ExitDescription();
+  if (!exit.empty()) message += " (the runner " + exit + ")";
+  Stop();
+  return Unavailable(message);
+}
+
+Result<nlohmann::json> RunnerClient::Request(const nlohmann::json& req, double timeout_s,
+                                             const std::vector<int>& fds) {
+  if (channel_ == nullptr) return Unavailable(subject_ + ": the runner is not running");
+  if (Status s = channel_->Send(req, fds); !s.ok()) return Failure("the runner's channel: " + s.message());
+  auto m = channel_->Receive(timeout_s);
+  if (!m.ok()) {
+    if (m.status().code() == StatusCode::kDeadlineExceeded) {
+      Stop();
+      return DeadlineExceeded(subject_ + ": no answer within " + std::to_string(static_cast<int>(timeout_s)) +
+                              " s (hung or too slow)");
+    }
+    if (m.status().code() == StatusCode::kDataLoss) {
+      return Failure("broke the protocol: " + m.status().message());
+    }
+    return Failure("the runner is gone: " + m.status().message());
+  }
+  for (int fd : m->fds) close(fd);
+  if (!m->fds.empty()) return Failure("broke the protocol: sent descriptors");
+  const nlohmann::json& body = m->body;
+  bool runners = body.contains("ok") && body["ok"].is_boolean();
+  const bool observe = req.value("op", "") == "observe";
+  for (const auto& [key, value] : body.items()) {
+    bool known = key == "ok" || (key == "why" && value.is_string());
+    if (observe) {
+      known |= (key == "launches" || key == "graph_launches") && value.is_number_integer();
+      known |= key == "unobserved" && value.is_string();
+      if (key == "findings" && value.is_array() && value.size() <= 64) {
+        known = true;
+        for (const auto& f : value) known &= f.is_string() && f.get_ref<const std::string&>().size() <= 4096;
+      }
+    }
+    runners &= known;
+  }
+  if (!runners) {
+    return Failure("broke the protocol: an answer that is not a runner's");
+  }
+  return body;
+}
+
+void RunnerClient::Freeze(bool stopped) {
+  if (!alive()) return;
+  if (stopped || frozen_.empty()) frozen_ = Tree(pid_);
+  for (pid_t p : frozen_) kill(p, stopped ? SIGSTOP : SIGCONT);
+  if (!stopped) frozen_.clear();
+}
+
+Status RunnerClient::Reserve(const Vmm& vmm, size_t bytes, double timeout_s) {
+  if (slab_.ptr != 0 && slab_.size >= bytes) return OkStatus();
+  if (slab_.ptr != 0) {
+    ARENA_ASSIGN_OR_RETURN(nlohmann::json r, Request({{"op", "unbind"}, {"id", slab_id_}}, timeout_s));
+    ReleaseSlab();
+  }
+  vmm_ = &vmm;
+  // Grown by half again, so that a sequence of growing configurations
+  // lends memory a few times, not every time.
+  ARENA_ASSIGN_OR_RETURN(slab_, vmm.Create(bytes + bytes / 2));
+  auto fd = vmm.Export(slab_);
+  if (!fd.ok()) {
+    ReleaseSlab();
+    return fd.status();
+  }
+  ++slab_id_;
+  auto r = Request({{"op", "bind"}, {"id", slab_id_}, {"size", slab_.size}}, timeout_s, {*fd});
+  close(*fd);
+  if (!r.ok()) return r.status();
+  if (!(*r)["ok"].get<bool>()) {
+    ReleaseSlab();
+    return Internal(subject_ + ": cannot lend memory: " + r->value("why", std::string()));
+  }
+  return OkStatus();
+}
+
+}  // namespace arena::hip2hip

@@ -1,0 +1,79 @@
+// The judge's side of a subject's runner (runner.cc): starts it (the
+// command line, a sandbox around the runner, comes from the family plugin),
+// lends it device memory, sends requests and waits for the answers, stops
+// and resumes its whole process tree, and kills it. Every failure says
+// whose it is: a runner that dies, hangs, closes its channel or sends bytes
+// that break the protocol has failed, with its log's tail.
+#ifndef ARENA_PLUGINS_HIP2HIP_RUNNER_RUNNER_CLIENT_H_
+#define ARENA_PLUGINS_HIP2HIP_RUNNER_RUNNER_CLIENT_H_
+
+#include <sys/types.h>
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "core/status.h"
+#include "plugins/common/hip/runner/channel.h"
+#include "plugins/common/hip/runner/vmm.h"
+
+namespace arena::hip2hip {
+
+class RunnerClient {
+ public:
+  RunnerClient(std::string subject, std::vector<std::string> argv, std::string log_path)
+      : subject_(std::move(subject)), argv_(std::move(argv)), log_path_(std::move(log_path)) {}
+  ~RunnerClient() { Stop(); }
+  RunnerClient(const RunnerClient&) = delete;
+  RunnerClient& operator=(const RunnerClient&) = delete;
+
+  // Starts the runner and waits for it to say it loaded its library.
+  Status Start(double timeout_s);
+  void Stop();
+  bool alive();
+
+  // One request and its answer. An answer {"ok": false, "why": ...} is
+  // returned as it is (the caller decides); errors are the runner's
+  // failures (dead, hung, protocol broken) with what its log says.
+  Result<nlohmann::json> Request(const nlohmann::json& req, double timeout_s,
+                                 const std::vector<int>& fds = {});
+
+  // Stops (SIGSTOP) or resumes the runner's whole tree, so that it cannot
+  // submit work while the other subject is timed.
+  void Freeze(bool stopped);
+
+  // At least `bytes` of the judge's device memory lent to this runner; the
+  // slab is kept (and grown) across requests. `judge_ptr` is the judge's
+  // address of it; tensors are named by (slab id, offset).
+  Status Reserve(const Vmm& vmm, size_t bytes, double timeout_s);
+  int slab_id() const { return slab_id_; }
+  uint64_t slab_ptr() const { return slab_.ptr; }
+  size_t slab_size() const { return slab_.size; }
+
+  const std::string& subject() const { return subject_; }
+  std::string LogTail(size_t max_bytes = 4000) const;
+  // How the process ended ("" while it runs).
+  std::string ExitDescription();
+
+ private:
+  Status Failure(const std::string& what);
+  void ReleaseSlab();
+
+  std::string subject_;
+  std::vector<std::string> argv_;
+  std::string log_path_;
+  pid_t pid_ = -1;
+  int status_ = 0;
+  bool reaped_ = false;
+  std::unique_ptr<Channel> channel_;
+  std::vector<pid_t> frozen_;
+  const Vmm* vmm_ = nullptr;
+  VmmMemory slab_;
+  int slab_id_ = 0;
+};
+
+}  // namespace arena::hip2hip
+
+#endif  // ARENA_PLUGINS_HIP2HIP_RUNNER_RUNNER_CLIENT_H_

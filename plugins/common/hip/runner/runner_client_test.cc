@@ -1,0 +1,122 @@
+// The judge's side of a runner against runners that misbehave: stand-ins
+// written in sh that speak (or break) the protocol on their stdin socket.
+#include "plugins/common/hip/runner/runner_client.h"
+
+#include <signal.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <string>
+
+#include <gtest/gtest.h>
+
+namespace arena::hip2hip {
+namespace {
+
+// `{"ok":true,"ready":true}` framed (24 bytes), as printf writes it.
+constexpr char kReady[] = "printf '\\030\\000\\000\\000{\"ok\":true,\"ready\":true}' >&0; ";
+
+std::string Log() {
+  const char* tmp = std::getenv("TEST_TMPDIR");
+  return std::string(tmp != nullptr ? tmp : "/tmp") + "/runner-" + std::to_string(getpid()) + ".log";
+}
+
+RunnerClient Runner(const std::string& script) {
+  return RunnerClient("candidate", {"/bin/sh", "-c", script}, Log());
+}
+
+TEST(RunnerClient, ARunnerThatAnswersServes) {
+  // Reads the request, answers {"ok":true}.
+  auto r = Runner(std::string(kReady) +
+                  "head -c 18 <&0 >/dev/null; printf '\\013\\000\\000\\000{\"ok\":true}' >&0; sleep 5");
+  ASSERT_TRUE(r.Start(5).ok());
+  auto a = r.Request({{"op", "empty"}}, 5);  // 14 bytes of JSON + 4
+  ASSERT_TRUE(a.ok()) << a.status().message();
+  EXPECT_TRUE((*a)["ok"].get<bool>());
+}
+
+TEST(RunnerClient, ARefusalAtStartIsTheSubjectsWithItsReason) {
+  auto r = Runner("printf '\\034\\000\\000\\000{\"ok\":false,\"why\":\"no lib!\"}' >&0; sleep 5");
+  Status s = r.Start(5);
+  ASSERT_FALSE(s.ok());
+  EXPECT_NE(s.message().find("candidate: no lib!"), std::string::npos) << s.message();
+}
+
+TEST(RunnerClient, GarbageAtStartIsNotAReadyRunner) {
+  auto r = Runner("printf 'hello judge' >&0; sleep 5");
+  Status s = r.Start(5);
+  ASSERT_FALSE(s.ok());
+  EXPECT_NE(s.message().find("did not start"), std::string::npos) << s.message();
+}
+
+TEST(RunnerClient, ADeadRunnerIsReportedWithHowItEnded) {
+  auto r = Runner(std::string(kReady) + "head -c 18 <&0 >/dev/null; echo dying >&2; exit 7");
+  ASSERT_TRUE(r.Start(5).ok());
+  auto a = r.Request({{"op", "empty"}}, 5);
+  ASSERT_FALSE(a.ok());
+  EXPECT_NE(a.status().message().find("exited with status 7"), std::string::npos) << a.status().message();
+  EXPECT_NE(r.LogTail().find("dying"), std::string::npos);
+}
+
+TEST(RunnerClient, AKilledRunnerSaysBySignal) {
+  auto r = Runner(std::string(kReady) + "head -c 18 <&0 >/dev/null; kill -9 $$");
+  ASSERT_TRUE(r.Start(5).ok());
+  auto a = r.Request({{"op", "empty"}}, 5);
+  ASSERT_FALSE(a.ok());
+  EXPECT_NE(a.status().message().find("killed by"), std::string::npos) << a.status().message();
+}
+
+TEST(RunnerClient, AHungRunnerTimesOutAndIsKilled) {
+  auto r = Runner(std::string(kReady) + "sleep 100");
+  ASSERT_TRUE(r.Start(5).ok());
+  auto a = r.Request({{"op", "empty"}}, 0.3);
+  ASSERT_FALSE(a.ok());
+  EXPECT_EQ(a.status().code(), StatusCode::kDeadlineExceeded);
+  EXPECT_FALSE(r.alive());
+}
+
+TEST(RunnerClient, AForgedAnswerBreaksTheProtocol) {
+  // A reply carrying what only the judge may say.
+  auto r = Runner(std::string(kReady) +
+                  "head -c 18 <&0 >/dev/null; "
+                  "printf '\\035\\000\\000\\000{\"ok\":true,\"status\":\"passed\"}' >&0; sleep 5");
+  ASSERT_TRUE(r.Start(5).ok());
+  auto a = r.Request({{"op", "empty"}}, 5);
+  ASSERT_FALSE(a.ok());
+  EXPECT_NE(a.status().message().find("broke the protocol"), std::string::npos) << a.status().message();
+  EXPECT_FALSE(r.alive());
+}
+
+TEST(RunnerClient, FrozenRunnersDoNotRun) {
+  // A runner that keeps appending to its log; frozen, the log stands still.
+  auto r = Runner(std::string(kReady) + "while :; do echo tick >&2; sleep 0.01; done");
+  ASSERT_TRUE(r.Start(5).ok());
+  usleep(100000);
+  r.Freeze(true);
+  usleep(50000);
+  const std::string before = r.LogTail(1 << 20);
+  usleep(200000);
+  EXPECT_EQ(r.LogTail(1 << 20), before);
+  r.Freeze(false);
+  usleep(200000);
+  EXPECT_NE(r.LogTail(1 << 20), before);
+}
+
+TEST(RunnerClient, ObservationsAreAnswersToObserveAlone) {
+  // {"op":"observe"} (16 bytes + 4) answered with what the runner saw.
+  auto r = Runner(std::string(kReady) + "head -c 20 <&0 >/dev/null; printf '\\150\\000\\000\\000{\"ok\":true,\"launches\":2,\"graph_launches\":0,\"findings\":[\"cuMemHostAlloc: host memory the GPU can reach\"]}' >&0; sleep 5");
+  ASSERT_TRUE(r.Start(5).ok());
+  auto a = r.Request({{"op", "observe"}}, 5);
+  ASSERT_TRUE(a.ok()) << a.status().message();
+  EXPECT_EQ((*a)["launches"].get<int>(), 2);
+  EXPECT_EQ((*a)["findings"].size(), 1u);
+  // The same keys in the answer to another request break the protocol.
+  auto other = Runner(std::string(kReady) + "head -c 18 <&0 >/dev/null; printf '\\030\\000\\000\\000{\"ok\":true,\"launches\":2}' >&0; sleep 5");
+  ASSERT_TRUE(other.Start(5).ok());
+  auto b = other.Request({{"op", "empty"}}, 5);
+  ASSERT_FALSE(b.ok());
+  EXPECT_NE(b.status().message().find("broke the protocol"), std::string::npos) << b.status().message();
+}
+
+}  // namespace
+}  // namespace arena::hip2hip

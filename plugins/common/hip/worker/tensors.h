@@ -1,0 +1,68 @@
+// Host-side tensors of the hip2hip harness: drawing seeded inputs in a
+// task's dtype, poisoning outputs, widening to double for the reference,
+// and comparing with tolerances.
+//
+//   HostTensor x = DrawInput(spec, shape, seed);   // bytes in the dtype
+//   std::vector<double> wide = Widen(x);
+#ifndef ARENA_PLUGINS_HIP2HIP_WORKER_TENSORS_H_
+#define ARENA_PLUGINS_HIP2HIP_WORKER_TENSORS_H_
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "core/status.h"
+#include "plugins/common/hip/include/arena_hip.h"
+
+namespace arena::hip2hip {
+
+Result<ArenaDtype> ParseDtype(const std::string& name);
+size_t DtypeSize(ArenaDtype dtype);
+bool IsFloating(ArenaDtype dtype);
+std::string DtypeName(ArenaDtype dtype);
+
+struct HostTensor {
+  ArenaDtype dtype = ARENA_FLOAT32;
+  std::vector<int64_t> shape;
+  int64_t numel = 0;
+  std::vector<uint8_t> bytes;
+};
+
+// Draws a tensor from `init` ({dist: normal|uniform|randint, ...}); bounds
+// are already evaluated numbers.
+Result<HostTensor> DrawInput(ArenaDtype dtype, const std::vector<int64_t>& shape,
+                             const nlohmann::json& init, uint64_t seed);
+
+// A tensor filled with the poison of its dtype (NaN, or the minimum integer).
+HostTensor Poisoned(ArenaDtype dtype, const std::vector<int64_t>& shape);
+
+std::vector<double> Widen(const HostTensor& t);
+
+struct Comparison {
+  bool ok = true;
+  std::string detail;
+  double max_abs_err = 0;
+  double max_rel_err = 0;
+};
+
+// Every element: |got - ref| <= atol + rtol * |ref|; NaN or Inf where the
+// reference is finite fails; a non-finite reference must be reproduced.
+Comparison Compare(const std::string& name, const HostTensor& got, const std::vector<double>& ref,
+                   double atol, double rtol);
+
+// Default tolerances by dtype (atol = rtol).
+double DefaultTolerance(ArenaDtype dtype);
+
+std::string Fingerprint(const HostTensor& t);
+
+// A tensor stored as raw little-endian bytes in its dtype (how the torch2hip
+// reference hands inputs and float64 reference outputs over); the file must
+// hold exactly numel * size bytes.
+Result<HostTensor> ReadTensorFile(const std::string& path, ArenaDtype dtype,
+                                  const std::vector<int64_t>& shape);
+
+}  // namespace arena::hip2hip
+
+#endif  // ARENA_PLUGINS_HIP2HIP_WORKER_TENSORS_H_

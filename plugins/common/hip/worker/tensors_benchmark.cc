@@ -1,0 +1,71 @@
+// Host-side throughput of a HIP check: drawing seeded inputs, widening to
+// double for the CPU reference, comparing, fingerprinting and poisoning, on
+// all cores of the machine. A check of a configuration of N elements does
+// each of these about once per trial and tensor.
+//
+//   bazel run -c opt //plugins/common/hip:tensors_benchmark
+#include <benchmark/benchmark.h>
+
+#include "plugins/common/hip/worker/tensors.h"
+
+namespace arena::hip2hip {
+namespace {
+
+constexpr int64_t kElements = int64_t{1} << 24;  // 16M: a mid-sized configuration
+
+void SetBytes(benchmark::State& state, ArenaDtype dtype) {
+  state.SetItemsProcessed(state.iterations() * kElements);
+  state.SetBytesProcessed(state.iterations() * kElements * static_cast<int64_t>(DtypeSize(dtype)));
+}
+
+void BM_DrawNormal(benchmark::State& state) {
+  const auto dtype = static_cast<ArenaDtype>(state.range(0));
+  uint64_t seed = 1;
+  for (auto _ : state) {
+    auto t = DrawInput(dtype, {kElements}, {{"dist", "normal"}}, seed++);
+    benchmark::DoNotOptimize(t->bytes.data());
+  }
+  SetBytes(state, dtype);
+}
+BENCHMARK(BM_DrawNormal)->Arg(ARENA_FLOAT32)->Arg(ARENA_FLOAT16)->Unit(benchmark::kMillisecond)->UseRealTime();
+
+void BM_Widen(benchmark::State& state) {
+  const auto dtype = static_cast<ArenaDtype>(state.range(0));
+  auto t = DrawInput(dtype, {kElements}, {{"dist", "normal"}}, 7);
+  for (auto _ : state) {
+    auto w = Widen(*t);
+    benchmark::DoNotOptimize(w.data());
+  }
+  SetBytes(state, dtype);
+}
+BENCHMARK(BM_Widen)->Arg(ARENA_FLOAT32)->Arg(ARENA_FLOAT16)->Unit(benchmark::kMillisecond)->UseRealTime();
+
+void BM_Compare(benchmark::State& state) {
+  auto t = DrawInput(ARENA_FLOAT16, {kElements}, {{"dist", "normal"}}, 7);
+  const std::vector<double> ref = Widen(*t);
+  for (auto _ : state) {
+    Comparison c = Compare("y", *t, ref, 1e-2, 1e-2);
+    benchmark::DoNotOptimize(c.ok);
+  }
+  SetBytes(state, ARENA_FLOAT16);
+}
+BENCHMARK(BM_Compare)->Unit(benchmark::kMillisecond)->UseRealTime();
+
+void BM_Fingerprint(benchmark::State& state) {
+  auto t = DrawInput(ARENA_FLOAT32, {kElements}, {{"dist", "normal"}}, 7);
+  for (auto _ : state) benchmark::DoNotOptimize(Fingerprint(*t));
+  SetBytes(state, ARENA_FLOAT32);
+}
+BENCHMARK(BM_Fingerprint)->Unit(benchmark::kMillisecond)->UseRealTime();
+
+void BM_Poisoned(benchmark::State& state) {
+  for (auto _ : state) {
+    HostTensor t = Poisoned(ARENA_BFLOAT16, {kElements});
+    benchmark::DoNotOptimize(t.bytes.data());
+  }
+  SetBytes(state, ARENA_BFLOAT16);
+}
+BENCHMARK(BM_Poisoned)->Unit(benchmark::kMillisecond)->UseRealTime();
+
+}  // namespace
+}  // namespace arena::hip2hip
