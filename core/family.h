@@ -76,7 +76,8 @@ struct EvaluationContext {
   const TaskSpec* task = nullptr;
   std::string baseline_dir;   // the task folder as shipped (staged copy)
   std::string candidate_dir;  // the task folder with the candidate's files
-  std::string work_dir;       // scratch space for this evaluation
+  std::string work_dir;       // scratch space for this evaluation; it holds the staged
+                              // subjects (baseline/, candidate/): build in a folder of your own
   DeviceInfo device;
   std::string project_root;   // where plugins find their harness files
   double stage_timeout_s = 300;
