@@ -35,6 +35,7 @@
 #include "core/results_store.h"
 #include "core/run.h"
 #include "core/slurm.h"
+#include "core/validation.h"
 #include "core/verdicts.h"
 #include "core/yaml_util.h"
 
@@ -122,111 +123,6 @@ int CmdDevices() {
               << dev.l2_bytes / 1024 << " KiB, " << dev.multiprocessors << " SMs\n";
   }
   return kExitOk;
-}
-
-// Validation of a task beyond its schema: its baseline, run as its own
-// candidate, must be correct wherever this machine can check it, and its
-// outputs must change with the inputs (the trials of one check draw
-// different inputs; families report one list of output fingerprints per
-// trial in metrics["fingerprints"]).
-Status ValidateBaseline(const TaskSpec& task, const TaskFamily& family, const DeviceInfo& device,
-                        const std::string& root, std::ostream& out) {
-  PipelineOptions o;
-  o.device = device;
-  o.project_root = root;
-  o.work_dir = (fs::temp_directory_path() /
-                (ScratchName("validate") + "-" + TaskIdToFileName(task.id)))
-                   .string();
-  auto r = EvaluateCandidate(task, family, task.dir, o);
-  RemoveTree(o.work_dir).ok();
-  if (!r.ok()) return r.status();
-  if (!r->baseline_compile.passed()) {
-    return FailedPrecondition(task.id + ": baseline does not compile: " +
-                              r->baseline_compile.detail + "\n" + r->baseline_compile.log);
-  }
-  char compiled[160];
-  std::snprintf(compiled, sizeof(compiled), "  compile: %s (%.1f s)\n",
-                r->baseline_compile.detail.c_str(), r->baseline_compile.seconds);
-  out << compiled;
-  // The shipped editable files are what the noop agent submits: they must
-  // build (and be correct wherever checked) too. For most families they
-  // are the baseline; for some (a PyTorch baseline) a separate starting point.
-  if (!task.starter) {
-    // Nothing shipped: the noop agent's submission is "no candidate".
-    if (r->candidate_compile.passed()) {
-      return FailedPrecondition(task.id + ": files.starter is false, yet a candidate compiled");
-    }
-    out << "  shipped files: none (the agent writes them from scratch); noop: "
-        << r->candidate_compile.detail << "\n";
-  } else if (!r->candidate_compile.passed()) {
-    return FailedPrecondition(task.id + ": the shipped editable files do not compile: " +
-                              r->candidate_compile.detail + "\n" + r->candidate_compile.log);
-  } else {
-    std::snprintf(compiled, sizeof(compiled), "  shipped files compile: %s (%.1f s)\n",
-                  r->candidate_compile.detail.c_str(), r->candidate_compile.seconds);
-    out << compiled;
-  }
-  int checked = 0;
-  // Configurations this machine could not check, by reason: one line each.
-  std::vector<std::pair<std::string, std::vector<std::string>>> skipped;
-  for (const ConfigResult& c : r->configs) {
-    std::string line = "  " + c.name + " (" + ConfigKindName(c.kind) + "): check " +
-                       StageStatusName(c.baseline_check.status);
-    if (c.baseline_check.status == StageStatus::kFailed) {
-      return FailedPrecondition(task.id + ": baseline wrong on " + c.name + ": " +
-                                c.baseline_check.detail + "\n" + c.baseline_check.log);
-    }
-    if (c.candidate_check.status == StageStatus::kFailed) {
-      return FailedPrecondition(task.id + ": the shipped editable files are wrong on " + c.name +
-                                ": " + c.candidate_check.detail + "\n" + c.candidate_check.log);
-    }
-    if (c.baseline_check.status == StageStatus::kSkipped) {
-      auto same = std::find_if(skipped.begin(), skipped.end(),
-                               [&](const auto& s) { return s.first == c.baseline_check.detail; });
-      if (same == skipped.end()) same = skipped.insert(skipped.end(), {c.baseline_check.detail, {}});
-      same->second.push_back(c.name);
-      continue;  // neither checked nor timed: said once per reason below
-    } else {
-      ++checked;
-      Json fp = c.baseline_check.metrics.value("fingerprints", Json::array());
-      bool varies = false;
-      for (const auto& trial : fp) varies |= trial != fp.front();
-      if (fp.size() >= 2 && !varies) {
-        return FailedPrecondition(task.id + ": degenerate output on " + c.name +
-                                  ": identical for " + std::to_string(fp.size()) +
-                                  " trials with different inputs");
-      }
-      line += fp.size() >= 2 ? ", output varies with the inputs"
-                             : ", degeneracy not checked (needs 2 trials with fingerprints)";
-    }
-    if (c.timing.stage.passed()) {
-      char buf[96];
-      std::snprintf(buf, sizeof(buf), ", %.2f us (A/A %.3f)", c.timing.baseline.median(),
-                    c.speedup().value_or(0));
-      line += buf;
-    } else {
-      line += ", timing " + std::string(StageStatusName(c.timing.stage.status)) + ": " +
-              c.timing.stage.detail;
-    }
-    out << line << "\n";
-  }
-  for (const auto& [reason, names] : skipped) {
-    std::string list;
-    for (const auto& n : names) list += (list.empty() ? "" : ", ") + n;
-    out << "  check and timing " << reason << ": " << names.size() << " configuration(s) (" << list
-        << ")\n";
-  }
-  if (checked == 0) {
-    // A family that says it can only compile here (no GPU) is not failing;
-    // one that says it can check and checked nothing is.
-    const FamilyCapabilities caps = family.Capabilities(device);
-    if (caps.baseline_checks == FamilyCapabilities::Checks::kNone) {
-      out << "  correctness: skipped: " << caps.why << " (compile only on this machine)\n";
-      return OkStatus();
-    }
-    return FailedPrecondition(task.id + ": no configuration could be checked on this machine");
-  }
-  return OkStatus();
 }
 
 // The results database of `runs_dir`, read-only, and the id of `run_id`
@@ -556,11 +452,14 @@ int Main(int argc, char** argv) {
     int failures = 0;
     for (const auto& t : *tasks) {
       auto family = TaskFamilyRegistry::Global().Create(t.family);
-      std::ostringstream lines;
-      Status s = ValidateBaseline(t, **family, device, root, lines);
-      std::cout << (s.ok() ? "ok    " : "FAIL  ") << t.id << "\n" << lines.str();
-      if (!s.ok()) {
-        std::cout << "      " << s.message() << "\n";
+      const TaskValidation v = ValidateTaskBaseline(
+          t, **family, device, root,
+          (fs::temp_directory_path() / (ScratchName("validate") + "-" + TaskIdToFileName(t.id)))
+              .string());
+      std::cout << (v.status.ok() ? "ok    " : "FAIL  ") << t.id << "\n";
+      for (const auto& line : v.lines) std::cout << line << "\n";
+      if (!v.status.ok()) {
+        std::cout << "      " << v.status.message() << "\n";
         ++failures;
       }
     }
