@@ -37,7 +37,6 @@
 #include "core/slurm.h"
 #include "core/validation.h"
 #include "core/verdicts.h"
-#include "core/yaml_util.h"
 
 namespace arena {
 namespace {
