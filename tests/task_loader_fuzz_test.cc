@@ -1,5 +1,6 @@
-// A bounded fuzz test of the task loader: seeded mutations of real task
-// files (one per family) must each load or be refused with a message that
+// A bounded fuzz test of the task loader and of the agents' configuration
+// decoder: seeded mutations of real task files (one per family) and of an
+// agent's configuration must each load or be refused with a message that
 // names the file and a line:column, never crash, throw or hang.
 #include <chrono>
 #include <filesystem>
@@ -8,6 +9,7 @@
 
 #include <gtest/gtest.h>
 
+#include "core/agent.h"
 #include "core/family.h"
 #include "core/files.h"
 #include "core/run.h"
@@ -106,6 +108,66 @@ TEST(TaskLoaderFuzz, MutationsLoadOrAreRefusedWithAPosition) {
             << kMutations * (sizeof(kSeeds) / sizeof(*kSeeds)) << " mutations\n";
   EXPECT_GT(refused, 0);
   EXPECT_GT(loaded, 0);
+}
+
+TEST(AgentConfigFuzz, MutationsDecodeOrAreRefusedWithAPosition) {
+  // The shipped agents' schemas, each with a configuration it accepts.
+  const std::vector<std::pair<std::string, std::string>> seeds = {
+      {"openai-chat",
+       "base_url: http://127.0.0.1:8000/v1\nmodel: m\ntemperature: 0.2\nmax_turns: 30\n"
+       "max_tokens_total: 200000\nrequest_timeout_s: 120\ninsecure: false\n"},
+      {"claude-code",
+       "model: sonnet\ntimeout_s: 900\nextra_args: [--max-turns, 40]\nsandbox: true\n"
+       "pass_env: [ANTHROPIC_API_KEY]\n"},
+      {"autotune", "max_evals: 40\nmax_passes: 3\nmin_gain: 0.01\n"},
+  };
+  const std::string path = testing::TempDir() + "/agent_fuzz.yaml";
+  std::mt19937_64 rng(20261202);
+  int refused = 0, decoded = 0;
+  for (const auto& [name, text] : seeds) {
+    auto agent = AgentRegistry::Global().Create(name);
+    ASSERT_TRUE(agent.ok()) << agent.status().ToString();
+    ASSERT_TRUE(WriteFileAtomic(path, text).ok());
+    ASSERT_TRUE(DecodeAgentConfig(**agent, name, path).ok()) << name << " refuses its seed";
+    const SectionSchema schema = (*agent)->ConfigSchema();
+    for (int i = 0; i < kMutations; ++i) {
+      const std::string mutated = Mutate(text, rng);
+      ASSERT_TRUE(WriteFileAtomic(path, mutated).ok());
+      Result<Json> r = NotFound("");
+      try {
+        r = DecodeAgentConfig(**agent, name, path);
+      } catch (const std::exception& ex) {
+        FAIL() << name << " mutation " << i << " threw: " << ex.what() << "\n" << mutated;
+      }
+      if (!r.ok()) {
+        ++refused;
+        EXPECT_TRUE(std::regex_search(r.status().message(),
+                                      std::regex("^" + std::regex_replace(path, std::regex(R"([.^$|()\[\]{}*+?\\])"), R"(\$&)") +
+                                                 R"(:\d+:\d+: )")))
+            << "no file:line:column: " << r.status().message() << "\n--- mutation " << i
+            << " of " << name << ":\n" << mutated;
+        continue;
+      }
+      ++decoded;
+      // What decodes holds only declared fields, each of its declared type.
+      for (const auto& [key, value] : r->items()) {
+        auto spec = std::find_if(schema.fields.begin(), schema.fields.end(),
+                                 [&](const FieldSpec& f) { return f.name == key; });
+        ASSERT_NE(spec, schema.fields.end()) << key << " undeclared, from:\n" << mutated;
+        switch (spec->type) {
+          case FieldType::kInt: EXPECT_TRUE(value.is_number_integer()) << key; break;
+          case FieldType::kNumber: EXPECT_TRUE(value.is_number()) << key; break;
+          case FieldType::kBool: EXPECT_TRUE(value.is_boolean()) << key; break;
+          case FieldType::kString: EXPECT_TRUE(value.is_string()) << key; break;
+          case FieldType::kStringList: EXPECT_TRUE(value.is_array()) << key; break;
+          case FieldType::kStringMap: EXPECT_TRUE(value.is_object()) << key; break;
+        }
+      }
+    }
+  }
+  std::cout << "agent configs: decoded " << decoded << ", refused " << refused << "\n";
+  EXPECT_GT(refused, 0);
+  EXPECT_GT(decoded, 0);
 }
 
 }  // namespace
