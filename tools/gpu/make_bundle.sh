@@ -11,7 +11,7 @@
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 cd "$root"
-bazel build --config=stamp //tools/arena:arena //plugins/common/hip:hip_judge //plugins/common/hip:hip_runner \
+bazel build --config=stamp //tools/arena:arena //plugins/common/hip:hip_judge //plugins/common/hip:hip_runner //plugins/common/hip:hip_rtc_build \
   //tests/adversarial:triton_adversarial_test 2>/dev/null
 bundle="$root/.bundle"
 rm -rf "$bundle/tools" "$bundle/plugins" "$bundle/tasks" "$bundle/agents" "$bundle/tests" "$bundle/bin" "$bundle/leaderboard"
@@ -21,7 +21,7 @@ mkdir -p "$bundle/tools/arena" "$bundle/tools/gpu"
 cp -f bazel-bin/tools/arena/arena "$bundle/tools/arena/arena"
 cp -rf tools/gpu/. "$bundle/tools/gpu/"
 cp -r plugins tasks agents leaderboard "$bundle/"
-cp -f bazel-bin/plugins/common/hip/hip_judge bazel-bin/plugins/common/hip/hip_runner "$bundle/plugins/common/hip/"
+cp -f bazel-bin/plugins/common/hip/hip_judge bazel-bin/plugins/common/hip/hip_runner bazel-bin/plugins/common/hip/hip_rtc_build "$bundle/plugins/common/hip/"
 # Candidates run sandboxed: the GPU machine has no bubblewrap package, but
 # Debian's binary runs there (the scripts point ARENA_BWRAP at it).
 mkdir -p "$bundle/bin" "$bundle/tests/adversarial"

@@ -149,10 +149,12 @@ constexpr char kSandboxLayer[] = "/opt/arena/hip_on_cuda";
 // kSandboxWorkspace) and the two include folders (read-only).
 ProcessResult RunSandboxedBuildStep(const HipBuildOptions& options, const std::string& stage,
                                     const std::string& include, const std::string& layer,
-                                    std::vector<std::string> argv) {
+                                    std::vector<std::string> argv,
+                                    const std::vector<std::string>& also_read_only = {}) {
   SandboxOptions sb;
   sb.workspace = stage;
   sb.read_only = {{include, kSandboxInclude}, {layer, kSandboxLayer}};
+  for (const auto& path : also_read_only) sb.read_only.push_back({path, path});
   // A compiler installed outside /usr (ARENA_NVCC=/opt/cuda/bin/nvcc, say):
   // its installation, read-only, at the same path.
   std::error_code ec;
@@ -169,6 +171,21 @@ ProcessResult RunSandboxedBuildStep(const HipBuildOptions& options, const std::s
   }
   p->timeout_s = options.timeout_s;
   return RunStep(*p);
+}
+
+// Runtime compilation (ARENA_HIP_RTC=1): build/hip_rtc_build splits the
+// source, NVRTC builds its device side and g++ its host side. Not yet the
+// default: its libraries have not run on a GPU.
+bool RuntimeCompilationAsked() {
+  const char* v = std::getenv("ARENA_HIP_RTC");
+  return v != nullptr && std::string(v) == "1";
+}
+
+// The files a runtime-compiled library loads beside it (NAME.cubin and
+// NAME.names for NAME.so).
+std::vector<std::string> SideFiles(const std::string& library) {
+  const std::string base = library.substr(0, library.size() - 3);
+  return {base + ".cubin", base + ".names"};
 }
 
 }  // namespace
@@ -219,6 +236,12 @@ StageOutcome BuildHip(const HipBuildOptions& options, const std::string& source_
   const std::string nvcc = FindNvcc();
   if (nvcc.empty()) return StageOutcome::Failed("harness: nvcc not found (set ARENA_NVCC)");
   const std::string lib = (fs::path(options.work_dir) / (name + ".so")).string();
+  // Files of an earlier runtime-compiled build of this name are never
+  // taken for this one's.
+  for (const auto& side : SideFiles(lib)) {
+    std::error_code ec;
+    fs::remove(side, ec);
+  }
   const std::string arch = options.device.platform == "cuda" && !options.device.arch.empty()
                                ? options.device.arch
                                : "sm_90";
@@ -238,9 +261,10 @@ StageOutcome BuildHip(const HipBuildOptions& options, const std::string& source_
     what += HeaderDigest(layer) + HeaderDigest(include);
     key = Sha256Hex(what);
   }
-  const fs::path cached = cache.empty() ? fs::path() : fs::path(cache) / (key + ".so");
+  const bool rtc = RuntimeCompilationAsked();
+  const fs::path cached = cache.empty() || rtc ? fs::path() : fs::path(cache) / (key + ".so");
   const fs::path amd_ok = cache.empty() ? fs::path() : fs::path(cache) / (key + ".gfx90a-ok");
-  if (!cache.empty() && fs::is_regular_file(cached) &&
+  if (!cached.empty() && fs::is_regular_file(cached) &&
       (hipcc.empty() || fs::is_regular_file(amd_ok)) && CopyAtomically(cached, lib)) {
     // Built before from exactly these inputs (the baseline of every
     // evaluation; a candidate checked through ./feedback, then evaluated).
@@ -268,14 +292,51 @@ StageOutcome BuildHip(const HipBuildOptions& options, const std::string& source_
                       "-I" + in_include, in_source, "-o", amd_out});
     });
   }
-  // -t 0: nvcc runs its host and device passes side by side (about 15%
-  // faster for one translation unit).
-  std::vector<std::string> argv = {nvcc};
-  argv.insert(argv.end(), nv_flags.begin(), nv_flags.end());
-  argv.insert(argv.end(), {"-I" + in_layer, "-I" + in_include, in_source, "-o", nv_out});
-  auto nv = run_step(argv);
+  ProcessResult nv;
+  bool built = false;
+  if (rtc) {
+    // NVRTC and g++ on the split source; what the split refuses, or a
+    // compiler rejects, goes to nvcc below, saying why.
+    std::error_code ec;
+    const std::string tool = FindBuiltBinary(options.project_root, "plugins/common/hip/hip_rtc_build");
+    const std::string cuda = fs::canonical(nvcc, ec).parent_path().parent_path().string();
+    const std::string tool_path = tool.empty() ? "" : fs::canonical(tool, ec).string();
+    if (tool_path.empty()) {
+      o.metrics["rtc"] = "not used: hip_rtc_build not found";
+    } else {
+      const std::string out_dir = sandboxed ? std::string(kSandboxWorkspace) : options.work_dir;
+      std::vector<std::string> rtc_argv = {tool_path, in_source, out_dir, name, arch, in_layer,
+                                           in_include, cuda};
+      nv = sandboxed ? RunSandboxedBuildStep(options, stage, include, layer, rtc_argv,
+                                             {fs::path(tool_path).parent_path().string(), cuda})
+                     : RunBuildStep(options, rtc_argv);
+      if (nv.success()) {
+        built = true;
+        o.metrics["rtc"] = "nvrtc+g++";
+        if (sandboxed) {
+          for (const char* ext : {".so", ".cubin", ".names"}) {
+            fs::copy_file(fs::path(stage) / (name + ext), fs::path(options.work_dir) / (name + ext),
+                          fs::copy_options::overwrite_existing, ec);
+            if (ec) return StageOutcome::Failed("harness: " + name + ext + ": " + ec.message());
+          }
+        }
+      } else {
+        const std::string why = nv.err.substr(0, nv.err.find('\n'));
+        o.metrics["rtc"] = "fell back to nvcc: " + (why.empty() ? nv.Describe() : why);
+        for (const auto& side : SideFiles(lib)) fs::remove(side, ec);
+      }
+    }
+  }
+  if (!built) {
+    // -t 0: nvcc runs its host and device passes side by side (about 15%
+    // faster for one translation unit).
+    std::vector<std::string> argv = {nvcc};
+    argv.insert(argv.end(), nv_flags.begin(), nv_flags.end());
+    argv.insert(argv.end(), {"-I" + in_layer, "-I" + in_include, in_source, "-o", nv_out});
+    nv = run_step(argv);
+  }
   if (amd_build.joinable()) amd_build.join();
-  if (sandboxed && nv.success()) {
+  if (sandboxed && nv.success() && !built) {
     std::error_code ec;
     fs::copy_file(fs::path(stage) / (name + ".so"), lib, fs::copy_options::overwrite_existing, ec);
     if (ec) return StageOutcome::Failed("harness: " + lib + ": " + ec.message());
@@ -296,7 +357,7 @@ StageOutcome BuildHip(const HipBuildOptions& options, const std::string& source_
     }
     o.metrics["amd"] = "gfx90a";
   }
-  if (!cache.empty()) {
+  if (!cached.empty()) {
     o.metrics["cache"] = "miss";
     if (!hipcc.empty()) {
       std::error_code ec;
@@ -306,7 +367,8 @@ StageOutcome BuildHip(const HipBuildOptions& options, const std::string& source_
     CopyAtomically(lib, cached);  // the marker first: a library alone is never taken
   }
   *library = lib;
-  o.detail = "built for NVIDIA " + arch + (hipcc.empty() ? "" : " and AMD gfx90a");
+  o.detail = "built for NVIDIA " + arch + (built ? " (NVRTC and g++)" : "") +
+             (hipcc.empty() ? "" : " and AMD gfx90a");
   return o;
 }
 
@@ -459,6 +521,12 @@ Result<Json> HipRunner(const EvaluationContext& ctx, const std::string& subject,
   const fs::path dir = fs::path(ctx.work_dir) / "runners" / (subject + "." + std::to_string(++runners));
   ARENA_RETURN_IF_ERROR(ResetDir(dir.string()));
   ARENA_RETURN_IF_ERROR(CopyFile(lib, (dir / (subject + ".so")).string()));
+  // A runtime-compiled library's module and kernel names, beside it.
+  const std::vector<std::string> sides = SideFiles(lib);
+  const std::vector<std::string> sides_in = SideFiles((dir / (subject + ".so")).string());
+  for (size_t i = 0; i < sides.size(); ++i) {
+    if (fs::exists(sides[i])) ARENA_RETURN_IF_ERROR(CopyFile(sides[i], sides_in[i]));
+  }
   SandboxOptions sb;
   sb.workspace = dir.string();
   sb.workspace_read_only = true;

@@ -118,5 +118,35 @@ TEST_F(HipBuild, AnUntrustedSourceSeesItsEditableFilesAlone) {
   EXPECT_TRUE(honest.passed()) << honest.detail << honest.log;
 }
 
+TEST_F(HipBuild, RuntimeCompilationBuildsTheSplitAndFallsBackToNvcc) {
+  // ARENA_HIP_RTC=1: NVRTC and g++ on the split source, sandboxed; the
+  // library's module and kernel names beside it, for the runner.
+  setenv("ARENA_HIP_RTC", "1", 1);
+  options_.editable = {"kernel.hip"};
+  StageOutcome rtc = Build(kKernel, "rtc");
+  ASSERT_TRUE(rtc.passed()) << rtc.detail << rtc.log;
+  EXPECT_EQ(rtc.metrics.value("rtc", ""), "nvrtc+g++") << rtc.metrics.dump();
+  EXPECT_NE(rtc.detail.find("(NVRTC and g++)"), std::string::npos) << rtc.detail;
+  auto names = ReadFile(options_.work_dir + "/rtc.names");
+  ASSERT_TRUE(names.ok());
+  EXPECT_EQ(*names, "scale\t_Z5scalePfx\n");
+  EXPECT_GT(fs::file_size(options_.work_dir + "/rtc.cubin"), 0u);
+  // What the split refuses is built by nvcc, saying why.
+  const std::string chevrons = std::string(kKernel).replace(
+      std::string(kKernel).find("hipLaunchKernelGGL(scale, dim3(1), dim3(64), 0, stream, "),
+      std::string("hipLaunchKernelGGL(scale, dim3(1), dim3(64), 0, stream, ").size(),
+      "scale<<<1, 64, 0, stream>>>(");
+  StageOutcome nvcc = Build(chevrons, "rtc");
+  ASSERT_TRUE(nvcc.passed()) << nvcc.detail << nvcc.log;
+  EXPECT_EQ(nvcc.metrics.value("rtc", ""),
+            "fell back to nvcc: line 9: a triple-chevron launch (runtime compilation takes "
+            "hipLaunchKernelGGL)");
+  EXPECT_FALSE(fs::exists(options_.work_dir + "/rtc.cubin")) << "a stale module beside an nvcc build";
+  // A source that does not compile fails with the compilers' messages.
+  StageOutcome broken = Build(std::string(kKernel) + "int broken(", "rtc");
+  EXPECT_EQ(broken.status, StageStatus::kFailed);
+  unsetenv("ARENA_HIP_RTC");
+}
+
 }  // namespace
 }  // namespace arena

@@ -73,6 +73,7 @@ typedef struct {
   double value;
 } ArenaParam;
 
+#if !defined(__CUDACC_RTC__)  // host code: runtime compilation takes device code only
 // The value of parameter `name`, or `fallback` if the configuration has none.
 static inline double arena_param(const ArenaParam* params, int num_params, const char* name,
                                  double fallback) {
@@ -81,6 +82,7 @@ static inline double arena_param(const ArenaParam* params, int num_params, const
   }
   return fallback;
 }
+#endif  // !__CUDACC_RTC__
 
 #ifdef __cplusplus
 }  // extern "C"

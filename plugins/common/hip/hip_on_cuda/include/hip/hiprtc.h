@@ -81,6 +81,28 @@ inline const std::vector<InMemoryHeader>& in_memory_headers() {
       {"hip/hip_runtime.h", "#include \"hip_on_cuda_rtc_prelude.h\"\n"},
       {"hip/hip_fp16.h", "#include \"hip_on_cuda_rtc_prelude.h\"\n#include <cuda_fp16.h>\n"},
       {"hip/hip_bfloat16.h", bfloat16.c_str()},
+      // The C headers a HIP source includes for its host side; device code
+      // has its math functions built in, and needs only these types.
+      {"math.h",
+       "#pragma once\n"
+       "#define INFINITY (__int_as_float(0x7f800000))\n#define HUGE_VALF INFINITY\n"
+       "#define HUGE_VAL (__longlong_as_double(0x7ff0000000000000LL))\n"
+       "#define NAN (__int_as_float(0x7fffffff))\n"
+       "#define M_E 2.7182818284590452354\n#define M_LOG2E 1.4426950408889634074\n"
+       "#define M_LOG10E 0.43429448190325182765\n#define M_LN2 0.69314718055994530942\n"
+       "#define M_LN10 2.30258509299404568402\n#define M_PI 3.14159265358979323846\n"
+       "#define M_PI_2 1.57079632679489661923\n#define M_PI_4 0.78539816339744830962\n"
+       "#define M_1_PI 0.31830988618379067154\n#define M_2_PI 0.63661977236758134308\n"
+       "#define M_2_SQRTPI 1.12837916709551257390\n#define M_SQRT2 1.41421356237309504880\n"
+       "#define M_SQRT1_2 0.70710678118654752440\n"},
+      {"string.h", ""},
+      {"stdint.h",
+       "#pragma once\n"
+       "typedef signed char int8_t; typedef short int16_t; typedef int int32_t;\n"
+       "typedef long int64_t; typedef unsigned char uint8_t;\n"
+       "typedef unsigned short uint16_t; typedef unsigned int uint32_t;\n"
+       "typedef unsigned long uint64_t; typedef long intptr_t;\n"
+       "typedef unsigned long uintptr_t;\n"},
   };
   return headers;
 }

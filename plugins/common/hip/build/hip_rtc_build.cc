@@ -1,0 +1,104 @@
+// Builds a HIP candidate through runtime compilation (build/rtc_split.h):
+// its device side by NVRTC (the layer's hipRTC) into NAME.cubin with
+// NAME.names (each launched kernel's name expression and lowered name),
+// while g++ builds its host side into NAME.so; the three files side by side
+// are what the layer's launcher (hip/nvidia_on_cuda/rtc_launch.h) loads.
+//
+//   hip_rtc_build SOURCE OUT_DIR NAME ARCH LAYER_INCLUDE ABI_INCLUDE CUDA_ROOT
+//
+// Exit 0: built. Exit 3: the split refused the source (the reason on
+// stderr; the caller builds it with nvcc). Exit 1: a compiler failed (its
+// messages on stderr).
+#include <cstdio>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "core/process.h"
+#include "hip/hiprtc.h"
+#include "plugins/common/hip/build/rtc_split.h"
+
+namespace {
+
+int Main(int argc, char** argv) {
+  if (argc != 8) {
+    std::fprintf(stderr, "usage: hip_rtc_build SOURCE OUT_DIR NAME ARCH LAYER_INCLUDE ABI_INCLUDE CUDA_ROOT\n");
+    return 2;
+  }
+  const std::string source_path = argv[1], out = argv[2], name = argv[3], arch = argv[4],
+                    layer = argv[5], abi = argv[6], cuda = argv[7];
+  std::ifstream in(source_path);
+  if (!in) {
+    std::fprintf(stderr, "%s: cannot read\n", source_path.c_str());
+    return 2;
+  }
+  std::stringstream text;
+  text << in.rdbuf();
+  auto split = arena::hip2hip::SplitForRuntimeCompilation(text.str());
+  if (!split.ok()) {
+    std::fprintf(stderr, "%s\n", split.status().message().c_str());
+    return 3;
+  }
+  const std::string host_cc = out + "/" + name + ".host.cc";
+  std::ofstream(host_cc) << split->host_source;
+
+  // The device side, in this process, while g++ builds the host side.
+  std::string device_log;
+  bool device_ok = false;
+  std::thread device([&] {
+    hiprtcProgram prog;
+    if (hiprtcCreateProgram(&prog, split->device_source.c_str(), "kernel.hip", 0, nullptr, nullptr) !=
+        HIPRTC_SUCCESS) {
+      device_log = "hiprtcCreateProgram failed";
+      return;
+    }
+    for (const auto& k : split->kernels) hiprtcAddNameExpression(prog, ("&" + k).c_str());
+    const std::string gpu = "--gpu-architecture=" + arch;
+    const std::string include = "-I" + abi;
+    const char* options[] = {gpu.c_str(), "-std=c++17", include.c_str()};
+    const hiprtcResult r = hiprtcCompileProgram(prog, 3, options);
+    size_t n = 0;
+    hiprtcGetProgramLogSize(prog, &n);
+    std::string log(n, '\0');
+    if (n > 0) hiprtcGetProgramLog(prog, &log[0]);
+    device_log = log.c_str();
+    if (r == HIPRTC_SUCCESS) {
+      size_t size = 0;
+      hiprtcGetCodeSize(prog, &size);
+      std::string code(size, '\0');
+      hiprtcGetCode(prog, &code[0]);
+      std::string names;
+      bool named = true;
+      for (const auto& k : split->kernels) {
+        const char* lowered = nullptr;
+        named &= hiprtcGetLoweredName(prog, ("&" + k).c_str(), &lowered) == HIPRTC_SUCCESS;
+        if (lowered != nullptr) names += k + "\t" + lowered + "\n";
+      }
+      std::ofstream(out + "/" + name + ".cubin", std::ios::binary) << code;
+      std::ofstream(out + "/" + name + ".names") << names;
+      device_ok = named && size > 0;
+      if (!named) device_log += "\na launched kernel's name could not be lowered";
+    }
+    hiprtcDestroyProgram(&prog);
+  });
+  arena::ProcessOptions host;
+  host.argv = {"g++", "-std=c++17", "-O2", "-shared", "-fPIC", "-I" + layer, "-I" + abi,
+               "-I" + cuda + "/include", host_cc, "-o", out + "/" + name + ".so",
+               "-L" + cuda + "/lib64", "-lcudart", "-Wl,-rpath," + cuda + "/lib64"};
+  host.timeout_s = 600;
+  auto built = arena::RunProcess(host);
+  device.join();
+  const bool host_ok = built.ok() && built->success();
+  if (!host_ok) {
+    std::fprintf(stderr, "host side (g++): %s\n%s", built.ok() ? built->Describe().c_str() : "",
+                 built.ok() ? built->err.c_str() : built.status().message().c_str());
+  }
+  if (!device_ok) std::fprintf(stderr, "device side (NVRTC):\n%s\n", device_log.c_str());
+  return host_ok && device_ok ? 0 : 1;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) { return Main(argc, argv); }

@@ -1,0 +1,122 @@
+// What runtime compilation would cost per HIP candidate, beside nvcc: each
+// kernel.hip given on the command line is split (build/rtc_split.h), its
+// device side compiled by NVRTC (through the layer's hipRTC) while g++
+// builds its host side into a shared library, and the same file built by
+// nvcc as the HIP families build it. Prints a markdown table and medians.
+//
+//   bazel run -c opt //plugins/common/hip:rtc_compile_bench -- $PWD/tasks/hip2hip/*/*/kernel.hip
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <thread>
+#include <vector>
+
+#include "core/files.h"
+#include "core/process.h"
+#include "hip/hiprtc.h"
+#include "plugins/common/hip/build/rtc_split.h"
+
+namespace arena::hip2hip {
+namespace {
+namespace fs = std::filesystem;
+
+double Since(std::chrono::steady_clock::time_point t) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
+}
+
+double Median(std::vector<double> v) {
+  if (v.empty()) return 0;
+  std::sort(v.begin(), v.end());
+  return 0.5 * (v[(v.size() - 1) / 2] + v[v.size() / 2]);
+}
+
+bool Nvrtc(const RtcSplit& split, const std::string& abi) {
+  hiprtcProgram prog;
+  if (hiprtcCreateProgram(&prog, split.device_source.c_str(), "kernel.hip", 0, nullptr, nullptr) !=
+      HIPRTC_SUCCESS) {
+    return false;
+  }
+  for (const auto& k : split.kernels) hiprtcAddNameExpression(prog, ("&" + k).c_str());
+  const std::string include = "-I" + abi;
+  const char* options[] = {"--gpu-architecture=sm_90", "-std=c++17", include.c_str()};
+  const bool ok = hiprtcCompileProgram(prog, 3, options) == HIPRTC_SUCCESS;
+  hiprtcDestroyProgram(&prog);
+  return ok;
+}
+
+int Main(int argc, char** argv) {
+  const std::string root = fs::current_path().string();
+  const std::string layer = root + "/plugins/common/hip/hip_on_cuda/include";
+  const std::string abi = root + "/plugins/common/hip/include";
+  const std::string scratch = fs::temp_directory_path() / "arena_rtc_bench";
+  std::vector<double> rtc_wall, nvrtc_s, host_s, nvcc_s;
+  int refused = 0;
+  std::printf("| kernel | split | NVRTC s | g++ host s | both, side by side s | nvcc s |\n");
+  std::printf("|---|---|---|---|---|---|\n");
+  for (int i = 1; i < argc; ++i) {
+    const std::string path = argv[i];
+    const std::string name = fs::path(path).parent_path().filename().string();
+    auto source = ReadFile(path);
+    if (!source.ok()) continue;
+    (void)ResetDir(scratch);
+    ProcessOptions nvcc;
+    nvcc.argv = {"/usr/local/cuda/bin/nvcc", "-x", "cu", "-t", "0", "-std=c++17", "-O3", "-arch=sm_90",
+                 "-shared", "-Xcompiler", "-fPIC", "-cudart", "shared", "-I" + layer, "-I" + abi,
+                 path, "-o", scratch + "/nvcc.so"};
+    nvcc.timeout_s = 300;
+    auto t0 = std::chrono::steady_clock::now();
+    auto nv = RunProcess(nvcc);
+    const double nvcc_time = Since(t0);
+    const bool nvcc_ok = nv.ok() && nv->success();
+    if (nvcc_ok) nvcc_s.push_back(nvcc_time);
+
+    t0 = std::chrono::steady_clock::now();
+    auto split = SplitForRuntimeCompilation(*source);
+    if (!split.ok()) {
+      ++refused;
+      std::printf("| %s | refused: %s | | | | %.2f |\n", name.c_str(), split.status().message().c_str(),
+                  nvcc_time);
+      continue;
+    }
+    (void)WriteFileAtomic(scratch + "/host.cc", split->host_source);
+    double device_time = 0;
+    bool device_ok = false;
+    std::thread device([&] {
+      const auto d0 = std::chrono::steady_clock::now();
+      device_ok = Nvrtc(*split, abi);
+      device_time = Since(d0);
+    });
+    ProcessOptions host;
+    host.argv = {"g++", "-std=c++17", "-O2", "-shared", "-fPIC", "-I" + layer, "-I" + abi,
+                 "-I/usr/local/cuda/include", scratch + "/host.cc", "-o", scratch + "/host.so",
+                 "-L/usr/local/cuda/lib64", "-lcudart"};
+    host.timeout_s = 300;
+    const auto h0 = std::chrono::steady_clock::now();
+    auto h = RunProcess(host);
+    const double host_time = Since(h0);
+    device.join();
+    const double wall = Since(t0);
+    const bool host_ok = h.ok() && h->success();
+    if (device_ok && host_ok) {
+      rtc_wall.push_back(wall);
+      nvrtc_s.push_back(device_time);
+      host_s.push_back(host_time);
+    } else {
+      ++refused;
+    }
+    std::printf("| %s | %s | %.2f%s | %.2f%s | %.2f | %.2f%s |\n", name.c_str(), "ok", device_time,
+                device_ok ? "" : " (failed)", host_time, host_ok ? "" : " (failed)", wall, nvcc_time,
+                nvcc_ok ? "" : " (failed)");
+  }
+  std::printf("\n%zu of %d built both ways; medians: NVRTC %.2f s, g++ host %.2f s, side by side "
+              "%.2f s; nvcc %.2f s\n",
+              rtc_wall.size(), argc - 1, Median(nvrtc_s), Median(host_s), Median(rtc_wall),
+              Median(nvcc_s));
+  return 0;
+}
+
+}  // namespace
+}  // namespace arena::hip2hip
+
+int main(int argc, char** argv) { return arena::hip2hip::Main(argc, argv); }
