@@ -17,7 +17,7 @@
 #include <vector>
 
 #include "core/process.h"
-#include "hip/hiprtc.h"
+#include "plugins/common/hip/build/rtc_compile.h"
 #include "plugins/common/hip/build/rtc_split.h"
 
 namespace {
@@ -45,44 +45,8 @@ int Main(int argc, char** argv) {
   std::ofstream(host_cc) << split->host_source;
 
   // The device side, in this process, while g++ builds the host side.
-  std::string device_log;
-  bool device_ok = false;
-  std::thread device([&] {
-    hiprtcProgram prog;
-    if (hiprtcCreateProgram(&prog, split->device_source.c_str(), "kernel.hip", 0, nullptr, nullptr) !=
-        HIPRTC_SUCCESS) {
-      device_log = "hiprtcCreateProgram failed";
-      return;
-    }
-    for (const auto& k : split->kernels) hiprtcAddNameExpression(prog, ("&" + k).c_str());
-    const std::string gpu = "--gpu-architecture=" + arch;
-    const std::string include = "-I" + abi;
-    const char* options[] = {gpu.c_str(), "-std=c++17", include.c_str()};
-    const hiprtcResult r = hiprtcCompileProgram(prog, 3, options);
-    size_t n = 0;
-    hiprtcGetProgramLogSize(prog, &n);
-    std::string log(n, '\0');
-    if (n > 0) hiprtcGetProgramLog(prog, &log[0]);
-    device_log = log.c_str();
-    if (r == HIPRTC_SUCCESS) {
-      size_t size = 0;
-      hiprtcGetCodeSize(prog, &size);
-      std::string code(size, '\0');
-      hiprtcGetCode(prog, &code[0]);
-      std::string names;
-      bool named = true;
-      for (const auto& k : split->kernels) {
-        const char* lowered = nullptr;
-        named &= hiprtcGetLoweredName(prog, ("&" + k).c_str(), &lowered) == HIPRTC_SUCCESS;
-        if (lowered != nullptr) names += k + "\t" + lowered + "\n";
-      }
-      std::ofstream(out + "/" + name + ".cubin", std::ios::binary) << code;
-      std::ofstream(out + "/" + name + ".names") << names;
-      device_ok = named && size > 0;
-      if (!named) device_log += "\na launched kernel's name could not be lowered";
-    }
-    hiprtcDestroyProgram(&prog);
-  });
+  arena::Result<arena::hip2hip::RtcModule> module = arena::Internal("not compiled");
+  std::thread device([&] { module = arena::hip2hip::CompileDeviceSide(*split, arch, abi); });
   arena::ProcessOptions host;
   host.argv = {"g++", "-std=c++17", "-O2", "-shared", "-fPIC", "-I" + layer, "-I" + abi,
                "-I" + cuda + "/include", host_cc, "-o", out + "/" + name + ".so",
@@ -90,12 +54,17 @@ int Main(int argc, char** argv) {
   host.timeout_s = 600;
   auto built = arena::RunProcess(host);
   device.join();
+  bool device_ok = module.ok();
+  if (device_ok) {
+    std::ofstream(out + "/" + name + ".cubin", std::ios::binary) << module->code;
+    std::ofstream(out + "/" + name + ".names") << module->names;
+  }
   const bool host_ok = built.ok() && built->success();
   if (!host_ok) {
     std::fprintf(stderr, "host side (g++): %s\n%s", built.ok() ? built->Describe().c_str() : "",
                  built.ok() ? built->err.c_str() : built.status().message().c_str());
   }
-  if (!device_ok) std::fprintf(stderr, "device side (NVRTC):\n%s\n", device_log.c_str());
+  if (!device_ok) std::fprintf(stderr, "device side (NVRTC):\n%s\n", module.status().message().c_str());
   return host_ok && device_ok ? 0 : 1;
 }
 

@@ -14,7 +14,7 @@
 
 #include "core/files.h"
 #include "core/process.h"
-#include "hip/hiprtc.h"
+#include "plugins/common/hip/build/rtc_compile.h"
 #include "plugins/common/hip/build/rtc_split.h"
 
 namespace arena::hip2hip {
@@ -29,20 +29,6 @@ double Median(std::vector<double> v) {
   if (v.empty()) return 0;
   std::sort(v.begin(), v.end());
   return 0.5 * (v[(v.size() - 1) / 2] + v[v.size() / 2]);
-}
-
-bool Nvrtc(const RtcSplit& split, const std::string& abi) {
-  hiprtcProgram prog;
-  if (hiprtcCreateProgram(&prog, split.device_source.c_str(), "kernel.hip", 0, nullptr, nullptr) !=
-      HIPRTC_SUCCESS) {
-    return false;
-  }
-  for (const auto& k : split.kernels) hiprtcAddNameExpression(prog, ("&" + k).c_str());
-  const std::string include = "-I" + abi;
-  const char* options[] = {"--gpu-architecture=sm_90", "-std=c++17", include.c_str()};
-  const bool ok = hiprtcCompileProgram(prog, 3, options) == HIPRTC_SUCCESS;
-  hiprtcDestroyProgram(&prog);
-  return ok;
 }
 
 int Main(int argc, char** argv) {
@@ -84,7 +70,7 @@ int Main(int argc, char** argv) {
     bool device_ok = false;
     std::thread device([&] {
       const auto d0 = std::chrono::steady_clock::now();
-      device_ok = Nvrtc(*split, abi);
+      device_ok = CompileDeviceSide(*split, "sm_90", abi).ok();
       device_time = Since(d0);
     });
     ProcessOptions host;

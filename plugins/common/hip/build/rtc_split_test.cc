@@ -1,6 +1,6 @@
 // The split for runtime compilation, on shipped HIP kernels: NVRTC compiles
 // every device side (with the launched kernels' names lowered) and g++
-// every host side, into a shared library; and what the split cannot take
+// every host side, into a shared library (build/rtc_compile.h); and what the split cannot take
 // is refused with its reason, for nvcc to build.
 #include "plugins/common/hip/build/rtc_split.h"
 
@@ -11,7 +11,7 @@
 
 #include "core/files.h"
 #include "core/process.h"
-#include "hip/hiprtc.h"
+#include "plugins/common/hip/build/rtc_compile.h"
 
 namespace arena::hip2hip {
 namespace {
@@ -28,36 +28,6 @@ constexpr const char* kKernels[] = {
 const std::string kLayer = "plugins/common/hip/hip_on_cuda/include";
 const std::string kAbi = "plugins/common/hip/include";
 
-// NVRTC on the device side; the lowered name of each launched kernel.
-Result<std::vector<std::string>> CompileDevice(const RtcSplit& split, std::string* log) {
-  hiprtcProgram prog;
-  if (hiprtcCreateProgram(&prog, split.device_source.c_str(), "kernel.hip", 0, nullptr, nullptr) !=
-      HIPRTC_SUCCESS) {
-    return Internal("hiprtcCreateProgram failed");
-  }
-  for (const auto& k : split.kernels) hiprtcAddNameExpression(prog, ("&" + k).c_str());
-  const std::string include = "-I" + (fs::current_path() / kAbi).string();
-  std::vector<const char*> options = {"--gpu-architecture=sm_90", "-std=c++17", include.c_str()};
-  const hiprtcResult r = hiprtcCompileProgram(prog, static_cast<int>(options.size()), options.data());
-  size_t n = 0;
-  hiprtcGetProgramLogSize(prog, &n);
-  log->assign(n, '\0');
-  if (n > 0) hiprtcGetProgramLog(prog, &(*log)[0]);
-  std::vector<std::string> lowered;
-  for (const auto& k : split.kernels) {
-    const char* name = nullptr;
-    if (r == HIPRTC_SUCCESS && hiprtcGetLoweredName(prog, ("&" + k).c_str(), &name) == HIPRTC_SUCCESS) {
-      lowered.push_back(name);
-    }
-  }
-  size_t code = 0;
-  if (r == HIPRTC_SUCCESS) hiprtcGetCodeSize(prog, &code);
-  hiprtcDestroyProgram(&prog);
-  if (r != HIPRTC_SUCCESS) return InvalidArgument("NVRTC: " + *log);
-  if (code == 0) return Internal("NVRTC produced no code");
-  return lowered;
-}
-
 TEST(RtcSplit, ShippedKernelsCompileOnBothSides) {
   for (const char* path : kKernels) {
     SCOPED_TRACE(path);
@@ -72,10 +42,11 @@ TEST(RtcSplit, ShippedKernelsCompileOnBothSides) {
     EXPECT_EQ(std::count(split->device_source.begin(), split->device_source.end(), '\n'),
               std::count(source->begin(), source->end(), '\n'));
 
-    std::string log;
-    auto lowered = CompileDevice(*split, &log);
-    ASSERT_TRUE(lowered.ok()) << lowered.status().ToString();
-    EXPECT_EQ(lowered->size(), split->kernels.size()) << log;
+    auto module = CompileDeviceSide(*split, "sm_90", (fs::current_path() / kAbi).string());
+    ASSERT_TRUE(module.ok()) << module.status().ToString();
+    EXPECT_EQ(std::count(module->names.begin(), module->names.end(), '\n'),
+              static_cast<long>(split->kernels.size()))
+        << module->names;
 
     const std::string dir = testing::TempDir() + "/rtc_" + fs::path(path).parent_path().filename().string();
     ASSERT_TRUE(ResetDir(dir).ok());

@@ -1,0 +1,48 @@
+#include "plugins/common/hip/build/rtc_compile.h"
+
+#include "hip/hiprtc.h"
+
+namespace arena::hip2hip {
+
+Result<RtcModule> CompileDeviceSide(const RtcSplit& split, const std::string& arch,
+                                    const std::string& abi_include) {
+  hiprtcProgram prog;
+  if (hiprtcCreateProgram(&prog, split.device_source.c_str(), "kernel.hip", 0, nullptr, nullptr) !=
+      HIPRTC_SUCCESS) {
+    return Internal("hiprtcCreateProgram failed");
+  }
+  for (const auto& k : split.kernels) hiprtcAddNameExpression(prog, ("&" + k).c_str());
+  const std::string gpu = "--gpu-architecture=" + arch;
+  const std::string include = "-I" + abi_include;
+  const char* options[] = {gpu.c_str(), "-std=c++17", include.c_str()};
+  const hiprtcResult r = hiprtcCompileProgram(prog, 3, options);
+  RtcModule m;
+  size_t n = 0;
+  hiprtcGetProgramLogSize(prog, &n);
+  std::string log(n, '\0');
+  if (n > 0) hiprtcGetProgramLog(prog, &log[0]);
+  m.log = log.c_str();
+  Status status = OkStatus();
+  if (r != HIPRTC_SUCCESS) {
+    status = InvalidArgument(m.log.empty() ? "NVRTC failed" : m.log);
+  } else {
+    size_t size = 0;
+    hiprtcGetCodeSize(prog, &size);
+    m.code.assign(size, '\0');
+    if (size > 0) hiprtcGetCode(prog, &m.code[0]);
+    for (const auto& k : split.kernels) {
+      const char* lowered = nullptr;
+      if (hiprtcGetLoweredName(prog, ("&" + k).c_str(), &lowered) != HIPRTC_SUCCESS || lowered == nullptr) {
+        status = InvalidArgument("the launched kernel " + k + " could not be named");
+        break;
+      }
+      m.names += k + "\t" + lowered + "\n";
+    }
+    if (status.ok() && m.code.empty()) status = Internal("NVRTC produced no code");
+  }
+  hiprtcDestroyProgram(&prog);
+  if (!status.ok()) return status;
+  return m;
+}
+
+}  // namespace arena::hip2hip

@@ -1,0 +1,28 @@
+// The device side of a split candidate (build/rtc_split.h) compiled by
+// NVRTC, through the HIP-on-CUDA layer's hipRTC.
+//
+//   ARENA_ASSIGN_OR_RETURN(RtcModule m, CompileDeviceSide(split, "sm_90", abi));
+//   // m.code: the cubin; m.names: "EXPRESSION\tLOWERED\n" per kernel launched
+#ifndef ARENA_PLUGINS_COMMON_HIP_BUILD_RTC_COMPILE_H_
+#define ARENA_PLUGINS_COMMON_HIP_BUILD_RTC_COMPILE_H_
+
+#include <string>
+
+#include "core/status.h"
+#include "plugins/common/hip/build/rtc_split.h"
+
+namespace arena::hip2hip {
+
+struct RtcModule {
+  std::string code;   // a cubin for `arch`
+  std::string names;  // each launched kernel's name expression, a tab, its lowered name
+  std::string log;    // NVRTC's messages
+};
+
+// An error carries NVRTC's messages; every launched kernel must be named.
+Result<RtcModule> CompileDeviceSide(const RtcSplit& split, const std::string& arch,
+                                    const std::string& abi_include);
+
+}  // namespace arena::hip2hip
+
+#endif  // ARENA_PLUGINS_COMMON_HIP_BUILD_RTC_COMPILE_H_
