@@ -212,6 +212,15 @@ class Splitter {
       items.push_back({i, close + 1, role, j});
       i = close + 1;
     }
+    // A launch the split did not read (in a class's member function, say)
+    // would find no module function at run time.
+    int launches = 0;
+    for (size_t k = 0; k + 1 < t_.size(); ++k) {
+      if (t_[k].kind == Kind::kIdent && t_[k].text == "hipLaunchKernelGGL") ++launches;
+    }
+    if (launches != launches_seen_) {
+      return InvalidArgument("a hipLaunchKernelGGL outside a namespace-scope host function");
+    }
     RtcSplit out;
     std::string host;
     for (const Item& it : items) {
@@ -293,6 +302,7 @@ class Splitter {
       size_t a = k + 1;
       while (a < close && !Significant(t_[a])) ++a;
       if (a >= close || t_[a].text != "(") continue;
+      ++launches_seen_;
       std::string name;
       int depth = 0;
       for (size_t b = a + 1; b < close; ++b) {
@@ -345,6 +355,7 @@ class Splitter {
 
   std::vector<Token> t_;
   std::vector<std::string> launched_;
+  int launches_seen_ = 0;
 };
 
 }  // namespace

@@ -117,6 +117,9 @@ TEST(RtcSplit, WhatNeedsTheWholeProgramIsLeftToNvcc) {
             "line 3: hipFuncSetAttribute needs the whole program built at once");
   EXPECT_EQ(refused("__global__ void k(\n#ifdef WIDE\nlong n\n#else\nint n\n#endif\n) {}\n"),
             "line 2: a preprocessor conditional inside a declaration");
+  EXPECT_EQ(refused("__global__ void k() {}\nstruct Runner {\n  void go(hipStream_t s) {\n"
+                    "    hipLaunchKernelGGL(k, dim3(1), dim3(1), 0, s);\n  }\n};\n"),
+            "a hipLaunchKernelGGL outside a namespace-scope host function");
   EXPECT_EQ(refused("__global__ void k() {\n"), "line 1: unbalanced braces");
   EXPECT_EQ(refused("const char* s = \"open;\n"), "line 1: unterminated literal");
 }
