@@ -5,6 +5,8 @@
 #include "plugins/common/hip/build/rtc_split.h"
 
 #include <algorithm>
+#include <chrono>
+#include <random>
 #include <filesystem>
 
 #include <gtest/gtest.h>
@@ -122,6 +124,42 @@ TEST(RtcSplit, WhatNeedsTheWholeProgramIsLeftToNvcc) {
             "a hipLaunchKernelGGL outside a namespace-scope host function");
   EXPECT_EQ(refused("__global__ void k() {\n"), "line 1: unbalanced braces");
   EXPECT_EQ(refused("const char* s = \"open;\n"), "line 1: unterminated literal");
+}
+
+// The split reads a candidate's source, hostile by assumption: mutations
+// of shipped kernels either split or are refused, never crash or hang.
+TEST(RtcSplit, MutatedSourcesSplitOrAreRefused) {
+  constexpr const char* kPieces[] = {"{", "}", "(", ")", ";", "\"", "'", "/*", "//", "#if X\n",
+                                     "#endif\n", "<<<", ">>>", "__global__ ", "__device__ ",
+                                     "hipLaunchKernelGGL(", "R\"x(", "\\\n", "template <", ","};
+  std::mt19937_64 rng(20261202);
+  int split = 0, refused = 0;
+  for (const char* path : kKernels) {
+    auto source = ReadFile(path);
+    ASSERT_TRUE(source.ok());
+    for (int i = 0; i < 400; ++i) {
+      std::string s = *source;
+      for (int e = 0; e < 1 + static_cast<int>(rng() % 3) && !s.empty(); ++e) {
+        const size_t at = rng() % s.size();
+        switch (rng() % 3) {
+          case 0: s.insert(at, kPieces[rng() % (sizeof(kPieces) / sizeof(*kPieces))]); break;
+          case 1: s.erase(at, 1 + rng() % 24); break;
+          default: s[at] = static_cast<char>(rng() % 256);
+        }
+      }
+      const auto start = std::chrono::steady_clock::now();
+      auto r = SplitForRuntimeCompilation(s);
+      EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(2)) << s;
+      (r.ok() ? split : refused)++;
+      if (r.ok()) {
+        // Whatever splits keeps every line on both sides.
+        EXPECT_EQ(std::count(r->device_source.begin(), r->device_source.end(), '\n'),
+                  std::count(s.begin(), s.end(), '\n'));
+      }
+    }
+  }
+  EXPECT_GT(split, 0);
+  EXPECT_GT(refused, 0);
 }
 
 }  // namespace
