@@ -50,7 +50,13 @@ struct Refusal {
 // given twice in one mapping.
 class StructureCheck : public YAML::EventHandler {
  public:
-  void OnDocumentStart(const YAML::Mark&) override {}
+  // yaml-cpp can return document after empty document without reading on
+  // (a stray ',' at the top level): bounded, that is an error, not a hang.
+  void OnDocumentStart(const YAML::Mark& mark) override {
+    if (++documents_ > kMaxTaskFileDocuments) {
+      throw Refusal{mark, "more than " + std::to_string(kMaxTaskFileDocuments) + " YAML documents"};
+    }
+  }
   void OnDocumentEnd() override {}
   void OnNull(const YAML::Mark& mark, YAML::anchor_t anchor) override {
     Node(mark, anchor, "");
@@ -107,6 +113,7 @@ class StructureCheck : public YAML::EventHandler {
   }
 
   std::vector<Frame> frames_;
+  int documents_ = 0;
 };
 
 }  // namespace

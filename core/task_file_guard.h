@@ -1,7 +1,8 @@
 // Checks a task file's bytes and structure before anything else reads it,
 // so that hostile input is an error with a position, never a hang or a
 // crash: size, UTF-8, YAML anchors and aliases (an alias bomb expands
-// exponentially), nesting depth, duplicate keys; and a task folder's files:
+// exponentially), nesting depth, duplicate keys, the number of documents
+// (yaml-cpp can yield empty documents without end); and a task folder's files:
 // regular files only, links only as a mirror of the same file (a Bazel
 // runfiles tree), never to anything else on the host.
 //
@@ -20,6 +21,7 @@ namespace arena {
 
 constexpr size_t kMaxTaskFileBytes = 1 << 20;
 constexpr int kMaxTaskFileDepth = 32;
+constexpr int kMaxTaskFileDocuments = 64;
 
 // `text` is the content of the file at `path` (named in errors).
 Status CheckTaskFileText(const std::string& path, const std::string& text);

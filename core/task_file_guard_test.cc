@@ -6,6 +6,7 @@
 #include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <regex>
 
 #include <gtest/gtest.h>
 
@@ -54,6 +55,17 @@ TEST(TaskFileText, DepthAndSizeAreBounded) {
             std::string::npos);
   EXPECT_NE(Check("a: \"" + std::string(kMaxTaskFileBytes, 'x') + "\"\n").find("larger than"),
             std::string::npos);
+}
+
+TEST(TaskFileText, EndlessEmptyDocumentsAreBounded) {
+  // yaml-cpp yields empty document after empty document for a stray ','
+  // at the top level, never reaching the end.
+  auto start = std::chrono::steady_clock::now();
+  const std::string err = Check(",    max_evals: 40\n");
+  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(2));
+  EXPECT_NE(err.find("more than 64 YAML documents"), std::string::npos) << err;
+  EXPECT_TRUE(std::regex_search(err, std::regex(R"(^t/task\.yaml:\d+:\d+: )"))) << err;
+  EXPECT_EQ(Check("a: 1\n---\nb: 2\n"), "");  // a few documents are still read
 }
 
 TEST(TaskFileText, SyntaxErrorsKeepTheirPosition) {
