@@ -4,12 +4,15 @@
 #include <cerrno>
 #include <cmath>
 #include <cstdlib>
+#include <fstream>
+#include <iterator>
 #include <tuple>
 #include <utility>
 
 #include <yaml-cpp/yaml.h>
 
 #include "core/task.h"
+#include "core/task_file_guard.h"
 #include "core/yaml_util.h"
 
 namespace arena {
@@ -248,13 +251,20 @@ Result<Section> DecodeYamlFile(const std::string& path, const SectionSchema& sch
   s.file_ = path;
   s.line_ = 1;
   s.column_ = 1;
+  std::string text;
+  {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) return InvalidArgument(path + ": cannot read");
+    text.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+  }
+  // The task files' guard before yaml-cpp sees the bytes: an alias bomb
+  // would expand without bound, and bytes that are not UTF-8 would make the
+  // decoded values impossible to store (JSON takes UTF-8 only).
+  ARENA_RETURN_IF_ERROR(CheckTaskFileText(path, text));
   try {
-    s.value_ = ToYamlValue(YAML::LoadFile(path));
-  } catch (const YAML::BadFile&) {
-    return InvalidArgument(path + ": cannot read");
+    s.value_ = ToYamlValue(YAML::Load(text));
   } catch (const YAML::Exception& e) {
-    return InvalidArgument(path + ":" + std::to_string(e.mark.line + 1) + ":" +
-                           std::to_string(e.mark.column + 1) + ": " + e.msg);
+    return YamlParseError(path, e);
   }
   return Decode(std::move(s), schema);
 }

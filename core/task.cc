@@ -22,6 +22,14 @@ const char* ConfigKindName(ConfigKind kind) {
   return "unknown";
 }
 
+Status YamlParseError(const std::string& file, const YAML::Exception& e) {
+  std::string where = file;
+  if (!e.mark.is_null()) {
+    where += ":" + std::to_string(e.mark.line + 1) + ":" + std::to_string(e.mark.column + 1);
+  }
+  return InvalidArgument(where + ": " + e.msg);
+}
+
 Status FieldError(const std::string& file, const YAML::Node& node,
                   const std::string& field, const std::string& message) {
   std::ostringstream out;
@@ -627,13 +635,6 @@ Result<TaskSpec> LoadTask(const std::string& tasks_root, const std::string& yaml
   task.suite = parts[1];
   task.name = parts[2];
 
-  auto yaml_error = [&](const YAML::Exception& e) {
-    std::string where = yaml_path;
-    if (!e.mark.is_null()) {
-      where += ":" + std::to_string(e.mark.line + 1) + ":" + std::to_string(e.mark.column + 1);
-    }
-    return InvalidArgument(where + ": " + e.msg);
-  };
   ARENA_RETURN_IF_ERROR(CheckTaskFolder(task.dir, task.id, {"task.yaml"}));
   std::string text;
   {
@@ -654,7 +655,7 @@ Result<TaskSpec> LoadTask(const std::string& tasks_root, const std::string& yaml
     }
     ARENA_RETURN_IF_ERROR(TaskDecoder(yaml_path, &task).Decode(root_node));
   } catch (const YAML::Exception& e) {
-    return yaml_error(e);
+    return YamlParseError(yaml_path, e);
   }
   // What reaches an agent's workspace or a harness is a file of the task.
   std::vector<std::string> files = task.starter ? task.editable : std::vector<std::string>{};

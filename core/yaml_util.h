@@ -18,6 +18,10 @@ namespace arena {
 Status FieldError(const std::string& file, const YAML::Node& node, const std::string& field,
                   const std::string& message);
 
+// "file:line:column: message" from a yaml-cpp parse error ("file: message"
+// where it has no position).
+Status YamlParseError(const std::string& file, const YAML::Exception& e);
+
 // Converts a YAML scalar/sequence/map into JSON (numbers stay numbers).
 nlohmann::json YamlToJson(const YAML::Node& node);
 

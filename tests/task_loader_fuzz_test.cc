@@ -149,6 +149,9 @@ TEST(AgentConfigFuzz, MutationsDecodeOrAreRefusedWithAPosition) {
         continue;
       }
       ++decoded;
+      // What decodes can be stored with the run (as JSON, which takes
+      // UTF-8 only).
+      EXPECT_NO_THROW(r->dump()) << name << " mutation " << i << ":\n" << mutated;
       // What decodes holds only declared fields, each of its declared type.
       for (const auto& [key, value] : r->items()) {
         auto spec = std::find_if(schema.fields.begin(), schema.fields.end(),
