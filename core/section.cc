@@ -170,7 +170,7 @@ Status Section::MapValueError(const std::string& field, size_t index,
   return At(v, field, message);
 }
 
-Result<Section> Decode(Section s, const SectionSchema& schema) {
+Result<Section> Section::Decode(Section s, const SectionSchema& schema) {
   s.name_ = schema.name;
   s.fields_ = schema.fields;
   const YamlValue& v = s.value_;
@@ -243,7 +243,7 @@ Result<Section> DecodeSection(const TaskSpec& task, const SectionSchema& schema)
   s.file_ = task.yaml_path;
   s.value_ = task.family_section;
   std::tie(s.line_, s.column_) = SectionPlace(task);
-  return Decode(std::move(s), schema);
+  return Section::Decode(std::move(s), schema);
 }
 
 Result<Section> DecodeYamlFile(const std::string& path, const SectionSchema& schema) {
@@ -266,13 +266,13 @@ Result<Section> DecodeYamlFile(const std::string& path, const SectionSchema& sch
   } catch (const YAML::Exception& e) {
     return YamlParseError(path, e);
   }
-  return Decode(std::move(s), schema);
+  return Section::Decode(std::move(s), schema);
 }
 
 Result<Section> DecodeNothing(const std::string& what, const SectionSchema& schema) {
   Section s;
   s.file_ = what;
-  return Decode(std::move(s), schema);
+  return Section::Decode(std::move(s), schema);
 }
 
 Status TaskRequirementError(const TaskSpec& task, const std::string& field,

@@ -85,10 +85,11 @@ class Section {
   Status MapValueError(const std::string& field, size_t index, const std::string& message) const;
 
  private:
-  friend Result<Section> Decode(Section s, const SectionSchema& schema);
   friend Result<Section> DecodeSection(const TaskSpec& task, const SectionSchema& schema);
   friend Result<Section> DecodeYamlFile(const std::string& path, const SectionSchema& schema);
   friend Result<Section> DecodeNothing(const std::string& what, const SectionSchema& schema);
+  // Checks `s.value_` against `schema` (the three above set where it is).
+  static Result<Section> Decode(Section s, const SectionSchema& schema);
   const YamlValue* Field(const std::string& field) const;
   Status At(const YamlValue* where, const std::string& field, const std::string& message) const;
 
