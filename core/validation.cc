@@ -40,24 +40,25 @@ TaskValidation ValidateTaskBaseline(const TaskSpec& task, const TaskFamily& fami
   };
   const TaskResult& r = v.result;
   if (!r.baseline_compile.passed()) {
-    return failed(FailedPrecondition(task.id + ": baseline does not compile: " + r.baseline_compile.detail +
-                              "\n" + r.baseline_compile.log));
+    return failed(FailedPrecondition(task.id + ": baseline does not compile: " +
+                                     r.baseline_compile.detail + "\n" + r.baseline_compile.log));
   }
-  v.lines.push_back(Formatted("  compile: %s (%.1f s)", r.baseline_compile.detail,
-                              r.baseline_compile.seconds));
+  v.lines.push_back(
+      Formatted("  compile: %s (%.1f s)", r.baseline_compile.detail, r.baseline_compile.seconds));
   // The shipped editable files are what the noop agent submits: they must
   // build (and be correct wherever checked) too. For most families they
   // are the baseline; for some (a PyTorch baseline) a separate starting point.
   if (!task.starter) {
     // Nothing shipped: the noop agent's submission is "no candidate".
     if (r.candidate_compile.passed()) {
-      return failed(FailedPrecondition(task.id + ": files.starter is false, yet a candidate compiled"));
+      return failed(
+          FailedPrecondition(task.id + ": files.starter is false, yet a candidate compiled"));
     }
     v.lines.push_back("  shipped files: none (the agent writes them from scratch); noop: " +
                       r.candidate_compile.detail);
   } else if (!r.candidate_compile.passed()) {
     return failed(FailedPrecondition(task.id + ": the shipped editable files do not compile: " +
-                              r.candidate_compile.detail + "\n" + r.candidate_compile.log));
+                                     r.candidate_compile.detail + "\n" + r.candidate_compile.log));
   } else {
     v.lines.push_back(Formatted("  shipped files compile: %s (%.1f s)", r.candidate_compile.detail,
                                 r.candidate_compile.seconds));
@@ -67,27 +68,29 @@ TaskValidation ValidateTaskBaseline(const TaskSpec& task, const TaskFamily& fami
   for (const ConfigResult& c : r.configs) {
     if (c.baseline_check.status == StageStatus::kFailed) {
       return failed(FailedPrecondition(task.id + ": baseline wrong on " + c.name + ": " +
-                                c.baseline_check.detail + "\n" + c.baseline_check.log));
+                                       c.baseline_check.detail + "\n" + c.baseline_check.log));
     }
     if (c.candidate_check.status == StageStatus::kFailed) {
-      return failed(FailedPrecondition(task.id + ": the shipped editable files are wrong on " + c.name +
-                                ": " + c.candidate_check.detail + "\n" + c.candidate_check.log));
+      return failed(FailedPrecondition(task.id + ": the shipped editable files are wrong on " +
+                                       c.name + ": " + c.candidate_check.detail + "\n" +
+                                       c.candidate_check.log));
     }
     for (const StageOutcome* stage : {&c.baseline_check, &c.candidate_check, &c.timing.stage}) {
       if (stage->status == StageStatus::kSkipped && stage->detail.empty()) {
-        return failed(FailedPrecondition(task.id + ": a stage of " + c.name + " was skipped without a reason"));
+        return failed(FailedPrecondition(task.id + ": a stage of " + c.name +
+                                         " was skipped without a reason"));
       }
     }
-    if (c.timing.stage.passed() &&
-        (c.timing.method.empty() || c.timing.baseline.us.empty() ||
-         c.timing.baseline.us.size() != c.timing.candidate.us.size())) {
+    if (c.timing.stage.passed() && (c.timing.method.empty() || c.timing.baseline.us.empty() ||
+                                    c.timing.baseline.us.size() != c.timing.candidate.us.size())) {
       return failed(FailedPrecondition(task.id + ": timing of " + c.name +
-                                " passed without a method or with unequal samples"));
+                                       " passed without a method or with unequal samples"));
     }
     if (c.baseline_check.status == StageStatus::kSkipped) {
       auto same = std::find_if(skipped.begin(), skipped.end(),
                                [&](const auto& s) { return s.first == c.baseline_check.detail; });
-      if (same == skipped.end()) same = skipped.insert(skipped.end(), {c.baseline_check.detail, {}});
+      if (same == skipped.end())
+        same = skipped.insert(skipped.end(), {c.baseline_check.detail, {}});
       same->second.push_back(c.name);
       continue;  // neither checked nor timed: said once per reason below
     }
@@ -98,8 +101,9 @@ TaskValidation ValidateTaskBaseline(const TaskSpec& task, const TaskFamily& fami
     bool varies = false;
     for (const auto& trial : fp) varies |= trial != fp.front();
     if (fp.size() >= 2 && !varies) {
-      return failed(FailedPrecondition(task.id + ": degenerate output on " + c.name + ": identical for " +
-                                std::to_string(fp.size()) + " trials with different inputs"));
+      return failed(FailedPrecondition(task.id + ": degenerate output on " + c.name +
+                                       ": identical for " + std::to_string(fp.size()) +
+                                       " trials with different inputs"));
     }
     line += fp.size() >= 2 ? ", output varies with the inputs"
                            : ", degeneracy not checked (needs 2 trials with fingerprints)";
@@ -127,15 +131,17 @@ TaskValidation ValidateTaskBaseline(const TaskSpec& task, const TaskFamily& fami
   const FamilyCapabilities caps = family.Capabilities(device);
   const bool can_check = caps.baseline_checks != FamilyCapabilities::Checks::kNone;
   if (v.checked == 0 && can_check) {
-    return failed(FailedPrecondition(task.id + ": no configuration could be checked on this machine"));
+    return failed(
+        FailedPrecondition(task.id + ": no configuration could be checked on this machine"));
   }
   if (v.checked > 0 && !can_check) {
     return failed(FailedPrecondition(task.id + ": checked on " + device.Describe() +
-                              " though the family said it cannot (" + caps.why + ")"));
+                                     " though the family said it cannot (" + caps.why + ")"));
   }
   if (!can_check) {
     if (caps.why.empty()) {
-      return failed(FailedPrecondition(task.id + ": the family cannot check here and does not say why"));
+      return failed(
+          FailedPrecondition(task.id + ": the family cannot check here and does not say why"));
     }
     v.lines.push_back("  correctness: skipped: " + caps.why + " (compile only on this machine)");
   }

@@ -42,7 +42,8 @@ class ExampleAgent : public AgentAdapter {
       originals[path] = text;
       for (const auto& [from, to_json] : replace.items()) {
         const std::string to = to_json.get<std::string>();
-        for (size_t at = text.find(from); at != std::string::npos; at = text.find(from, at + to.size())) {
+        for (size_t at = text.find(from); at != std::string::npos;
+             at = text.find(from, at + to.size())) {
           text.replace(at, from.size(), to);
           ++replaced;
         }
@@ -59,9 +60,10 @@ class ExampleAgent : public AgentAdapter {
       const bool slower = !options.check_only && report.speedup.has_value() &&
                           *report.speedup < 1.0 && !request.config.value("keep_slower", false);
       if (!report.compiled || !report.correct || slower) {
-        for (const auto& [path, text] : originals) ARENA_RETURN_IF_ERROR(WriteFileAtomic(path, text));
+        for (const auto& [path, text] : originals)
+          ARENA_RETURN_IF_ERROR(WriteFileAtomic(path, text));
         out.transcript += std::string("reverted: ") +
-                          (!report.compiled ? "it does not compile"
+                          (!report.compiled  ? "it does not compile"
                            : !report.correct ? "it is wrong"
                                              : "it is slower") +
                           "\n";

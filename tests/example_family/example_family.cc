@@ -89,8 +89,9 @@ class ExampleSession : public EvaluationSession {
     if (!want.ok()) return StageOutcome::Failed("reference: " + want.status().message());
     auto got = Execute(SubjectName(subject), x, *n);
     if (!got.ok()) return StageOutcome::Failed(got.status().message());
-    const Tolerance tol = ctx_.task->tolerances.count("float32") ? ctx_.task->tolerances.at("float32")
-                                                                  : Tolerance{1e-5, 1e-5};
+    const Tolerance tol = ctx_.task->tolerances.count("float32")
+                              ? ctx_.task->tolerances.at("float32")
+                              : Tolerance{1e-5, 1e-5};
     double max_abs = 0;
     for (long long i = 0; i < *n; ++i) {
       float a, b;
@@ -128,13 +129,15 @@ class ExampleSession : public EvaluationSession {
   StageOutcome Build(const std::string& name, const std::string& source) {
     const std::string dir = Dir(name);
     if (Status s = ResetDir(dir); !s.ok()) return StageOutcome::Failed(s.message());
-    if (Status s = CopyFile(source, dir + "/kernel.c"); !s.ok()) return StageOutcome::Failed(s.message());
+    if (Status s = CopyFile(source, dir + "/kernel.c"); !s.ok())
+      return StageOutcome::Failed(s.message());
     if (Status s = WriteFileAtomic(dir + "/driver.c", kDriver); !s.ok()) {
       return StageOutcome::Failed(s.message());
     }
     SandboxOptions sb;
     sb.workspace = dir;
-    auto p = SandboxedProcess(sb, {"cc", "-O2", "-std=c11", "-o", "prog", "driver.c", "kernel.c", "-lm"});
+    auto p = SandboxedProcess(
+        sb, {"cc", "-O2", "-std=c11", "-o", "prog", "driver.c", "kernel.c", "-lm"});
     if (!p.ok()) return StageOutcome::Failed(p.status().message());
     p->timeout_s = ctx_.stage_timeout_s;
     auto r = RunProcess(*p);
@@ -150,8 +153,9 @@ class ExampleSession : public EvaluationSession {
     sb.workspace = Dir(name);
     sb.workspace_read_only = true;
     sb.memory_bytes = ctx_.memory_limit_bytes;
-    ARENA_ASSIGN_OR_RETURN(ProcessOptions p,
-                           SandboxedProcess(sb, {std::string(kSandboxWorkspace) + "/prog", std::to_string(n)}));
+    ARENA_ASSIGN_OR_RETURN(
+        ProcessOptions p,
+        SandboxedProcess(sb, {std::string(kSandboxWorkspace) + "/prog", std::to_string(n)}));
     p.stdin_data = x;
     p.timeout_s = ctx_.stage_timeout_s;
     p.output_cap = x.size() + 1;
@@ -185,9 +189,11 @@ class ExampleFamily : public TaskFamily {
   Status ValidateTask(const TaskSpec& task) const override {
     ARENA_ASSIGN_OR_RETURN(Section s, DecodeSection(task, kSchema));
     if (task.editable != std::vector<std::string>{"kernel.c"}) {
-      return TaskRequirementError(task, "files.editable", "the example family edits kernel.c alone");
+      return TaskRequirementError(task, "files.editable",
+                                  "the example family edits kernel.c alone");
     }
-    if (std::find(task.harness.begin(), task.harness.end(), s.String("reference")) == task.harness.end()) {
+    if (std::find(task.harness.begin(), task.harness.end(), s.String("reference")) ==
+        task.harness.end()) {
       return s.Error("reference", "must be one of files.harness");
     }
     const bool one_each = task.inputs.size() == 1 && task.outputs.size() == 1;

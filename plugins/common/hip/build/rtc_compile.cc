@@ -32,7 +32,8 @@ Result<RtcModule> CompileDeviceSide(const RtcSplit& split, const std::string& ar
     if (size > 0) hiprtcGetCode(prog, &m.code[0]);
     for (const auto& k : split.kernels) {
       const char* lowered = nullptr;
-      if (hiprtcGetLoweredName(prog, ("&" + k).c_str(), &lowered) != HIPRTC_SUCCESS || lowered == nullptr) {
+      if (hiprtcGetLoweredName(prog, ("&" + k).c_str(), &lowered) != HIPRTC_SUCCESS ||
+          lowered == nullptr) {
         status = InvalidArgument("the launched kernel " + k + " could not be named");
         break;
       }

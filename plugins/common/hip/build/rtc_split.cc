@@ -54,32 +54,37 @@ Result<std::vector<Token>> Lex(const std::string& s) {
       push(Kind::kComment, begin);
     } else if (s.compare(i, 2, "/*") == 0) {
       const size_t end = s.find("*/", i + 2);
-      if (end == std::string::npos) return InvalidArgument("line " + std::to_string(line) + ": unterminated comment");
+      if (end == std::string::npos)
+        return InvalidArgument("line " + std::to_string(line) + ": unterminated comment");
       i = end + 2;
       push(Kind::kComment, begin);
     } else if (c == 'R' && i + 1 < s.size() && s[i + 1] == '"') {
       const size_t open = s.find('(', i + 2);
-      if (open == std::string::npos) return InvalidArgument("line " + std::to_string(line) + ": bad raw string");
+      if (open == std::string::npos)
+        return InvalidArgument("line " + std::to_string(line) + ": bad raw string");
       const std::string close = ")" + s.substr(i + 2, open - i - 2) + "\"";
       const size_t end = s.find(close, open);
-      if (end == std::string::npos) return InvalidArgument("line " + std::to_string(line) + ": unterminated raw string");
+      if (end == std::string::npos)
+        return InvalidArgument("line " + std::to_string(line) + ": unterminated raw string");
       i = end + close.size();
       push(Kind::kString, begin);
     } else if (c == '"' || c == '\'') {
       ++i;
       while (i < s.size() && s[i] != c && s[i] != '\n') i += s[i] == '\\' ? 2 : 1;
-      if (i >= s.size() || s[i] != c) return InvalidArgument("line " + std::to_string(line) + ": unterminated literal");
+      if (i >= s.size() || s[i] != c)
+        return InvalidArgument("line " + std::to_string(line) + ": unterminated literal");
       ++i;
       push(c == '"' ? Kind::kString : Kind::kChar, begin);
     } else if (std::isalpha(static_cast<unsigned char>(c)) || c == '_') {
       while (i < s.size() && (std::isalnum(static_cast<unsigned char>(s[i])) || s[i] == '_')) ++i;
       push(Kind::kIdent, begin);
     } else if (std::isdigit(static_cast<unsigned char>(c)) ||
-               (c == '.' && i + 1 < s.size() && std::isdigit(static_cast<unsigned char>(s[i + 1])))) {
-      while (i < s.size() && (std::isalnum(static_cast<unsigned char>(s[i])) || s[i] == '.' ||
-                              s[i] == '\'' ||
-                              ((s[i] == '+' || s[i] == '-') && (s[i - 1] == 'e' || s[i - 1] == 'E' ||
-                                                                s[i - 1] == 'p' || s[i - 1] == 'P')))) {
+               (c == '.' && i + 1 < s.size() &&
+                std::isdigit(static_cast<unsigned char>(s[i + 1])))) {
+      while (i < s.size() &&
+             (std::isalnum(static_cast<unsigned char>(s[i])) || s[i] == '.' || s[i] == '\'' ||
+              ((s[i] == '+' || s[i] == '-') &&
+               (s[i - 1] == 'e' || s[i - 1] == 'E' || s[i - 1] == 'p' || s[i - 1] == 'P')))) {
         ++i;
       }
       push(Kind::kNumber, begin);
@@ -115,16 +120,29 @@ class Splitter {
     // device variable from the host: only a compiler that builds both sides
     // at once can resolve them.
     static const std::set<std::string> kWholeProgram = {
-        "hipFuncSetAttribute", "hipFuncGetAttributes", "hipFuncGetAttribute",
-        "hipFuncSetCacheConfig", "hipFuncSetSharedMemConfig", "hipLaunchKernel",
-        "hipLaunchCooperativeKernel", "hipOccupancyMaxActiveBlocksPerMultiprocessor",
-        "hipOccupancyMaxPotentialBlockSize", "hipMemcpyToSymbol", "hipMemcpyFromSymbol",
-        "hipMemcpyToSymbolAsync", "hipMemcpyFromSymbolAsync", "hipGetSymbolAddress",
-        "hipGetSymbolSize", "hipGraphAddKernelNode", "hipModuleLoad", "hipModuleLoadData"};
+        "hipFuncSetAttribute",
+        "hipFuncGetAttributes",
+        "hipFuncGetAttribute",
+        "hipFuncSetCacheConfig",
+        "hipFuncSetSharedMemConfig",
+        "hipLaunchKernel",
+        "hipLaunchCooperativeKernel",
+        "hipOccupancyMaxActiveBlocksPerMultiprocessor",
+        "hipOccupancyMaxPotentialBlockSize",
+        "hipMemcpyToSymbol",
+        "hipMemcpyFromSymbol",
+        "hipMemcpyToSymbolAsync",
+        "hipMemcpyFromSymbolAsync",
+        "hipGetSymbolAddress",
+        "hipGetSymbolSize",
+        "hipGraphAddKernelNode",
+        "hipModuleLoad",
+        "hipModuleLoadData"};
     for (const Token& tok : t_) {
       if (tok.kind == Kind::kPunct && tok.text == "<<<") {
-        return InvalidArgument("line " + std::to_string(tok.line) +
-                               ": a triple-chevron launch (runtime compilation takes hipLaunchKernelGGL)");
+        return InvalidArgument(
+            "line " + std::to_string(tok.line) +
+            ": a triple-chevron launch (runtime compilation takes hipLaunchKernelGGL)");
       }
       if (tok.kind == Kind::kIdent && kWholeProgram.count(tok.text)) {
         return InvalidArgument("line " + std::to_string(tok.line) + ": " + tok.text +
@@ -174,14 +192,16 @@ class Splitter {
           break;
         }
       }
-      if (j >= t_.size()) return InvalidArgument("line " + std::to_string(t_[i].line) + ": unterminated declaration");
+      if (j >= t_.size())
+        return InvalidArgument("line " + std::to_string(t_[i].line) + ": unterminated declaration");
       if (t_[j].text == ";") {
         items.push_back({i, j + 1, DeclarationRole(first, words, has_paren, has_assign)});
         i = j + 1;
         continue;
       }
       // '{': a transparent block, a type, an initializer or a function body.
-      const bool extern_block = first == "extern" && Previous(j) > i && t_[Previous(j)].kind == Kind::kString;
+      const bool extern_block =
+          first == "extern" && Previous(j) > i && t_[Previous(j)].kind == Kind::kString;
       if (first == "namespace" || (first == "inline" && words.count("namespace")) || extern_block) {
         ++transparent;
         items.push_back({i, j + 1, Role::kBoth});
@@ -195,7 +215,9 @@ class Splitter {
         // Runs on to its ';' (a type, or a variable with an initializer).
         size_t end = close + 1;
         while (end < t_.size() && !(Significant(t_[end]) && t_[end].text == ";")) ++end;
-        if (end >= t_.size()) return InvalidArgument("line " + std::to_string(t_[j].line) + ": no ';' after a definition");
+        if (end >= t_.size())
+          return InvalidArgument("line " + std::to_string(t_[j].line) +
+                                 ": no ';' after a definition");
         items.push_back({i, end + 1, type ? Role::kBoth : VariableRole(words)});
         i = end + 1;
         continue;
@@ -270,7 +292,8 @@ class Splitter {
     if (words.count("__global__")) return Role::kBoth;  // a kernel's declaration
     if (has_paren && !has_assign) {
       // A function's declaration: NVRTC refuses host ones.
-      if (words.count("__device__")) return words.count("__host__") ? Role::kBoth : Role::kDeviceOnly;
+      if (words.count("__device__"))
+        return words.count("__host__") ? Role::kBoth : Role::kDeviceOnly;
       return Role::kHostOnly;
     }
     return VariableRole(words);
@@ -311,13 +334,17 @@ class Splitter {
         if (depth == 0 && (x == "," || x == ")")) break;
         if (x == "(" || x == "[" || x == "{") ++depth;
         if (x == ")" || x == "]" || x == "}") --depth;
-        name += (name.empty() || t_[b].kind != Kind::kIdent || t_[b - 1].kind != Kind::kSpace) ? x : " " + x;
+        name += (name.empty() || t_[b].kind != Kind::kIdent || t_[b - 1].kind != Kind::kSpace)
+                    ? x
+                    : " " + x;
       }
       const std::string wrap = "HIP_KERNEL_NAME(";
       if (name.compare(0, wrap.size(), wrap) == 0 && name.back() == ')') {
         name = name.substr(wrap.size(), name.size() - wrap.size() - 1);
       }
-      if (name.empty()) return InvalidArgument("line " + std::to_string(t_[k].line) + ": a launch without a kernel");
+      if (name.empty())
+        return InvalidArgument("line " + std::to_string(t_[k].line) +
+                               ": a launch without a kernel");
       bool seen = false;
       for (const auto& n : launched_) seen |= n == name;
       if (!seen) launched_.push_back(name);
@@ -342,14 +369,16 @@ class Splitter {
   }
 
   std::string HostTable() const {
-    std::string s = "\n// The kernels launched, by the addresses of their host-side stubs.\n"
-                    "static const ::hip_on_cuda::rtc::KernelName hip_on_cuda_rtc_kernels[] = {\n";
+    std::string s =
+        "\n// The kernels launched, by the addresses of their host-side stubs.\n"
+        "static const ::hip_on_cuda::rtc::KernelName hip_on_cuda_rtc_kernels[] = {\n";
     for (const auto& n : launched_) {
       s += "    {reinterpret_cast<const void*>(&" + n + "), \"" + n + "\"},\n";
     }
     if (launched_.empty()) s += "    {nullptr, \"\"},\n";
     s += "};\nstatic const ::hip_on_cuda::rtc::Registration hip_on_cuda_rtc_registration(\n"
-         "    hip_on_cuda_rtc_kernels, " + std::to_string(launched_.size()) + ");\n";
+         "    hip_on_cuda_rtc_kernels, " +
+         std::to_string(launched_.size()) + ");\n";
     return s;
   }
 
