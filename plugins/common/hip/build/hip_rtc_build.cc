@@ -48,9 +48,8 @@ int Main(int argc, char** argv) {
   arena::Result<arena::hip2hip::RtcModule> module = arena::Internal("not compiled");
   std::thread device([&] { module = arena::hip2hip::CompileDeviceSide(*split, arch, abi); });
   arena::ProcessOptions host;
-  host.argv = {"g++", "-std=c++17", "-O2", "-shared", "-fPIC", "-I" + layer, "-I" + abi,
-               "-I" + cuda + "/include", host_cc, "-o", out + "/" + name + ".so",
-               "-L" + cuda + "/lib64", "-lcudart", "-Wl,-rpath," + cuda + "/lib64"};
+  host.argv =
+      arena::hip2hip::HostSideCommand(host_cc, out + "/" + name + ".so", layer, abi, cuda);
   host.timeout_s = 600;
   auto built = arena::RunProcess(host);
   device.join();

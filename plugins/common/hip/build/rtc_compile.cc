@@ -46,4 +46,13 @@ Result<RtcModule> CompileDeviceSide(const RtcSplit& split, const std::string& ar
   return m;
 }
 
+std::vector<std::string> HostSideCommand(const std::string& host_source, const std::string& library,
+                                         const std::string& layer_include,
+                                         const std::string& abi_include,
+                                         const std::string& cuda_root) {
+  return {"g++", "-std=c++17", "-O2", "-shared", "-fPIC", "-I" + layer_include, "-I" + abi_include,
+          "-I" + cuda_root + "/include", host_source, "-o", library, "-L" + cuda_root + "/lib64",
+          "-lcudart", "-Wl,-rpath," + cuda_root + "/lib64"};
+}
+
 }  // namespace arena::hip2hip

@@ -7,6 +7,7 @@
 #define ARENA_PLUGINS_COMMON_HIP_BUILD_RTC_COMPILE_H_
 
 #include <string>
+#include <vector>
 
 #include "core/status.h"
 #include "plugins/common/hip/build/rtc_split.h"
@@ -22,6 +23,15 @@ struct RtcModule {
 // An error carries NVRTC's messages; every launched kernel must be named.
 Result<RtcModule> CompileDeviceSide(const RtcSplit& split, const std::string& arch,
                                     const std::string& abi_include);
+
+// The host compiler's command line for a split candidate's host side
+// (`host_source`, written to a file) into the shared library `library`:
+// g++ with the HIP-on-CUDA layer's headers (`layer_include`), the C ABI's
+// (`abi_include`) and the CUDA runtime under `cuda_root`.
+std::vector<std::string> HostSideCommand(const std::string& host_source, const std::string& library,
+                                         const std::string& layer_include,
+                                         const std::string& abi_include,
+                                         const std::string& cuda_root);
 
 }  // namespace arena::hip2hip
 

@@ -74,9 +74,8 @@ int Main(int argc, char** argv) {
       device_time = Since(d0);
     });
     ProcessOptions host;
-    host.argv = {"g++", "-std=c++17", "-O2", "-shared", "-fPIC", "-I" + layer, "-I" + abi,
-                 "-I/usr/local/cuda/include", scratch + "/host.cc", "-o", scratch + "/host.so",
-                 "-L/usr/local/cuda/lib64", "-lcudart"};
+    host.argv = HostSideCommand(scratch + "/host.cc", scratch + "/host.so", layer, abi,
+                                "/usr/local/cuda");
     host.timeout_s = 300;
     const auto h0 = std::chrono::steady_clock::now();
     auto h = RunProcess(host);

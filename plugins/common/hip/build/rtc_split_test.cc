@@ -54,9 +54,7 @@ TEST(RtcSplit, ShippedKernelsCompileOnBothSides) {
     ASSERT_TRUE(ResetDir(dir).ok());
     ASSERT_TRUE(WriteFileAtomic(dir + "/host.cc", split->host_source).ok());
     ProcessOptions p;
-    p.argv = {"g++", "-std=c++17", "-O2", "-shared", "-fPIC", "-I" + kLayer, "-I" + kAbi,
-              "-I/usr/local/cuda/include", dir + "/host.cc", "-o", dir + "/subject.so",
-              "-L/usr/local/cuda/lib64", "-lcudart"};
+    p.argv = HostSideCommand(dir + "/host.cc", dir + "/subject.so", kLayer, kAbi, "/usr/local/cuda");
     p.timeout_s = 120;
     auto built = RunProcess(p);
     ASSERT_TRUE(built.ok()) << built.status().ToString();
