@@ -234,11 +234,16 @@ class Splitter {
       items.push_back({i, close + 1, role, j});
       i = close + 1;
     }
-    // A launch the split did not read (in a class's member function, say)
-    // would find no module function at run time.
+    // A launch the split did not read (in a class's member function, or
+    // inside a macro of the source's own) would find no module function at
+    // run time.
     int launches = 0;
-    for (size_t k = 0; k + 1 < t_.size(); ++k) {
-      if (t_[k].kind == Kind::kIdent && t_[k].text == "hipLaunchKernelGGL") ++launches;
+    for (const Token& tok : t_) {
+      if (tok.kind == Kind::kPreproc && tok.text.find("hipLaunchKernelGGL") != std::string::npos) {
+        return InvalidArgument("line " + std::to_string(tok.line) +
+                               ": a hipLaunchKernelGGL inside a macro");
+      }
+      if (tok.kind == Kind::kIdent && tok.text == "hipLaunchKernelGGL") ++launches;
     }
     if (launches != launches_seen_) {
       return InvalidArgument("a hipLaunchKernelGGL outside a namespace-scope host function");

@@ -16,9 +16,11 @@
 //                  nvrtcAddNameExpression
 //
 // What the split cannot take is an error saying why, and the candidate is
-// built by nvcc as before: triple-chevron launches, host code that uses a
-// device variable (hipMemcpyToSymbol), preprocessor conditionals around
-// definitions, anything its small parser does not recognise.
+// built by nvcc as before: triple-chevron launches, launches inside a macro
+// or a class's member function, host code that names a kernel or a device
+// variable beyond a launch (hipFuncSetAttribute, hipMemcpyToSymbol),
+// preprocessor conditionals inside a declaration, anything its small
+// parser does not recognise.
 #ifndef ARENA_PLUGINS_COMMON_HIP_BUILD_RTC_SPLIT_H_
 #define ARENA_PLUGINS_COMMON_HIP_BUILD_RTC_SPLIT_H_
 

@@ -120,6 +120,9 @@ TEST(RtcSplit, WhatNeedsTheWholeProgramIsLeftToNvcc) {
   EXPECT_EQ(refused("__global__ void k() {}\nstruct Runner {\n  void go(hipStream_t s) {\n"
                     "    hipLaunchKernelGGL(k, dim3(1), dim3(1), 0, s);\n  }\n};\n"),
             "a hipLaunchKernelGGL outside a namespace-scope host function");
+  EXPECT_EQ(refused("#define LAUNCH(...) hipLaunchKernelGGL(__VA_ARGS__)\n__global__ void k() {}\n"
+                    "void f(hipStream_t s) { LAUNCH(k, dim3(1), dim3(1), 0, s); }\n"),
+            "line 1: a hipLaunchKernelGGL inside a macro");
   EXPECT_EQ(refused("__global__ void k() {\n"), "line 1: unbalanced braces");
   EXPECT_EQ(refused("const char* s = \"open;\n"), "line 1: unterminated literal");
 }
