@@ -40,4 +40,12 @@ if [ -n "${RUNS_DB:-}" ]; then
   ceilings="$(dirname "$RUNS_DB")/ceilings.json"
   [ -f "$ceilings" ] && cp -f "$ceilings" "$bundle/runs/ceilings.json"
 fi
+# The probes (tools/gpu/probes/*.cu): standalone CUDA programs, built here
+# with the static runtime where nvcc is installed.
+nvcc="${NVCC:-/usr/local/cuda/bin/nvcc}"
+if [ -x "$nvcc" ]; then
+  for src in tools/gpu/probes/*.cu; do
+    "$nvcc" -O2 -arch=sm_90 -cudart static -o "$bundle/bin/$(basename "$src" .cu)" "$src"
+  done
+fi
 du -sh "$bundle" | awk '{print "bundle: " $1}'

@@ -175,7 +175,8 @@ ProcessResult RunSandboxedBuildStep(const HipBuildOptions& options, const std::s
 
 // Runtime compilation (ARENA_HIP_RTC=1): build/hip_rtc_build splits the
 // source, NVRTC builds its device side and g++ its host side. Not yet the
-// default: its libraries have not run on a GPU.
+// default: PyTorch-to-HIP candidates have not run this way on a GPU
+// (hip2hip's have: plugins/hip2hip/README.md).
 bool RuntimeCompilationAsked() {
   const char* v = std::getenv("ARENA_HIP_RTC");
   return v != nullptr && std::string(v) == "1";

@@ -612,8 +612,16 @@ class Worker {
     prefetch_ = std::move(pf);
   }
 
-  void StopPrefetch() {
+  // The prefetch ends before anything is timed, and is kept: its threads
+  // (host allocations of gigabytes, the CPU reference) slowed the GPU
+  // rounds that ran beside them by up to 2.2x, in whichever subject's
+  // rounds they fell (docs/results/hip-timing-quiet-h200-2026-12-02/).
+  void FinishPrefetch() {
     if (prefetch_ && prefetch_->thread.joinable()) prefetch_->thread.join();
+  }
+
+  void StopPrefetch() {
+    FinishPrefetch();
     prefetch_.reset();
   }
 
@@ -732,7 +740,7 @@ class Worker {
       if (trial_key_ != key) ResetTrials(key);
       if (prefetch_ && prefetch_->key == key) {
         // Prepared in the background while the previous configuration ran.
-        prefetch_->thread.join();
+        FinishPrefetch();
         for (auto& [trial_seed, t] : prefetch_->trials) trials_.emplace(trial_seed, std::move(t));
         prefetch_.reset();
       }
@@ -867,6 +875,8 @@ class Worker {
   // meanwhile.
   Json Time(const Json& req) {
     PhaseClock phases;  // where the stage's time goes, reported with it
+    FinishPrefetch();   // nothing of the judge's own runs beside a round
+    phases.Lap("prefetch_s");
     const std::vector<std::string> order = req.value("subjects", kSubjects);
     const bool alone = order.size() == 1;
     std::map<std::string, RunnerClient*> runners;
