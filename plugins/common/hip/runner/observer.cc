@@ -73,6 +73,40 @@ constexpr CUpti_CallbackId kDriverToHost[] = {
     CUPTI_DRIVER_TRACE_CBID_cuMemcpyDtoHAsync_v2,   CUPTI_DRIVER_TRACE_CBID_cuMemcpyDtoHAsync_v2_ptsz,
 };
 
+// L2 kept for persisting accesses: lines a subject marks persisting stay in
+// the part of the L2 set aside for them, which the judge's eviction before
+// every round (ordinary writes) cannot take. Data kept there from one call
+// to the next is a cache across calls, refused as any other.
+constexpr CUpti_CallbackId kDriverAccessPolicy[] = {
+    CUPTI_DRIVER_TRACE_CBID_cuStreamSetAttribute,
+    CUPTI_DRIVER_TRACE_CBID_cuStreamSetAttribute_ptsz,
+    CUPTI_DRIVER_TRACE_CBID_cuGraphKernelNodeSetAttribute,
+};
+constexpr CUpti_CallbackId kRuntimeAccessPolicy[] = {
+    CUPTI_RUNTIME_TRACE_CBID_cudaStreamSetAttribute_v11000,
+    CUPTI_RUNTIME_TRACE_CBID_cudaStreamSetAttribute_ptsz_v11000,
+    CUPTI_RUNTIME_TRACE_CBID_cudaGraphKernelNodeSetAttribute_v11000,
+};
+
+constexpr char kPersistingWhy[] = " (kept in L2 past the judge's eviction between rounds: a cache across calls)";
+
+// An access-policy window that marks accesses persisting, as the stream
+// and graph-node attribute calls of both APIs pass it (the runtime's value
+// types have the driver's layout and numbering).
+bool Persisting(int attr, const void* value) {
+  if (attr != CU_LAUNCH_ATTRIBUTE_ACCESS_POLICY_WINDOW || value == nullptr) return false;
+  const CUaccessPolicyWindow& w = static_cast<const CUlaunchAttributeValue*>(value)->accessPolicyWindow;
+  return w.hitProp == CU_ACCESS_PROPERTY_PERSISTING || w.missProp == CU_ACCESS_PROPERTY_PERSISTING;
+}
+
+// A launch's own attributes (cuLaunchKernelEx, cudaLaunchKernelExC).
+bool PersistingLaunch(const CUlaunchAttribute* attrs, unsigned n) {
+  for (unsigned i = 0; attrs != nullptr && i < n; ++i) {
+    if (Persisting(attrs[i].id, &attrs[i].value)) return true;
+  }
+  return false;
+}
+
 template <size_t N>
 bool In(CUpti_CallbackId id, const CUpti_CallbackId (&ids)[N]) {
   for (CUpti_CallbackId x : ids) {
@@ -88,10 +122,32 @@ void CUPTIAPI OnApi(void*, CUpti_CallbackDomain domain, CUpti_CallbackId id, con
   if (observer == nullptr || info->callbackSite != CUPTI_API_ENTER) return;
   const std::string fn = info->functionName != nullptr ? info->functionName : "?";
   if (domain == CUPTI_CB_DOMAIN_DRIVER_API) {
+    if (id == CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx || id == CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx_ptsz) {
+      const auto* p = static_cast<const cuLaunchKernelEx_params*>(info->functionParams);
+      if (p->config != nullptr && PersistingLaunch(p->config->attrs, p->config->numAttrs)) {
+        observer->OnFinding(fn + ": persisting accesses" + kPersistingWhy, true);
+      }
+    }
     if (In(id, kDriverLaunches)) return observer->OnLaunch(false);
     if (In(id, kDriverGraphLaunches)) return observer->OnLaunch(true);
     if (In(id, kDriverHostMemory)) return observer->OnFinding(fn + ": host memory the GPU can reach", true);
     if (In(id, kDriverToHost)) return observer->OnFinding(fn + ": a copy from the GPU to the host");
+    if (id == CUPTI_DRIVER_TRACE_CBID_cuCtxSetLimit) {
+      const auto* p = static_cast<const cuCtxSetLimit_params*>(info->functionParams);
+      if (p->limit == CU_LIMIT_PERSISTING_L2_CACHE_SIZE && p->value > 0) {
+        return observer->OnFinding(fn + ": L2 set aside for persisting accesses" + kPersistingWhy, true);
+      }
+    }
+    if ((id == CUPTI_DRIVER_TRACE_CBID_cuStreamSetAttribute || id == CUPTI_DRIVER_TRACE_CBID_cuStreamSetAttribute_ptsz) &&
+        Persisting(static_cast<const cuStreamSetAttribute_params*>(info->functionParams)->attr,
+                   static_cast<const cuStreamSetAttribute_params*>(info->functionParams)->param)) {
+      return observer->OnFinding(fn + ": persisting accesses" + kPersistingWhy, true);
+    }
+    if (id == CUPTI_DRIVER_TRACE_CBID_cuGraphKernelNodeSetAttribute &&
+        Persisting(static_cast<const cuGraphKernelNodeSetAttribute_params*>(info->functionParams)->attr,
+                   static_cast<const cuGraphKernelNodeSetAttribute_params*>(info->functionParams)->value)) {
+      return observer->OnFinding(fn + ": persisting accesses" + kPersistingWhy, true);
+    }
     if (id == CUPTI_DRIVER_TRACE_CBID_cuMemCreate) {
       const auto* p = static_cast<const cuMemCreate_params*>(info->functionParams);
       if (p->prop != nullptr && OnHost(p->prop->location.type)) {
@@ -107,8 +163,33 @@ void CUPTIAPI OnApi(void*, CUpti_CallbackDomain domain, CUpti_CallbackId id, con
     return;
   }
   if (domain == CUPTI_CB_DOMAIN_RUNTIME_API) {
+    if (id == CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernelExC_v11060 ||
+        id == CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernelExC_ptsz_v11060) {
+      const auto* p = static_cast<const cudaLaunchKernelExC_v11060_params*>(info->functionParams);
+      if (p->config != nullptr &&
+          PersistingLaunch(reinterpret_cast<const CUlaunchAttribute*>(p->config->attrs), p->config->numAttrs)) {
+        observer->OnFinding(fn + ": persisting accesses" + kPersistingWhy, true);
+      }
+    }
     if (In(id, kRuntimeLaunches)) return observer->OnLaunch(false);
     if (In(id, kRuntimeHostMemory)) return observer->OnFinding(fn + ": host memory the GPU can reach", true);
+    if (id == CUPTI_RUNTIME_TRACE_CBID_cudaDeviceSetLimit_v3020) {
+      const auto* p = static_cast<const cudaDeviceSetLimit_v3020_params*>(info->functionParams);
+      if (p->limit == cudaLimitPersistingL2CacheSize && p->value > 0) {
+        return observer->OnFinding(fn + ": L2 set aside for persisting accesses" + kPersistingWhy, true);
+      }
+    }
+    if ((id == CUPTI_RUNTIME_TRACE_CBID_cudaStreamSetAttribute_v11000 ||
+         id == CUPTI_RUNTIME_TRACE_CBID_cudaStreamSetAttribute_ptsz_v11000) &&
+        Persisting(static_cast<const cudaStreamSetAttribute_v11000_params*>(info->functionParams)->attr,
+                   static_cast<const cudaStreamSetAttribute_v11000_params*>(info->functionParams)->param)) {
+      return observer->OnFinding(fn + ": persisting accesses" + kPersistingWhy, true);
+    }
+    if (id == CUPTI_RUNTIME_TRACE_CBID_cudaGraphKernelNodeSetAttribute_v11000 &&
+        Persisting(static_cast<const cudaGraphKernelNodeSetAttribute_v11000_params*>(info->functionParams)->attr,
+                   static_cast<const cudaGraphKernelNodeSetAttribute_v11000_params*>(info->functionParams)->value)) {
+      return observer->OnFinding(fn + ": persisting accesses" + kPersistingWhy, true);
+    }
   }
 }
 
@@ -161,6 +242,10 @@ Status Observer::Start() {
   for (auto id : kDriverGraphLaunches) ok &= enable(CUPTI_CB_DOMAIN_DRIVER_API, id);
   for (auto id : kDriverHostMemory) ok &= enable(CUPTI_CB_DOMAIN_DRIVER_API, id);
   for (auto id : kDriverToHost) ok &= enable(CUPTI_CB_DOMAIN_DRIVER_API, id);
+  for (auto id : kDriverAccessPolicy) ok &= enable(CUPTI_CB_DOMAIN_DRIVER_API, id);
+  for (auto id : kRuntimeAccessPolicy) ok &= enable(CUPTI_CB_DOMAIN_RUNTIME_API, id);
+  ok &= enable(CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_cuCtxSetLimit);
+  ok &= enable(CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_RUNTIME_TRACE_CBID_cudaDeviceSetLimit_v3020);
   ok &= enable(CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_cuMemCreate);
   ok &= enable(CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_cuMemPoolCreate);
   for (auto id : kRuntimeLaunches) ok &= enable(CUPTI_CB_DOMAIN_RUNTIME_API, id);
