@@ -6,7 +6,7 @@
 // platform (compiler output verbatim in the log), plus a compile for AMD
 // gfx90a where hipcc exists, so a candidate must stay portable; the task's
 // CPU reference (reference.cpp) with the host compiler. Check and time: a
-// judge process (worker/worker.cc) holding the inputs, the reference and
+// judge process (worker/judge.h) holding the inputs, the reference and
 // the clock, and one sandboxed runner per subject (runner/runner.cc) that
 // alone loads the subject's library; a segfault, a never-ending kernel or
 // an illegal address ends that runner and is recorded as the subject's

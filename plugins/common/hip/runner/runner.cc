@@ -1,5 +1,5 @@
 // A subject's runner: the only process that runs a HIP subject's code. It
-// is started by the judge (plugins/common/hip/worker/worker.cc) inside the
+// is started by the judge (plugins/common/hip/worker/judge.h) inside the
 // sandbox, sees the subject's library alone, maps the device memory the
 // judge lends it (file descriptors over the channel on its stdin), and on
 // each request calls arena_run over the tensors named there and answers

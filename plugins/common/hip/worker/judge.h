@@ -1,0 +1,543 @@
+// The hip2hip judge (NVIDIA platform): one process per evaluation, driven by
+// the family plugin with one JSON request and reply per line. It never runs
+// a subject's code: each subject (baseline, candidate) runs in its own
+// sandboxed runner (plugins/common/hip/runner/runner.cc), whose command line
+// the plugin sends. The judge draws the inputs, computes the CPU reference,
+// lends the runner device memory it owns (CUDA virtual memory shared by file
+// descriptor), asks it to run, and reads and compares the outputs in its own
+// memory; it times the runner's round trips on its own clock, over rounds of
+// fresh inputs whose outputs are verified. A runner that crashes, hangs,
+// corrupts its GPU context or breaks the protocol fails its subject's stage;
+// the next request starts a fresh runner.
+//
+// The judge's parts: this class (requests, runners, trials, the L2
+// eviction), its checks (check.cc) and its timing rounds (timing.cc); the
+// request loop in worker.cc.
+#ifndef ARENA_PLUGINS_COMMON_HIP_WORKER_JUDGE_H_
+#define ARENA_PLUGINS_COMMON_HIP_WORKER_JUDGE_H_
+
+#include <dlfcn.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <iostream>
+#include <map>
+#include <memory>
+#include <optional>
+#include <random>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include <cuda_runtime_api.h>
+#include <nlohmann/json.hpp>
+
+#include "core/expr.h"
+#include "plugins/common/hip/runner/cuda_text.h"
+#include "plugins/common/hip/runner/runner_client.h"
+#include "plugins/common/hip/runner/vmm.h"
+#include "plugins/common/hip/worker/device_fill.h"
+#include "plugins/common/hip/worker/judge_support.h"
+#include "plugins/common/hip/worker/shelf.h"
+#include "plugins/common/hip/worker/tensors.h"
+
+namespace arena::hip2hip {
+
+class Judge {
+ public:
+  Json Handle(const Json& req) {
+    const std::string op = req.value("op", "");
+    if (op == "init") return Init(req);
+    if (op == "check") return Check(req);
+    if (op == "time") return Time(req);
+    if (op == "load") return Load(req);
+    return Reply("error", "unknown op '" + op + "'");
+  }
+
+ private:
+  Json Init(const Json& req) {
+    task_ = req["task"];
+    for (const char* key : {"inputs", "outputs"}) {
+      for (const auto& t : task_[key]) {
+        auto dtype = ParseDtype(t["dtype"].get<std::string>());
+        if (!dtype.ok()) return Reply("failed", dtype.status().message());
+        TensorSpec spec{t["name"], *dtype, t["shape"].get<std::vector<std::string>>(),
+                        t.value("init", Json::object())};
+        (std::string(key) == "inputs" ? inputs_ : outputs_).push_back(spec);
+      }
+    }
+    const Json runners = req.value("runners", Json::object());
+    for (const auto& [subject, spec] : runners.items()) {
+      runner_argv_[subject] = spec.value("argv", std::vector<std::string>{});
+    }
+    timeout_s_ = req.value("timeout_s", 60.0);
+    log_dir_ = req.value("log_dir", std::string("."));
+    device_ = req.value("device_index", 0);
+    cudaError_t e = cudaSetDevice(device_);
+    if (e == cudaSuccess) e = cudaFree(nullptr);
+    if (e != cudaSuccess) return Reply("failed", "CUDA: " + CudaText(e));
+    int l2 = 0;
+    cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, req.value("device_index", 0));
+    l2_bytes_ = static_cast<size_t>(l2);
+    flush_ = std::make_unique<DeviceBuffer>(std::max<size_t>(2 * l2_bytes_, 64 << 20));
+    auto vmm = Vmm::Open(req.value("device_index", 0));
+    if (!vmm.ok()) return Reply("failed", vmm.status().message());
+    vmm_ = *vmm;
+    // A family whose reference lives elsewhere (torch2hip) sends each
+    // trial's inputs and reference outputs as files instead.
+    const std::string ref_path = req.value("reference", std::string());
+    if (!ref_path.empty()) {
+      void* ref = dlopen(ref_path.c_str(), RTLD_NOW | RTLD_LOCAL);
+      if (!ref) return Reply("failed", std::string("reference: cannot load: ") + dlerror());
+      reference_ = reinterpret_cast<ReferenceFn>(dlsym(ref, "arena_reference"));
+      if (!reference_) return Reply("failed", "reference: no extern \"C\" arena_reference");
+    }
+    return Reply("passed", "judge ready");
+  }
+
+  // Gives a subject another runner command (a session kept open across
+  // feedback calls rebuilds its candidate); the prepared trials stay. An
+  // empty command forgets the subject.
+  Json Load(const Json& req) {
+    const std::string subject = req.value("subject", "");
+    if (subject != "baseline" && subject != "candidate") {
+      return Reply("error", "load: unknown subject '" + subject + "'");
+    }
+    runners_.erase(subject);
+    runner_argv_[subject] = req.value("runner", Json::object()).value("argv", std::vector<std::string>{});
+    return Reply("passed", subject + (runner_argv_[subject].empty() ? " forgotten" : " replaced"));
+  }
+
+  // One line of the judge's log (log_dir/judge.log): where an evaluation's
+  // time goes, request by request.
+  void Log(const std::string& line) {
+    if (log_ == nullptr) log_ = std::fopen((log_dir_ + "/judge.log").c_str(), "a");
+    if (log_ == nullptr) return;
+    const double t = std::chrono::duration<double>(std::chrono::steady_clock::now() - epoch_).count();
+    std::fprintf(log_, "%9.3f %s\n", t, line.c_str());
+    std::fflush(log_);
+  }
+
+  // The subject's runner, started when there is none (or it died).
+  Result<RunnerClient*> Runner(const std::string& subject) {
+    auto argv = runner_argv_.find(subject);
+    if (argv == runner_argv_.end() || argv->second.empty()) {
+      return FailedPrecondition(subject + " was not compiled");
+    }
+    auto& r = runners_[subject];
+    if (r != nullptr && r->alive()) return r.get();
+    r = std::make_unique<RunnerClient>(subject, argv->second, log_dir_ + "/runner-" + subject + ".log");
+    ARENA_RETURN_IF_ERROR(r->Start(timeout_s_));
+    return r.get();
+  }
+
+  // A runner's failure as a stage's reply: protocol breaks are findings.
+  static Json RunnerFailure(RunnerClient* r, const Status& s) {
+    Json reply = s.message().find("broke the protocol") != std::string::npos
+                     ? Finding(s.message())
+                     : Reply("failed", s.message());
+    if (r != nullptr) reply["log"] = r->LogTail();
+    return reply;
+  }
+
+  // One request to a runner whose answer must be "ok".
+  Json Ask(RunnerClient* r, const Json& req, bool* ok) {
+    *ok = false;
+    auto a = r->Request(req, timeout_s_);
+    if (!a.ok()) return RunnerFailure(r, a.status());
+    if (!(*a)["ok"].get<bool>()) {
+      const std::string why = a->value("why", std::string("failed"));
+      Json reply = Reply("failed", r->subject() + ": " + why);
+      reply["log"] = r->LogTail();
+      // A CUDA error may have taken the runner's context with it (the
+      // runner then exits): the next request gets a fresh runner.
+      if (why.rfind("CUDA error", 0) == 0) r->Stop();
+      return reply;
+    }
+    *ok = true;
+    return Json();
+  }
+
+  // What the subject's runner saw it do since the last look (CUPTI, see
+  // runner/observer.h): host memory the GPU can reach, copies to the host,
+  // the observation switched off, each an integrity finding; so is a call
+  // (or capture) that launched no kernel, when `must_launch`. Null when all
+  // is well, or when the runner cannot observe (said in `observation_`).
+  Json Observed(RunnerClient* r, bool must_launch, const std::string& when) {
+    auto a = r->Request({{"op", "observe"}}, timeout_s_);
+    if (!a.ok()) return RunnerFailure(r, a.status());
+    if (!(*a)["ok"].get<bool>()) return Reply("failed", r->subject() + ": " + a->value("why", std::string("observe")));
+    if (a->contains("unobserved")) {
+      observation_[r->subject()] = "unobserved: " + (*a)["unobserved"].get<std::string>();
+      return Json();
+    }
+    observation_[r->subject()] = "cupti";
+    const Json& findings = (*a)["findings"];
+    if (!findings.empty()) {
+      std::string more = findings.size() > 1 ? " (and " + std::to_string(findings.size() - 1) + " more)" : "";
+      return Finding(r->subject() + ": " + findings[0].get<std::string>() + " " + when + more);
+    }
+    if (must_launch && (*a)["launches"].get<int64_t>() == 0) {
+      return Finding(r->subject() + ": launched no GPU kernel " + when +
+                     " (the outputs must come from the subject's own kernels)");
+    }
+    return Json();
+  }
+
+  Result<std::vector<int64_t>> Shape(const TensorSpec& t, const ParameterValues& p) {
+    std::vector<int64_t> shape;
+    for (const auto& d : t.shape) {
+      ARENA_ASSIGN_OR_RETURN(long long v, EvaluateExtent(d, p));
+      shape.push_back(v);
+    }
+    return shape;
+  }
+
+  static ParameterValues Numeric(const Json& params) {
+    ParameterValues p;
+    for (auto it = params.begin(); it != params.end(); ++it) {
+      if (it->is_number()) p[it.key()] = it->get<double>();
+      if (it->is_boolean()) p[it.key()] = it->get<bool>() ? 1 : 0;
+    }
+    return p;
+  }
+
+  // Inputs for one trial, drawn on the host (bounds may be expressions).
+  Result<std::vector<HostTensor>> DrawInputs(const ParameterValues& p, uint64_t seed);
+
+  // A configuration's parameters, as numbers for shape expressions and as
+  // the ArenaParam list arena_run receives; `args` points into `names`, so it
+  // is moved, never copied.
+  struct ConfigParams {
+    ParameterValues numeric;
+    std::vector<std::string> names;
+    std::vector<ArenaParam> args;
+
+    explicit ConfigParams(const Json& params) : numeric(Numeric(params)) {
+      for (auto it = params.begin(); it != params.end(); ++it) {
+        if (it->is_number() || it->is_boolean()) names.push_back(it.key());
+      }
+      for (const auto& n : names) {
+        const Json& v = params[n];
+        args.push_back({n.c_str(), v.is_boolean() ? (v.get<bool>() ? 1.0 : 0.0) : v.get<double>()});
+      }
+    }
+    ConfigParams(const ConfigParams&) = delete;
+    ConfigParams& operator=(const ConfigParams&) = delete;
+  };
+
+  // The seed of trial `trial` of a check seeded with `seed`.
+  static uint64_t TrialSeed(uint64_t seed, int trial) { return seed * 31 + static_cast<uint64_t>(trial); }
+
+  // Output i's tolerances: the task's for its dtype, else the dtype's default.
+  std::pair<double, double> Tolerance(size_t i) const {
+    const double fallback = DefaultTolerance(outputs_[i].dtype);
+    const Json t = task_.value("tolerances", Json::object()).value(DtypeName(outputs_[i].dtype), Json::object());
+    return {t.value("atol", fallback), t.value("rtol", fallback)};
+  }
+
+  // One trial's inputs and reference outputs. Both subjects are checked on
+  // the very same trials, so they are drawn and computed once per
+  // configuration and seed and kept for the other subject.
+  struct Trial {
+    std::vector<HostTensor> inputs;
+    std::vector<std::vector<int64_t>> out_shapes;
+    std::vector<std::vector<double>> reference;
+  };
+
+  static size_t TrialsBytes(const std::map<uint64_t, Trial>& trials) {
+    size_t bytes = 0;
+    for (const auto& [seed, t] : trials) {
+      for (const auto& x : t.inputs) bytes += x.bytes.size();
+      for (const auto& r : t.reference) bytes += r.size() * sizeof(double);
+    }
+    return bytes;
+  }
+
+  // Host memory the trials of earlier configurations may keep: an eighth
+  // of the machine's, at most 8 GiB.
+  static size_t ShelfBudget() {
+    const long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGE_SIZE);
+    const size_t physical = pages > 0 && page > 0 ? static_cast<size_t>(pages) * static_cast<size_t>(page) : 0;
+    return std::min<size_t>(physical / 8, size_t{8} << 30);
+  }
+
+  // Another configuration (or seed) becomes the current one. The current
+  // trials go on the shelf and the new key's come back from it when there:
+  // a session kept open across feedback calls checks the same
+  // configurations on the same seed call after call, and their inputs and
+  // CPU references (the slow part of a check) are prepared once.
+  void ResetTrials(const std::string& key);
+
+  // Trial `seed`'s inputs in the judge's own device memory: copied from
+  // there into a subject's lent memory (one upload of a trial serves both
+  // subjects), and compared with what is there after the call. Kept with
+  // the trials; only the trial at hand once they would take more than a
+  // quarter of the free device memory.
+  using DeviceTensors = std::vector<std::unique_ptr<DeviceBuffer>>;
+  Result<const DeviceTensors*> DeviceInputs(uint64_t seed, const Trial& t);
+
+  Status EnsureFill();
+
+  Result<const Trial*> PrepareTrial(const ParameterValues& p, const std::vector<ArenaParam>& params,
+                                    const std::string& key, uint64_t seed) {
+    if (trial_key_ != key) ResetTrials(key);
+    auto it = trials_.find(seed);
+    if (it != trials_.end()) return &it->second;
+    ARENA_ASSIGN_OR_RETURN(Trial t, MakeTrial(p, params, seed));
+    return &(trials_[seed] = std::move(t));
+  }
+
+  Result<Trial> MakeTrial(const ParameterValues& p, const std::vector<ArenaParam>& params,
+                          uint64_t seed);
+
+  static Result<HostTensor> ReadTensor(const Json& spec);
+
+  Result<Trial> LoadTrial(const Json& data);
+
+  // The trials named by `specs`, read side by side.
+  std::vector<Result<Trial>> LoadTrials(const std::vector<Json>& specs);
+
+  // The trials of `seeds`, side by side; those that fail are left out (the
+  // caller's PrepareTrial reports the error in trial order).
+  std::map<uint64_t, Trial> MakeTrials(const ParameterValues& p, const std::vector<ArenaParam>& params,
+                                       const std::vector<uint64_t>& seeds);
+
+  // Trials of the next configuration, prepared on a background thread.
+  struct Prefetch {
+    std::string key;
+    ConfigParams params;
+    std::map<uint64_t, Trial> trials;
+    std::thread thread;
+  };
+
+  void StartPrefetch(const Json& next, uint64_t seed, int trials);
+
+  // The prefetch ends before anything is timed, and is kept: its threads
+  // (host allocations of gigabytes, the CPU reference) slowed the GPU
+  // rounds that ran beside them by up to 2.2x, in whichever subject's
+  // rounds they fell (docs/results/hip-timing-quiet-h200-2026-12-02/).
+  void FinishPrefetch() {
+    if (prefetch_ && prefetch_->thread.joinable()) prefetch_->thread.join();
+  }
+
+  void StopPrefetch() {
+    FinishPrefetch();
+    prefetch_.reset();
+  }
+
+  // Wall seconds spent in each phase of a check, reported with it so that a
+  // run shows where its checking time goes.
+  struct PhaseClock {
+    std::map<std::string, double> seconds;
+    std::chrono::steady_clock::time_point mark = std::chrono::steady_clock::now();
+    void Lap(const std::string& phase) {
+      const auto now = std::chrono::steady_clock::now();
+      seconds[phase] += std::chrono::duration<double>(now - mark).count();
+      mark = now;
+    }
+    Json ToJson() const {
+      Json j = Json::object();
+      for (const auto& [phase, s] : seconds) j[phase] = s;
+      return j;
+    }
+  };
+
+  // `src` copied into host memory kept between checks (slot `slot`), page
+  // locked once per judge rather than staged on every download of every
+  // trial; valid until the slot's next download.
+  const HostTensor& DownloadKept(size_t slot, const void* src, ArenaDtype dtype, const std::vector<int64_t>& shape) {
+    if (kept_.size() <= slot) {
+      kept_.resize(slot + 1);
+      kept_locked_.resize(slot + 1, {nullptr, 0});
+    }
+    HostTensor& t = kept_[slot];
+    t.dtype = dtype;
+    t.shape = shape;
+    t.numel = Numel(shape);
+    const size_t bytes = static_cast<size_t>(t.numel) * DtypeSize(dtype);
+    auto& [locked, locked_bytes] = kept_locked_[slot];
+    // Unlocked before the memory moves or is freed.
+    auto unlock = [&] {
+      if (locked != nullptr) cudaHostUnregister(locked);
+      locked = nullptr;
+      locked_bytes = 0;
+    };
+    if (bytes > t.bytes.capacity()) unlock();
+    t.bytes.resize(bytes);
+    if (t.bytes.data() != locked || t.bytes.capacity() != locked_bytes) {
+      unlock();
+      // Only worth it for large downloads; pageable memory works otherwise.
+      if (t.bytes.capacity() >= (size_t{1} << 20) &&
+          cudaHostRegister(t.bytes.data(), t.bytes.capacity(), cudaHostRegisterDefault) == cudaSuccess) {
+        locked = t.bytes.data();
+        locked_bytes = t.bytes.capacity();
+      }
+      cudaGetLastError();  // a refused registration is not an error of what follows
+    }
+    if (!t.bytes.empty() && cudaMemcpy(t.bytes.data(), src, t.bytes.size(), cudaMemcpyDeviceToHost) != cudaSuccess) {
+      unlock();
+      t = Poisoned(dtype, shape);  // never compared as if downloaded
+    }
+    return t;
+  }
+
+  std::vector<std::pair<ArenaDtype, std::vector<int64_t>>> Specs(const std::vector<HostTensor>& ts) const {
+    std::vector<std::pair<ArenaDtype, std::vector<int64_t>>> s;
+    for (const auto& t : ts) s.push_back({t.dtype, t.shape});
+    return s;
+  }
+  std::vector<std::pair<ArenaDtype, std::vector<int64_t>>> OutSpecs(
+      const std::vector<std::vector<int64_t>>& shapes) const {
+    std::vector<std::pair<ArenaDtype, std::vector<int64_t>>> s;
+    for (size_t i = 0; i < outputs_.size(); ++i) s.push_back({outputs_[i].dtype, shapes[i]});
+    return s;
+  }
+
+  static Json ParamList(const std::vector<ArenaParam>& params) {
+    Json a = Json::array();
+    for (const auto& p : params) a.push_back(Json::array({p.name, p.value}));
+    return a;
+  }
+
+  Json Check(const Json& req);
+
+  // Input i's init with its expressions evaluated.
+  Result<Json> EvaluatedInit(size_t i, const ParameterValues& p) const {
+    Json init = inputs_[i].init;
+    for (const char* k : {"low", "high", "mean", "std"}) {
+      if (init.contains(k) && init[k].is_string()) {
+        ARENA_ASSIGN_OR_RETURN(double v, EvaluateExpression(init[k].get<std::string>(), p));
+        init[k] = v;
+      }
+    }
+    return init;
+  }
+
+  // Microseconds from a request to its accepted answer; a runner's failure
+  // goes to `*failure`.
+  double RoundTrip(RunnerClient* r, const Json& req, Json* failure) {
+    const auto t0 = std::chrono::steady_clock::now();
+    bool ok = false;
+    Json f = Ask(r, req, &ok);
+    const double us = std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0).count();
+    if (!ok && failure->is_null()) *failure = f;
+    return us;
+  }
+
+  // Times the subjects from the judge's clock, in rounds.
+  //
+  // A round lends a subject N sets of fresh inputs (windows at secret
+  // offsets into pools drawn from a secret seed) and poisoned outputs, asks
+  // its runner to run them all (one CUDA graph replay, or eager calls) and
+  // waits for its answer; the round ends when the judge has copied the
+  // outputs of one set, chosen in secret, out of its own memory. That set is
+  // verified afterwards, inputs included: against the other subject's
+  // outputs on the same inputs when both are timed, against a reference
+  // computed elsewhere (the request's "verify" trials, which then fill the
+  // chosen set) when one subject is timed alone. A runner that answers
+  // before its work is done, skips or caches calls, or behaves differently
+  // when timed is caught, and all its work, on any stream or host thread,
+  // is inside the round. The other subject's runner is stopped (SIGSTOP)
+  // meanwhile.
+  Json Time(const Json& req);
+
+  // A sample of device memory, on the host: a strided one packed on the
+  // device first (one copy, not one per element).
+  HostTensor Sampled(const uint8_t* src, ArenaDtype dtype, const Sample& s) {
+    if (s.stride == 1 || !fill_.has_value()) return DownloadSample(src, dtype, s);
+    const size_t es = DtypeSize(dtype), bytes = s.count * es;
+    if (gathered_ == nullptr || gathered_->bytes < bytes) gathered_ = std::make_unique<DeviceBuffer>(bytes);
+    HostTensor t = Poisoned(dtype, {static_cast<int64_t>(s.count)});
+    if (gathered_->ptr == nullptr || !fill_->Gather(src + s.start * es, s.stride, s.count, es, gathered_->ptr).ok() ||
+        cudaMemcpy(t.bytes.data(), gathered_->ptr, bytes, cudaMemcpyDeviceToHost) != cudaSuccess) {
+      return Poisoned(dtype, {static_cast<int64_t>(s.count)});  // never compared as if downloaded
+    }
+    return t;
+  }
+
+  // Microseconds from submitting the judge's L2 eviction (a memset twice
+  // the L2) to its end, on the host's clock: while another context's
+  // kernels hold the GPU, the judge's work waits for its time slice.
+  double TimedEviction(int value) {
+    const auto t0 = std::chrono::steady_clock::now();
+    // Lines marked persisting made ordinary first, so that the memset takes
+    // them too (whether this reaches lines a runner's context marked is not
+    // yet measured: the runner refuses a subject that marks any, in
+    // observer.cc).
+    cudaCtxResetPersistingL2Cache();
+    cudaMemsetAsync(flush_->ptr, value & 0xff, flush_->bytes, nullptr);
+    cudaStreamSynchronize(nullptr);
+    return std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0).count();
+  }
+
+  // Evicts the L2 until an eviction takes what it takes on an idle GPU;
+  // after two seconds, what it took ("" once quiet).
+  std::string EvictAndWaitQuiet(double quiet_us, int value) {
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(2);
+    for (;;) {
+      const double us = TimedEviction(value);
+      if (us <= 2.0 * quiet_us + 50.0) return "";
+      if (std::chrono::steady_clock::now() > deadline) {
+        return "an L2 eviction took " + std::to_string(static_cast<int>(us)) + " us against " +
+               std::to_string(static_cast<int>(quiet_us)) + " us when idle";
+      }
+      std::this_thread::sleep_for(std::chrono::microseconds(500));
+    }
+  }
+
+  static Json Request(const std::string& mode, size_t count, const std::vector<Placed>& in,
+                      const std::vector<Placed>& out, int slab, const Json& params) {
+    if (mode == "graph") return {{"op", "replay"}};
+    return {{"op", "call"}, {"sets", count}, {"in", Describe(in, slab)}, {"out", Describe(out, slab)},
+            {"params", params}};
+  }
+
+ public:
+  ~Judge() { StopPrefetch(); }
+
+ private:
+  Json task_;
+  std::vector<TensorSpec> inputs_, outputs_;
+  std::map<std::string, std::vector<std::string>> runner_argv_;
+  std::map<std::string, std::unique_ptr<RunnerClient>> runners_;
+  std::map<std::string, std::string> observation_;  // per subject: "cupti" or "unobserved: why"
+  Vmm vmm_;
+  double timeout_s_ = 60;
+  std::string log_dir_;
+  ReferenceFn reference_ = nullptr;
+  size_t l2_bytes_ = 0;
+  std::unique_ptr<DeviceBuffer> flush_;
+  std::string trial_key_;
+  std::map<uint64_t, Trial> trials_;
+  // Earlier configurations' trials (ResetTrials).
+  Shelf<std::map<uint64_t, Trial>> shelf_{ShelfBudget()};
+  std::unique_ptr<Prefetch> prefetch_;
+  std::vector<HostTensor> kept_;  // host memory check downloads land in, by slot
+  std::vector<std::pair<uint8_t*, size_t>> kept_locked_;  // per slot: what is page locked
+  std::optional<DeviceFill> fill_;  // the timing rounds' input generator
+  std::unique_ptr<DeviceBuffer> gathered_;  // a strided sample, packed (Sampled)
+  std::map<uint64_t, DeviceTensors> device_inputs_;  // by trial seed (DeviceInputs)
+  size_t device_inputs_bytes_ = 0;
+  // A subject timed alone: the verification trials of the last request
+  // that named them, and per input the device pool drawn from them.
+  struct AloneData {
+    std::string key;
+    std::vector<Trial> trials;
+    std::vector<std::unique_ptr<DeviceBuffer>> pools;
+    std::vector<size_t> slack;
+  };
+  AloneData alone_;
+  int device_ = 0;
+  std::FILE* log_ = nullptr;
+  const std::chrono::steady_clock::time_point epoch_ = std::chrono::steady_clock::now();
+};
+
+}  // namespace arena::hip2hip
+
+#endif  // ARENA_PLUGINS_COMMON_HIP_WORKER_JUDGE_H_

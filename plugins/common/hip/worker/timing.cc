@@ -1,0 +1,412 @@
+// The HIP judge's timing rounds (judge.h, docs/methodology.md's Timing).
+#include "plugins/common/hip/worker/judge.h"
+
+namespace arena::hip2hip {
+
+Json Judge::Time(const Json& req) {
+  PhaseClock phases;  // where the stage's time goes, reported with it
+  FinishPrefetch();   // nothing of the judge's own runs beside a round
+  phases.Lap("prefetch_s");
+  const std::vector<std::string> order = req.value("subjects", kSubjects);
+  const bool alone = order.size() == 1;
+  std::map<std::string, RunnerClient*> runners;
+  for (const auto& s : order) {
+    auto r = Runner(s);
+    if (!r.ok()) return Reply("failed", r.status().message());
+    runners[s] = *r;
+  }
+  const ConfigParams config_params(req["config"]["params"]);
+  const ParameterValues& p = config_params.numeric;
+  const std::vector<ArenaParam>& params = config_params.args;
+  const Json plist = ParamList(params);
+  const Json timing = task_["timing"];
+  const int rounds = req.value("rounds", std::max(10, std::min(timing.value("repetitions", 100), 30)));
+  std::vector<std::pair<ArenaDtype, std::vector<int64_t>>> in_specs, out_specs;
+  for (const auto& t : inputs_) {
+    auto shape = Shape(t, p);
+    if (!shape.ok()) return Reply("failed", shape.status().message());
+    in_specs.push_back({t.dtype, *shape});
+  }
+  std::vector<std::vector<int64_t>> out_shapes;
+  for (const auto& t : outputs_) {
+    auto shape = Shape(t, p);
+    if (!shape.ok()) return Reply("failed", shape.status().message());
+    out_shapes.push_back(*shape);
+  }
+  out_specs = OutSpecs(out_shapes);
+  // The verification trials, kept with the pools drawn from them while
+  // requests name the same ones ("verify_id"): a configuration timed
+  // alone comes in several requests, and its trials can be gigabytes.
+  const Json verify_json = req.value("verify", Json::array());
+  const std::string verify_key =
+      req.contains("verify_id") ? req["verify_id"].dump() + verify_json.dump() : std::string();
+  if (verify_key.empty() || verify_key != alone_.key) {
+    alone_ = AloneData{};
+    std::vector<Json> specs(verify_json.begin(), verify_json.end());
+    std::vector<Result<Trial>> loaded = LoadTrials(specs);
+    for (auto& t : loaded) {
+      if (!t.ok()) return Reply("error", "verification trial: " + t.status().message());
+      for (size_t i = 0; i < inputs_.size(); ++i) {
+        if (t->inputs[i].shape != in_specs[i].second) {
+          return Reply("error", "verification trial: input '" + inputs_[i].name + "' has another shape");
+        }
+      }
+      alone_.trials.push_back(std::move(*t));
+    }
+  }
+  alone_.key = verify_key;
+  const std::vector<Trial>& verify = alone_.trials;
+  if (alone && verify.empty()) return Reply("error", "a subject timed alone needs verification trials");
+  std::random_device entropy;
+  std::mt19937_64 rng((static_cast<uint64_t>(entropy()) << 32) ^ entropy());
+
+  Json failure;  // the first runner failure, if any
+  // A round trip with no work, through the baseline's runner: a candidate
+  // cannot inflate what is subtracted from its own time. Timed alone,
+  // nothing is subtracted (the rounds are long enough for it not to
+  // matter much, and it counts against the subject).
+  double overhead = 0;
+  if (!alone) {
+    std::vector<double> empty;
+    for (int i = 0; i < 9; ++i) empty.push_back(RoundTrip(runners.at("baseline"), {{"op", "empty"}}, &failure));
+    if (!failure.is_null()) return failure;
+    overhead = Median(empty);
+  }
+  std::vector<Json> inits;  // per input: drawn on the device (both subjects timed)
+  if (Status s = EnsureFill(); !s.ok()) return Reply("error", s.message());
+  if (!alone) {
+    for (size_t i = 0; i < inputs_.size(); ++i) {
+      auto init = EvaluatedInit(i, p);
+      if (!init.ok()) return Reply("failed", init.status().message());
+      inits.push_back(*init);
+    }
+  }
+  // One eager call of each subject on one set: the size of a round. Its
+  // inputs: the first verification trial's, or drawn on the device.
+  const uint64_t probe_seed = rng();
+  size_t per_set = 0;
+  auto [in1, out1] = Place(in_specs, out_specs, 1, &per_set);
+  std::map<std::string, double> single;
+  for (const auto& s : order) {
+    RunnerClient* r = runners[s];
+    if (Status st = r->Reserve(vmm_, per_set, timeout_s_); !st.ok()) return RunnerFailure(r, st);
+    auto* base = reinterpret_cast<uint8_t*>(r->slab_ptr());
+    for (size_t i = 0; i < in1.size(); ++i) {
+      if (alone) {
+        cudaMemcpy(base + in1[i].off, verify[0].inputs[i].bytes.data(), in1[i].bytes, cudaMemcpyHostToDevice);
+      } else if (Status st = fill_->Fill(base + in1[i].off, in1[i].stride, 1, static_cast<size_t>(Numel(in1[i].shape)),
+                                         in1[i].dtype, inits[i], probe_seed + 0x9E3779B97F4A7C15ull * i);
+                 !st.ok()) {
+        return Reply("error", st.message());
+      }
+    }
+    std::vector<double> times;
+    for (int k = 0; k < 3; ++k) {
+      for (const auto& o : out1) (void)Poison(base + o.off, o.dtype, static_cast<size_t>(Numel(o.shape)));
+      times.push_back(RoundTrip(r, {{"op", "call"}, {"sets", 1}, {"in", Describe(in1, r->slab_id())},
+                                    {"out", Describe(out1, r->slab_id())}, {"params", plist}},
+                                &failure));
+      if (!failure.is_null()) return failure;
+    }
+    single[s] = std::max(Median(times) - overhead, 1.0);
+  }
+  phases.Lap("probe_s");  // trials read, runners sized, one eager call each
+  double estimate = 1e300;
+  for (const auto& [s, us] : single) estimate = std::min(estimate, us);
+  size_t free = 0, total_mem = 0;
+  cudaMemGetInfo(&free, &total_mem);
+  const size_t budget = std::min<size_t>(size_t{8} << 30, free / 8);
+  const size_t cap = std::max<size_t>(1, std::min<size_t>(4096, budget / std::max<size_t>(per_set, 1)));
+  auto sets_for = [&](double us_per_set) {
+    const double want = std::max(std::ceil(5000.0 / std::max(us_per_set, 0.05)),
+                                 std::ceil(2.0 * static_cast<double>(l2_bytes_) / static_cast<double>(per_set)));
+    return std::clamp<size_t>(static_cast<size_t>(want), 1, cap);
+  };
+  size_t count = sets_for(estimate);
+
+  // Everything a round needs, for `count` sets.
+  std::vector<Placed> in, out;
+  size_t total = 0, out_base = 0;
+  // Timed alone, the other sets of a round are windows at secret offsets
+  // into pools made of the verification trials' inputs (the task's own
+  // input makers drew them); with both subjects timed, every set of every
+  // round is drawn afresh on the device (DeviceFill).
+  std::vector<std::unique_ptr<DeviceBuffer>>& device_pools = alone_.pools;
+  std::vector<size_t>& slack = alone_.slack;  // per input: the largest window offset
+  std::unique_ptr<DeviceBuffer> poison;
+  std::string mode;
+  // Every set of a round's inputs in a subject's lent memory: drawn on
+  // the device (both subjects timed), or windows of the pools at
+  // `offsets` with the chosen trial's data in set `secret` (alone). Never
+  // left as it was: memory lent again may hold anything, and a kernel
+  // that follows indices must find valid ones in every round it runs.
+  auto fill_sets = [&](uint8_t* base, uint64_t seed, const std::vector<std::vector<size_t>>& offsets,
+                       size_t secret, const Trial* vt) -> Status {
+    cudaError_t e = cudaSuccess;
+    for (size_t i = 0; i < in.size() && e == cudaSuccess; ++i) {
+      const size_t es = DtypeSize(in[i].dtype);
+      if (!alone) {
+        ARENA_RETURN_IF_ERROR(fill_->Fill(base + in[i].off, in[i].stride, count,
+                                          static_cast<size_t>(Numel(in[i].shape)), in[i].dtype, inits[i],
+                                          seed + 0x9E3779B97F4A7C15ull * i));
+        continue;
+      }
+      const auto* pool = static_cast<const uint8_t*>(device_pools[i]->ptr);
+      for (size_t k = 0; k < count && e == cudaSuccess; ++k) {
+        e = cudaMemcpyAsync(base + in[i].off + k * in[i].stride, pool + offsets[i][k] * es, in[i].bytes,
+                            cudaMemcpyDeviceToDevice, nullptr);
+      }
+      if (e == cudaSuccess) {
+        e = cudaMemcpy(base + in[i].off + secret * in[i].stride, vt->inputs[i].bytes.data(), in[i].bytes,
+                       cudaMemcpyHostToDevice);
+      }
+    }
+    if (e == cudaSuccess) e = cudaDeviceSynchronize();
+    if (e != cudaSuccess) return Internal("preparing a timing round failed: " + CudaText(e));
+    return OkStatus();
+  };
+  for (int attempt = 0; attempt < 2; ++attempt) {
+    std::tie(in, out) = Place(in_specs, out_specs, count, &total);
+    out_base = out.empty() ? total : out[0].off;
+    // Per input, a pool of the trials' inputs end to end (twice an
+    // input's length, or more): made once per set of trials.
+    for (size_t i = device_pools.size(); i < in.size() && alone; ++i) {
+      const size_t n = static_cast<size_t>(Numel(in[i].shape));
+      const size_t es = DtypeSize(in[i].dtype);
+      const size_t window_slack = std::max<size_t>(n, 65536);
+      const size_t len = n + window_slack;
+      auto dev = std::make_unique<DeviceBuffer>(len * es);
+      if (dev->ptr == nullptr) {
+        alone_ = AloneData{};
+        return Reply("failed", "out of device memory for the timing inputs");
+      }
+      cudaError_t e = cudaSuccess;
+      for (size_t at = 0, k = 0; at < len && e == cudaSuccess; ++k) {
+        const auto& src = verify[k % verify.size()].inputs[i].bytes;
+        const size_t take = std::min(src.size() / es, len - at);
+        if (take == 0) {  // an empty input: the pool is its poison
+          const HostTensor rest = Poisoned(in[i].dtype, {static_cast<int64_t>(len - at)});
+          e = cudaMemcpy(static_cast<uint8_t*>(dev->ptr) + at * es, rest.bytes.data(), rest.bytes.size(),
+                         cudaMemcpyHostToDevice);
+          break;
+        }
+        e = cudaMemcpy(static_cast<uint8_t*>(dev->ptr) + at * es, src.data(), take * es, cudaMemcpyHostToDevice);
+        at += take;
+      }
+      if (e != cudaSuccess) {
+        alone_ = AloneData{};
+        return Reply("error", "preparing the timing inputs failed: " + CudaText(e));
+      }
+      slack.push_back(window_slack);
+      device_pools.push_back(std::move(dev));
+    }
+    // The outputs' poison, copied over them before every round.
+    poison = std::make_unique<DeviceBuffer>(total - out_base);
+    if (poison->ptr == nullptr) return Reply("failed", "out of device memory for the timing outputs");
+    for (const auto& o : out) {
+      const size_t n = o.stride * count / DtypeSize(o.dtype);
+      if (Status st = Poison(static_cast<uint8_t*>(poison->ptr) + (o.off - out_base), o.dtype, n); !st.ok()) {
+        return Reply("error", st.message());
+      }
+    }
+    phases.Lap("pools_s");  // memory lent, pools and poison made
+    mode = "graph";
+    for (const auto& s : order) {
+      RunnerClient* r = runners[s];
+      if (Status st = r->Reserve(vmm_, total, timeout_s_); !st.ok()) return RunnerFailure(r, st);
+      auto a = r->Request({{"op", "capture"}, {"sets", count}, {"in", Describe(in, r->slab_id())},
+                           {"out", Describe(out, r->slab_id())}, {"params", plist}},
+                          timeout_s_);
+      if (!a.ok()) return RunnerFailure(r, a.status());
+      if (!(*a)["ok"].get<bool>()) mode = "eager";
+      if (Json seen = Observed(r, (*a)["ok"].get<bool>(), "while captured for timing"); !seen.is_null()) {
+        return seen;
+      }
+    }
+    phases.Lap("capture_s");
+    // One round of each subject: resized so that the faster one's lasts
+    // about 5 ms (one eager call was the estimate), but the slower one's
+    // no more than 50 ms (a subject 1000 times slower than the other
+    // must not run its rounds past the stage's limit).
+    Log("time " + req["config"].value("name", "") + ": " + std::to_string(count) + " sets of " +
+        std::to_string(per_set) + " bytes, " + mode + ", pools and capture ready");
+    double fastest = 1e300, slowest = 0;
+    for (const auto& s : order) {
+      RunnerClient* r = runners[s];
+      if (Status st = fill_sets(reinterpret_cast<uint8_t*>(r->slab_ptr()), rng(),
+                                std::vector<std::vector<size_t>>(slack.size(), std::vector<size_t>(count, 0)), 0,
+                                alone ? &verify[0] : nullptr);
+          !st.ok()) {
+        return Reply("error", st.message());
+      }
+      const double us = RoundTrip(r, Request(mode, count, in, out, r->slab_id(), plist), &failure) - overhead;
+      Log("time: a round of " + s + " took " + std::to_string(us) + " us");
+      if (!failure.is_null()) return failure;
+      fastest = std::min(fastest, us);
+      slowest = std::max(slowest, us);
+    }
+    size_t resized = std::clamp<size_t>(static_cast<size_t>(std::ceil(count * 5000.0 / std::max(fastest, 1.0))), 1, cap);
+    const size_t slow_cap = std::max<size_t>(1, static_cast<size_t>(count * 50000.0 / std::max(slowest, 1.0)));
+    resized = std::min(resized, slow_cap);
+    const bool far_off = fastest < 2500.0 || fastest > 10000.0 || slowest > 50000.0;
+    if (attempt == 1 || !far_off || resized == count) break;
+    count = resized;
+  }
+
+  // Per subject: the chosen set's outputs, copied out at the end of a round.
+  size_t out_bytes = 0;
+  for (const auto& o : out) out_bytes += o.stride;
+  std::map<std::string, std::unique_ptr<DeviceBuffer>> snaps;
+  for (const auto& s : order) {
+    snaps[s] = std::make_unique<DeviceBuffer>(out_bytes);
+    if (snaps[s]->ptr == nullptr) return Reply("failed", "out of device memory");
+  }
+  cudaEvent_t snap_start, snap_end;
+  cudaEventCreate(&snap_start);
+  cudaEventCreate(&snap_end);
+  // What evicting the L2 takes on an otherwise idle GPU.
+  std::vector<double> evictions;
+  for (int k = 0; k < 5; ++k) evictions.push_back(TimedEviction(k));
+  const double quiet_us = Median(evictions);
+  phases.Lap("setup_s");  // the sizing round, snapshots, the idle eviction's time
+  std::map<std::string, std::vector<double>> samples;
+  double worst_abs = 0, worst_rel = 0;
+  for (int round = 0; round <= rounds; ++round) {  // round 0 warms up
+    // Alone: offsets[i][k], where set k's window of input i starts in
+    // its pool. Both: the round's seed, the same for both subjects.
+    std::vector<std::vector<size_t>> offsets;
+    for (size_t i = 0; i < slack.size(); ++i) {
+      std::uniform_int_distribution<size_t> pick(0, slack[i]);
+      offsets.emplace_back();
+      for (size_t k = 0; k < count; ++k) offsets.back().push_back(pick(rng));
+    }
+    const uint64_t round_seed = rng();
+    const size_t secret = std::uniform_int_distribution<size_t>(0, count - 1)(rng);
+    const Trial* vt = alone ? &verify[static_cast<size_t>(round) % verify.size()] : nullptr;
+    std::vector<std::string> turn = order;
+    if (round % 2 == 1) std::reverse(turn.begin(), turn.end());
+    for (const auto& s : turn) {
+      RunnerClient* r = runners[s];
+      auto* base = reinterpret_cast<uint8_t*>(r->slab_ptr());
+      phases.Lap("verify_s");
+      if (Status st = fill_sets(base, round_seed, offsets, secret, vt); !st.ok()) {
+        return Reply("error", st.message());
+      }
+      cudaError_t e = cudaSuccess;
+      // The chosen set's inputs, sampled before the round: they must be
+      // there, unchanged, after it.
+      std::vector<Sample> in_samples;
+      std::vector<HostTensor> before;
+      for (size_t i = 0; i < in.size() && e == cudaSuccess; ++i) {
+        in_samples.push_back(PickSample(static_cast<size_t>(Numel(in[i].shape)), rng));
+        before.push_back(Sampled(base + in[i].off + secret * in[i].stride, in[i].dtype, in_samples[i]));
+      }
+      if (e == cudaSuccess) e = cudaMemcpy(base + out_base, poison->ptr, total - out_base, cudaMemcpyDeviceToDevice);
+      if (e == cudaSuccess) e = cudaDeviceSynchronize();
+      if (e != cudaSuccess) return Reply("error", "preparing a timing round failed: " + CudaText(e));
+      phases.Lap("fill_s");  // inputs drawn, sampled, outputs poisoned
+      // Every runner stopped, the L2 evicted, and the GPU free of work
+      // left running (kernels a subject launched from a thread of its
+      // own, to slow down whoever is timed next): waited for, and a
+      // finding if it never ends. Then the subject timed, alone.
+      for (const auto& any : order) runners[any]->Freeze(true);
+      if (std::string busy = EvictAndWaitQuiet(quiet_us, round); !busy.empty()) {
+        for (const auto& any : order) runners[any]->Freeze(false);
+        return Finding("a subject left work running on the GPU for over 2 s after its runner was stopped, "
+                       "before " + s + " was timed (" + busy + ")");
+      }
+      r->Freeze(false);
+      phases.Lap("quiet_s");  // runners stopped, L2 evicted, the GPU idle
+      // One empty round trip first: the runner is running again, and
+      // waking it up is not in the round.
+      Json woke;
+      RoundTrip(r, {{"op", "empty"}}, &woke);
+      if (!woke.is_null()) {
+        for (const auto& any : order) runners[any]->Freeze(false);
+        return woke;
+      }
+      phases.Lap("wake_s");
+      const auto t0 = std::chrono::steady_clock::now();
+      bool ok = false;
+      Json f = Ask(r, Request(mode, count, in, out, r->slab_id(), plist), &ok);
+      cudaEventRecord(snap_start, nullptr);
+      size_t at = 0;
+      for (const auto& o : out) {
+        cudaMemcpyAsync(static_cast<uint8_t*>(snaps[s]->ptr) + at, base + o.off + secret * o.stride, o.bytes,
+                        cudaMemcpyDeviceToDevice, nullptr);
+        at += o.stride;
+      }
+      cudaEventRecord(snap_end, nullptr);
+      cudaEventSynchronize(snap_end);
+      const double elapsed =
+          std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0).count();
+      for (const auto& other : order) {
+        if (other != s) runners[other]->Freeze(false);
+      }
+      phases.Lap("round_s");
+      if (!ok) return f;
+      if (Json seen = Observed(r, mode != "graph", "in a timed round (round " + std::to_string(round) + ")");
+          !seen.is_null()) {
+        return seen;
+      }
+      phases.Lap("observe_s");
+      Log("round " + std::to_string(round) + " " + s + ": " + std::to_string(elapsed) + " us");
+      float snap_ms = 0;
+      cudaEventElapsedTime(&snap_ms, snap_start, snap_end);
+      if (round > 0) {
+        samples[s].push_back(std::max(elapsed - snap_ms * 1000.0 - overhead, 0.0) / static_cast<double>(count));
+      }
+      for (size_t i = 0; i < in.size(); ++i) {
+        const HostTensor now = Sampled(base + in[i].off + secret * in[i].stride, in[i].dtype, in_samples[i]);
+        if (now.bytes != before[i].bytes) {
+          return Finding(s + ": input '" + inputs_[i].name + "' was modified in a timed call (round " +
+                         std::to_string(round) + ")");
+        }
+      }
+    }
+    // The chosen set's outputs.
+    for (size_t o = 0, at = 0; o < out.size(); at += out[o].stride, ++o) {
+      const auto [atol, rtol] = Tolerance(o);
+      const Sample sample = PickSample(static_cast<size_t>(Numel(out[o].shape)), rng);
+      std::map<std::string, HostTensor> got;
+      for (const auto& s : order) {
+        got[s] = Sampled(static_cast<uint8_t*>(snaps[s]->ptr) + at, out[o].dtype, sample);
+      }
+      Comparison c;
+      std::string what;
+      if (alone) {
+        std::vector<double> want(sample.count);
+        for (size_t j = 0; j < sample.count; ++j) want[j] = vt->reference[o][sample.start + j * sample.stride];
+        c = Compare(outputs_[o].name, got[order[0]], want, atol, rtol);
+        what = order[0] + ": a timed call's outputs are wrong";
+      } else {
+        // Each within the tolerance of the reference: within twice of each other.
+        c = Compare(outputs_[o].name, got["candidate"], Widen(got["baseline"]), 2 * atol, 2 * rtol);
+        what = "candidate: a timed call's outputs differ from the baseline's on the same inputs";
+      }
+      worst_abs = std::max(worst_abs, c.max_abs_err);
+      worst_rel = std::max(worst_rel, c.max_rel_err);
+      if (!c.ok) return Finding(what + " (round " + std::to_string(round) + "): " + c.detail);
+    }
+  }
+  cudaEventDestroy(snap_start);
+  cudaEventDestroy(snap_end);
+  phases.Lap("verify_s");  // inputs re-sampled, the chosen set compared
+  const std::string method = "judge-clock+" + std::string(mode == "graph" ? "cuda-graph" : "eager") +
+                             "-rounds-of-" + std::to_string(count) +
+                             "-fresh-input-sets+secret-verified-set" + (alone ? "" : "+interleaved");
+  Json single_json = Json::object();
+  for (const auto& [s, us] : single) single_json[s] = us;
+  Json metrics = {{"method", method},
+                  {"sets_per_round", count},
+                  {"round_trip_us", overhead},
+                  {"single_call_us", single_json},
+                  {"verified", {{"max_abs_err", worst_abs}, {"max_rel_err", worst_rel}}},
+                  {"observation", observation_},
+                  {"phases", phases.ToJson()}};
+  Json reply = Reply("passed", method, metrics);
+  for (const auto& s : order) reply[s + "_us"] = samples[s];
+  return reply;
+}
+
+}  // namespace arena::hip2hip

@@ -1,0 +1,177 @@
+// The HIP judge's trials: inputs drawn on the host, the CPU reference in
+// double, trials read from files, the next configuration's prepared in the
+// background, inputs kept on the device (judge.h).
+#include "plugins/common/hip/worker/judge.h"
+
+namespace arena::hip2hip {
+
+Result<std::vector<HostTensor>> Judge::DrawInputs(const ParameterValues& p, uint64_t seed) {
+  std::vector<HostTensor> out;
+  for (size_t i = 0; i < inputs_.size(); ++i) {
+    ARENA_ASSIGN_OR_RETURN(auto shape, Shape(inputs_[i], p));
+    ARENA_ASSIGN_OR_RETURN(Json init, EvaluatedInit(i, p));
+    ARENA_ASSIGN_OR_RETURN(HostTensor t, DrawInput(inputs_[i].dtype, shape, init,
+                                                   seed * 1000003ull + i));
+    out.push_back(std::move(t));
+  }
+  return out;
+}
+
+void Judge::ResetTrials(const std::string& key) {
+  if (!trials_.empty()) {
+    const size_t bytes = TrialsBytes(trials_);
+    shelf_.Put(trial_key_, std::move(trials_), bytes);
+  }
+  trials_.clear();
+  device_inputs_.clear();
+  device_inputs_bytes_ = 0;
+  trial_key_ = key;
+  if (auto kept = shelf_.Take(key)) trials_ = std::move(*kept);
+}
+
+Result<const Judge::DeviceTensors*> Judge::DeviceInputs(uint64_t seed, const Trial& t) {
+  if (auto it = device_inputs_.find(seed); it != device_inputs_.end()) return &it->second;
+  size_t bytes = 0;
+  for (const auto& x : t.inputs) bytes += x.bytes.size();
+  size_t free = 0, total = 0;
+  cudaMemGetInfo(&free, &total);
+  if (device_inputs_bytes_ + bytes > free / 4) {
+    device_inputs_.clear();
+    device_inputs_bytes_ = 0;
+  }
+  DeviceTensors copies;
+  for (const auto& x : t.inputs) {
+    auto b = std::make_unique<DeviceBuffer>(x.bytes.size());
+    if (b->ptr == nullptr) {
+      cudaGetLastError();  // the failed allocation is not an error of what follows
+      return Unavailable("out of device memory for a trial's inputs");
+    }
+    if (!x.bytes.empty() &&
+        cudaMemcpy(b->ptr, x.bytes.data(), x.bytes.size(), cudaMemcpyHostToDevice) != cudaSuccess) {
+      return Internal("copying an input to the device failed");
+    }
+    copies.push_back(std::move(b));
+  }
+  device_inputs_bytes_ += bytes;
+  return &(device_inputs_[seed] = std::move(copies));
+}
+
+Status Judge::EnsureFill() {
+  if (fill_.has_value()) return OkStatus();
+  ARENA_ASSIGN_OR_RETURN(DeviceFill fill, DeviceFill::Create(device_));
+  fill_ = fill;
+  return OkStatus();
+}
+
+Result<Judge::Trial> Judge::MakeTrial(const ParameterValues& p, const std::vector<ArenaParam>& params,
+                                     uint64_t seed) {
+  Trial t;
+  ARENA_ASSIGN_OR_RETURN(t.inputs, DrawInputs(p, seed));
+  for (const auto& o : outputs_) {
+    ARENA_ASSIGN_OR_RETURN(auto shape, Shape(o, p));
+    t.out_shapes.push_back(shape);
+  }
+  // The reference, in double, on exactly the values the kernel sees.
+  std::vector<std::vector<double>> wide_in;
+  std::vector<ArenaHostConstTensor> ref_in;
+  for (const auto& x : t.inputs) wide_in.push_back(Widen(x));
+  for (size_t i = 0; i < t.inputs.size(); ++i) {
+    ArenaHostConstTensor v{};
+    v.data = wide_in[i].data();
+    v.ndim = static_cast<int>(t.inputs[i].shape.size());
+    for (int d = 0; d < v.ndim; ++d) v.shape[d] = t.inputs[i].shape[static_cast<size_t>(d)];
+    v.numel = t.inputs[i].numel;
+    ref_in.push_back(v);
+  }
+  std::vector<ArenaHostTensor> ref_views;
+  for (const auto& shape : t.out_shapes) {
+    int64_t numel = 1;
+    for (int64_t d : shape) numel *= d;
+    t.reference.emplace_back(static_cast<size_t>(numel), std::numeric_limits<double>::quiet_NaN());
+  }
+  for (size_t i = 0; i < outputs_.size(); ++i) {
+    ArenaHostTensor v{};
+    v.data = t.reference[i].data();
+    v.ndim = static_cast<int>(t.out_shapes[i].size());
+    for (int d = 0; d < v.ndim; ++d) v.shape[d] = t.out_shapes[i][static_cast<size_t>(d)];
+    v.numel = static_cast<int64_t>(t.reference[i].size());
+    ref_views.push_back(v);
+  }
+  if (reference_(ref_in.data(), static_cast<int>(ref_in.size()), ref_views.data(),
+                 static_cast<int>(ref_views.size()), params.data(),
+                 static_cast<int>(params.size())) != 0) {
+    return Internal("the reference reported an error");
+  }
+  return t;
+}
+
+Result<HostTensor> Judge::ReadTensor(const Json& spec) {
+  ARENA_ASSIGN_OR_RETURN(ArenaDtype dtype, ParseDtype(spec.value("dtype", "float64")));
+  return ReadTensorFile(spec.value("path", ""), dtype, spec.value("shape", std::vector<int64_t>{}));
+}
+
+Result<Judge::Trial> Judge::LoadTrial(const Json& data) {
+  Trial t;
+  if (data["inputs"].size() != inputs_.size() || data["reference"].size() != outputs_.size()) {
+    return InvalidArgument("trial data does not match the interface's inputs and outputs");
+  }
+  for (size_t i = 0; i < inputs_.size(); ++i) {
+    ARENA_ASSIGN_OR_RETURN(HostTensor x, ReadTensor(data["inputs"][i]));
+    if (x.dtype != inputs_[i].dtype) {
+      return InvalidArgument("input '" + inputs_[i].name + "' is " + DtypeName(x.dtype) +
+                             ", the interface says " + DtypeName(inputs_[i].dtype));
+    }
+    t.inputs.push_back(std::move(x));
+  }
+  for (size_t i = 0; i < outputs_.size(); ++i) {
+    Json spec = data["reference"][i];
+    spec["dtype"] = "float64";
+    ARENA_ASSIGN_OR_RETURN(HostTensor r, ReadTensor(spec));
+    t.out_shapes.push_back(r.shape);
+    std::vector<double> values(static_cast<size_t>(r.numel));
+    if (!values.empty()) std::memcpy(values.data(), r.bytes.data(), r.bytes.size());
+    t.reference.push_back(std::move(values));
+  }
+  return t;
+}
+
+std::vector<Result<Judge::Trial>> Judge::LoadTrials(const std::vector<Json>& specs) {
+  std::vector<Result<Trial>> loaded(specs.size(), Internal("not read"));
+  std::vector<std::thread> readers;
+  for (size_t i = 0; i < specs.size(); ++i) {
+    readers.emplace_back([&, i] { loaded[i] = LoadTrial(specs[i]); });
+  }
+  for (auto& t : readers) t.join();
+  return loaded;
+}
+
+std::map<uint64_t, Judge::Trial> Judge::MakeTrials(const ParameterValues& p, const std::vector<ArenaParam>& params,
+                                                   const std::vector<uint64_t>& seeds) {
+  std::vector<Result<Trial>> made(seeds.size(), Internal("not prepared"));
+  std::vector<std::thread> pool;
+  for (size_t i = 0; i < seeds.size(); ++i) {
+    pool.emplace_back([&, i] { made[i] = MakeTrial(p, params, seeds[i]); });
+  }
+  for (auto& t : pool) t.join();
+  std::map<uint64_t, Trial> out;
+  for (size_t i = 0; i < seeds.size(); ++i) {
+    if (made[i].ok()) out.emplace(seeds[i], std::move(*made[i]));
+  }
+  return out;
+}
+
+void Judge::StartPrefetch(const Json& next, uint64_t seed, int trials) {
+  const std::string key = next.value("name", "") + "/" + Json(seed).dump();
+  if (prefetch_ && prefetch_->key == key) return;
+  if (key == trial_key_ || shelf_.Contains(key)) return;  // prepared already
+  StopPrefetch();
+  auto pf = std::unique_ptr<Prefetch>(new Prefetch{key, ConfigParams(next["params"]), {}, {}});
+  std::vector<uint64_t> seeds;
+  for (int trial = 0; trial < trials; ++trial) seeds.push_back(TrialSeed(seed, trial));
+  Prefetch* raw = pf.get();
+  pf->thread = std::thread(
+      [this, raw, seeds] { raw->trials = MakeTrials(raw->params.numeric, raw->params.args, seeds); });
+  prefetch_ = std::move(pf);
+}
+
+}  // namespace arena::hip2hip
