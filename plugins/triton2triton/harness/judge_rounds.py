@@ -1,0 +1,240 @@
+"""The triton2triton judge's timing rounds: a part of worker.Judge (its base
+class), which supplies the task, the runners, the inputs and the checks
+these methods use (docs/methodology.md, Timing)."""
+
+import math
+import secrets
+import time
+
+import torch
+
+from arena_harness import bitwise_equal, compare, make_reply, median
+from judge_support import SUBJECTS, IntegrityFailure, Phases, gather, sample_index, slot_bytes
+
+
+class TimingRounds:
+    """Times both subjects from the judge's clock, in rounds (Judge.time)."""
+
+    def time(self, req):
+        if self.device != "cuda":
+            return make_reply("skipped", "skipped: no GPU")
+        return self._guarded(lambda: self._time(req["config"]))
+
+    def _time(self, config):
+        """Times both subjects from the judge's clock.
+
+        A round lends a subject N sets of fresh inputs (drawn here from a
+        secret seed; both subjects get the same sets) and poisoned outputs,
+        asks its runner to run them all (one CUDA graph replay, or eager
+        calls) and waits for "done"; the round ends when the judge has copied
+        the outputs of one set, chosen in secret, out of its own memory. That
+        copy is verified afterwards at 64 Ki places drawn in secret, against
+        the other subject's on the same inputs, and the set's inputs must be
+        unchanged: a runner that answers before its work is done, skips or
+        caches calls, or behaves differently when timed is caught, and all
+        its work, on any stream or host thread, is inside the round. Before
+        a round every runner is stopped (SIGSTOP) and the GPU waited for
+        until it is idle (work a subject left running, to slow whoever is
+        timed next, is a finding after 2 s); then only the timed runner is
+        resumed, and woken by an empty round trip outside the round.
+        """
+        phases = Phases()
+        params = config["params"]
+        timing = self.task["timing"]
+        inplace = set(self.task.get("inplace", []))
+        rng = secrets.SystemRandom()
+        runners = {s: self._runner(s) for s in SUBJECTS}
+        outputs = self._output_specs(params)
+        probe = self.draw_inputs(params, rng.getrandbits(48))
+        layouts = {k: (v.dtype, list(v.shape)) for k, v in probe.items()}
+        layouts.update(outputs)
+        names = self._produced(outputs)
+        per_set = sum(slot_bytes(d, s) for d, s in layouts.values())
+
+        # A round trip with no work, through the baseline's runner: a
+        # candidate cannot inflate what is subtracted from its own time.
+        overhead = median([self._round_trip(runners["baseline"], {"op": "empty"})
+                           for _ in range(9)])
+        single = {}
+        for s, r in runners.items():
+            ids, views, _ = self._lend(r, layouts, 1)
+            try:
+                for k, v in probe.items():
+                    views[0][k].copy_(v)
+                times = []
+                for _ in range(3):
+                    self._poison({k: views[0][k] for k in outputs})
+                    torch.cuda.synchronize()
+                    times.append(self._round_trip(r, {"op": "call", "sets": ids, "params": params}))
+                single[s] = max(median(times) - overhead, 1.0)
+            finally:
+                r.unbind(ids, self.timeout_s)
+        phases.lap("probe_s")
+        estimate = min(single.values())
+        free, _ = torch.cuda.mem_get_info()
+        budget = min(8 << 30, free // 6)
+        cap = int(max(1, min(256 if self.make_inputs is not None else 4096,
+                             budget // max(per_set, 1))))
+        # Enough sets to leave the L2 cold and to fill a round of about 5 ms.
+        count = max(math.ceil(5000.0 / estimate), math.ceil(2 * self.l2_bytes / max(per_set, 1)))
+        count = int(max(1, min(count, cap)))
+
+        lent = {}
+        try:
+            mode = "eager"
+            for attempt in range(2):
+                for s, r in runners.items():
+                    lent[s] = self._lend(r, layouts, count)
+                # Graph replay where both subjects can be captured (launch
+                # overhead out of the round), eager calls for both otherwise.
+                mode = "graph"
+                for s, r in runners.items():
+                    for name, v in probe.items():
+                        lent[s][2][name].copy_(v.reshape(1, -1).expand(count, -1))
+                    torch.cuda.synchronize()
+                    reply = r.request({"op": "capture", "sets": lent[s][0], "params": params},
+                                      self.timeout_s)
+                    self._raise_findings(r)
+                    if not reply["ok"]:
+                        mode = "eager"
+                # A round of each subject: resized so that the faster one's
+                # lasts about 5 ms (the estimate came from one eager call),
+                # but the slower one's no more than 50 ms (a subject 1000
+                # times slower must not run past the stage's limit).
+                request = {"op": "replay"} if mode == "graph" else None
+                work = {s: median([self._round_trip(
+                    r, request or {"op": "call", "sets": lent[s][0], "params": params})
+                    - overhead for _ in range(2)]) for s, r in runners.items()}
+                fastest, slowest = min(work.values()), max(work.values())
+                resized = int(min(cap, math.ceil(count * 5000.0 / max(fastest, 1.0))))
+                resized = max(1, min(resized, int(count * 50000.0 / max(slowest, 1.0))))
+                far_off = fastest < 4000.0 or slowest > 50000.0
+                if attempt == 1 or not far_off or resized == count:
+                    break
+                count = resized
+                for s in list(lent):
+                    runners[s].unbind(lent.pop(s)[0], self.timeout_s)
+            rounds = max(10, min(int(timing["repetitions"]), 30))
+            # What evicting the L2 takes on an idle GPU.
+            quiet_us = median([self._timed_eviction() for _ in range(5)])
+            phases.lap("setup_s")
+            samples = {s: [] for s in SUBJECTS}
+            worst = {"max_abs_err": 0.0, "max_rel_err": 0.0}
+            for i in range(rounds + 1):  # round 0 warms up and is not kept
+                # Both subjects get the same fresh sets: drawn into the
+                # first one's memory and copied to the other's before
+                # either runs; outputs poisoned.
+                order = SUBJECTS if i % 2 == 0 else SUBJECTS[::-1]
+                secret = rng.randrange(count)
+                first = lent[order[0]][2]
+                self.draw_sets(first, params, rng.getrandbits(48), count)
+                for s in order:
+                    slabs = lent[s][2]
+                    if s != order[0]:
+                        for name in probe:
+                            slabs[name].copy_(first[name])
+                    self._poison({name: slabs[name] for name in outputs})
+                # Where the chosen set's inputs are read after each call.
+                watched = {name: sample_index(lent[order[0]][1][secret][name].numel(), rng,
+                                              self.device)
+                           for name in probe if name not in inplace}
+                before = {name: gather(lent[order[0]][1][secret][name], idx)
+                          for name, idx in watched.items()}
+                torch.cuda.synchronize()
+                phases.lap("fill_s")
+                snapshots = {}
+                for s in order:
+                    r, (ids, views, slabs) = runners[s], lent[s]
+                    request = {"op": "replay"} if mode == "graph" else \
+                        {"op": "call", "sets": ids, "params": params}
+                    for any_runner in runners.values():
+                        any_runner.freeze(True)
+                    try:
+                        busy = self._evict_and_wait_quiet(quiet_us)
+                        if busy:
+                            raise IntegrityFailure([
+                                "a subject left work running on the GPU for over 2 s after its "
+                                f"runner was stopped, before {s} was timed ({busy})"])
+                        r.freeze(False)
+                        phases.lap("quiet_s")
+                        # Woken outside the round: it was stopped.
+                        self._round_trip(r, {"op": "empty"})
+                        phases.lap("wake_s")
+                        t0 = time.perf_counter()
+                        reply = r.request(request, self.timeout_s)
+                        snap_start = torch.cuda.Event(enable_timing=True)
+                        snap_end = torch.cuda.Event(enable_timing=True)
+                        snap_start.record()
+                        snapshots[s] = {n: views[secret][n].clone() for n in names}
+                        snap_end.record()
+                        snap_end.synchronize()
+                        elapsed = (time.perf_counter() - t0) * 1e6
+                        phases.lap("round_s")
+                    finally:
+                        for any_runner in runners.values():
+                            any_runner.freeze(False)
+                    self._accept(r, reply)
+                    for name, idx in watched.items():
+                        if not bitwise_equal(gather(views[secret][name], idx), before[name]):
+                            raise IntegrityFailure([f"{s}: input '{name}' was modified in a timed "
+                                                    f"call (round {i})"])
+                    work = elapsed - snap_start.elapsed_time(snap_end) * 1e3 - overhead
+                    if i > 0:
+                        samples[s].append(max(work, 0.0) / count)
+                # The chosen set's outputs, at secret places: each subject
+                # is within the tolerance of the reference when checked, so
+                # within twice of each other on the same inputs when timed.
+                for name in names:
+                    got = snapshots["candidate"][name]
+                    idx = sample_index(got.numel(), rng, self.device)
+                    atol, rtol = self._tolerance(got)
+                    ok, detail, errs = compare(name, gather(got, idx),
+                                               gather(snapshots["baseline"][name], idx),
+                                               (2 * atol, 2 * rtol))
+                    worst["max_abs_err"] = max(worst["max_abs_err"], errs[0])
+                    worst["max_rel_err"] = max(worst["max_rel_err"], errs[1])
+                    if not ok:
+                        # Right when checked, wrong when timed: not an accident.
+                        raise IntegrityFailure([
+                            "candidate: a timed call's outputs differ from the baseline's on the "
+                            f"same inputs (round {i}): {detail}"])
+                phases.lap("verify_s")
+        finally:
+            for s, (ids, _, _) in lent.items():
+                runners[s].unbind(ids, self.timeout_s)
+        method = (f"judge-clock+{'cuda-graph' if mode == 'graph' else 'eager'}-rounds-of-{count}"
+                  "-fresh-input-sets+secret-verified-set+interleaved")
+        metrics = {"method": method, "sets_per_round": count, "round_trip_us": overhead,
+                   "single_call_us": single, "verified": worst, "phases": phases.seconds}
+        return make_reply("passed", method, metrics=metrics,
+                          extra={"baseline_us": samples["baseline"],
+                                 "candidate_us": samples["candidate"]})
+
+    def _timed_eviction(self):
+        """Microseconds from submitting an L2 eviction to its end, on the
+        host's clock: while another context's kernels hold the GPU, the
+        judge's work waits for its time slice."""
+        t0 = time.perf_counter()
+        self.flush.add_(1.0)
+        torch.cuda.synchronize()
+        return (time.perf_counter() - t0) * 1e6
+
+    def _evict_and_wait_quiet(self, quiet_us):
+        """Evicts the L2 until an eviction takes what it takes on an idle
+        GPU; after two seconds, what it took ("" once quiet)."""
+        deadline = time.perf_counter() + 2.0
+        while True:
+            us = self._timed_eviction()
+            if us <= 2.0 * quiet_us + 50.0:
+                return ""
+            if time.perf_counter() > deadline:
+                return f"an L2 eviction took {us:.0f} us against {quiet_us:.0f} us when idle"
+            time.sleep(0.0005)
+
+    def _round_trip(self, runner, request):
+        """Microseconds from asking the runner to its accepted answer."""
+        t0 = time.perf_counter()
+        reply = runner.request(request, self.timeout_s)
+        elapsed = (time.perf_counter() - t0) * 1e6
+        self._accept(runner, reply)
+        return elapsed
