@@ -33,18 +33,14 @@ class HipSession : public EvaluationSession {
 
   StageOutcome Compile(Subject subject) override {
     const std::string name = SubjectName(subject);
-    const std::string dir = subject == Subject::kBaseline ? ctx_.baseline_dir : ctx_.candidate_dir;
-    const std::string src = (fs::path(dir) / HipSource(*ctx_.task)).string();
     libs_.erase(name);
-    HipBuildOptions build{ctx_.project_root, ctx_.work_dir, ctx_.device, ctx_.stage_timeout_s};
-    build.editable = ctx_.task->editable;  // built sandboxed, on these files alone
-    std::string lib;
-    StageOutcome o = BuildHip(build, src, name, &lib);
+    StageOutcome o = Build(subject);
     if (!o.passed()) {
       Reload(name, "");  // a worker kept up forgets the previous build
       return o;
     }
     if (reference_.empty()) {
+      HipBuildOptions build{ctx_.project_root, ctx_.work_dir, ctx_.device, ctx_.stage_timeout_s};
       const std::string ref = (fs::path(ctx_.work_dir) / "reference.so").string();
       const std::string ref_src = (fs::path(ctx_.baseline_dir) /
                                    ctx_.task->family_json.value("reference", "reference.cpp"))
@@ -54,8 +50,25 @@ class HipSession : public EvaluationSession {
       if (!r.success()) return StageOutcome::Failed("harness: the reference does not compile", r.err);
       reference_ = ref;
     }
-    libs_[name] = lib;  // a worker started from now on loads it
-    Reload(name, lib);
+    // Both subjects are built the same way: where runtime compilation was
+    // asked and this subject went to nvcc (the split refused it), the
+    // other, already built through NVRTC, is built again by nvcc.
+    const Subject other = subject == Subject::kBaseline ? Subject::kCandidate : Subject::kBaseline;
+    const std::string other_name = SubjectName(other);
+    if (!nvcc_only_ && o.metrics.value("rtc", "").rfind("fell back to nvcc", 0) == 0) {
+      nvcc_only_ = true;
+      if (libs_.count(other_name)) {
+        StageOutcome again = Build(other);
+        if (!again.passed()) {
+          return StageOutcome::Failed("harness: the " + other_name + ", built again by nvcc as the " + name +
+                                          " was, does not compile",
+                                      again.log);
+        }
+        Reload(other_name, libs_[other_name]);
+        o.metrics["rebuilt_by_nvcc"] = other_name;
+      }
+    }
+    Reload(name, libs_[name]);
     return o;
   }
 
@@ -94,6 +107,21 @@ class HipSession : public EvaluationSession {
   }
 
  private:
+  // Builds a subject's source into libs_[its name], by nvcc alone once
+  // either subject was (nvcc_only_).
+  StageOutcome Build(Subject subject) {
+    const std::string name = SubjectName(subject);
+    const std::string dir = subject == Subject::kBaseline ? ctx_.baseline_dir : ctx_.candidate_dir;
+    const std::string src = (fs::path(dir) / HipSource(*ctx_.task)).string();
+    HipBuildOptions build{ctx_.project_root, ctx_.work_dir, ctx_.device, ctx_.stage_timeout_s};
+    build.editable = ctx_.task->editable;  // built sandboxed, on these files alone
+    build.nvcc_only = nvcc_only_;
+    std::string lib;
+    StageOutcome o = BuildHip(build, src, name, &lib);
+    if (o.passed()) libs_[name] = lib;  // a worker started from now on loads it
+    return o;
+  }
+
   // A worker kept up (a session open across feedback calls, which rebuilds
   // the candidate) gets the subject's new runner command and keeps the
   // inputs and CPU references it prepared. A worker that cannot take it is
@@ -115,6 +143,7 @@ class HipSession : public EvaluationSession {
   EvaluationContext ctx_;
   std::string reference_;
   std::map<std::string, std::string> libs_;
+  bool nvcc_only_ = false;  // a subject was built by nvcc: both are, from then on
   HarnessWorker worker_;  // last: stopped before the members it uses go
 };
 

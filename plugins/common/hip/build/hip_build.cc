@@ -262,7 +262,7 @@ StageOutcome BuildHip(const HipBuildOptions& options, const std::string& source_
     what += HeaderDigest(layer) + HeaderDigest(include);
     key = Sha256Hex(what);
   }
-  const bool rtc = RuntimeCompilationAsked();
+  const bool rtc = RuntimeCompilationAsked() && !options.nvcc_only;
   const fs::path cached = cache.empty() || rtc ? fs::path() : fs::path(cache) / (key + ".so");
   const fs::path amd_ok = cache.empty() ? fs::path() : fs::path(cache) / (key + ".gfx90a-ok");
   if (!cached.empty() && fs::is_regular_file(cached) &&
@@ -295,6 +295,9 @@ StageOutcome BuildHip(const HipBuildOptions& options, const std::string& source_
   }
   ProcessResult nv;
   bool built = false;
+  if (RuntimeCompilationAsked() && options.nvcc_only) {
+    o.metrics["rtc"] = "not used: the other subject was built by nvcc (both are built the same way)";
+  }
   if (rtc) {
     // NVRTC and g++ on the split source; what the split refuses, or a
     // compiler rejects, goes to nvcc below, saying why.

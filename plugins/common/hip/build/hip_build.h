@@ -31,6 +31,11 @@ struct HipBuildOptions {
   // path into the project finds nothing. Empty: the folder as it is,
   // unsandboxed (harness code the arena trusts).
   std::vector<std::string> editable;
+  // Built by nvcc even where runtime compilation is asked (ARENA_HIP_RTC=1):
+  // the other subject of the evaluation was, and both are built the same
+  // way, so that a candidate cannot choose the way it is built against the
+  // baseline's.
+  bool nvcc_only = false;
 };
 
 // nvcc (ARENA_NVCC, else /usr/local/cuda/bin/nvcc) and hipcc (ARENA_HIPCC,
