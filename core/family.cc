@@ -56,8 +56,8 @@ double TimingSamples::percentile(double p) const {
 }
 
 Json TimingOutcome::ToJson() const {
-  return {{"stage", stage.ToJson()}, {"method", method},
-          {"baseline_us", baseline.us}, {"candidate_us", candidate.us}};
+  return {{"stage", stage.ToJson()}, {"method", method}, {"baseline_us", baseline.us},
+          {"candidate_us", candidate.us}, {"paired", paired}};
 }
 
 TimingOutcome TimingOutcome::FromJson(const Json& j) {
@@ -66,6 +66,7 @@ TimingOutcome TimingOutcome::FromJson(const Json& j) {
   t.method = j.value("method", "");
   t.baseline.us = j.value("baseline_us", std::vector<double>{});
   t.candidate.us = j.value("candidate_us", std::vector<double>{});
+  t.paired = j.value("paired", false);
   return t;
 }
 

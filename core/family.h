@@ -67,6 +67,11 @@ struct TimingOutcome {
   std::string method;  // e.g. "cuda-events+l2-flush+graph-replay"
   TimingSamples baseline;
   TimingSamples candidate;
+  // Sample i of each subject was taken in round i of rounds that interleave
+  // the two, one right after the other: the speedup is then the median of
+  // the rounds' ratios, which cancels what drifts under both (clocks, the
+  // machine's other load), rather than the ratio of the two medians.
+  bool paired = false;
   Json ToJson() const;
   static TimingOutcome FromJson(const Json& j);
 };

@@ -33,7 +33,9 @@ namespace arena {
 
 // Bumped when a change to scoring (scoring.cc, the gates, the speedup
 // definitions) makes old scores incomparable with new ones.
-constexpr int kScoringVersion = 1;
+// 2: the speedup of subjects timed in interleaved rounds is the median of
+// the rounds' ratios (was the ratio of the medians).
+constexpr int kScoringVersion = 2;
 
 // SHA-256 (hex) of the task's files: task.yaml, then the editable and
 // harness files, each as its name, a NUL, its bytes and a NUL, sorted by name.

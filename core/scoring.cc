@@ -39,6 +39,16 @@ Json Opt(const std::optional<double>& v) { return v ? Json(*v) : Json(nullptr); 
 std::optional<double> ConfigResult::speedup() const {
   if (timing.stage.status != StageStatus::kPassed) return std::nullopt;
   if (!baseline_check.passed() || !candidate_check.passed()) return std::nullopt;
+  const std::vector<double>& bs = timing.baseline.us;
+  const std::vector<double>& cs = timing.candidate.us;
+  if (timing.paired && !bs.empty() && bs.size() == cs.size()) {
+    TimingSamples ratios;
+    for (size_t i = 0; i < bs.size(); ++i) {
+      if (!(bs[i] > 0) || !(cs[i] > 0)) return std::nullopt;
+      ratios.us.push_back(bs[i] / cs[i]);
+    }
+    return ratios.median();
+  }
   double b = timing.baseline.median();
   double c = timing.candidate.median();
   if (!(b > 0) || !(c > 0)) return std::nullopt;

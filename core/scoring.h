@@ -1,7 +1,9 @@
 // Per-task and per-run scores, from the records the pipeline produced.
 //
-// Per configuration s = t_baseline / t_candidate (medians), defined only
-// where both were correct and timed. Per task: the mean (AgentKernelArena's
+// Per configuration s = t_baseline / t_candidate, defined only where both
+// were correct and timed: the median over rounds of each round's ratio
+// where the two subjects were timed in interleaved rounds (TimingOutcome::
+// paired), else the ratio of the two medians. Per task: the mean (AgentKernelArena's
 // figure) and the geometric mean over configurations, the speedup on tuning
 // versus held-out configurations, the AgentKernelArena-compatible score
 // (0: does not compile, 20: compiles but wrong, 120 + 100 * mean speedup:
@@ -44,7 +46,8 @@ struct ConfigResult {
   StageOutcome candidate_check;
   TimingOutcome timing;  // stage skipped unless both were correct
 
-  // t_baseline / t_candidate from the medians, when timing passed.
+  // t_baseline / t_candidate (paired rounds' median ratio, else the ratio
+  // of the medians), when timing passed.
   std::optional<double> speedup() const;
   Json ToJson() const;
   static ConfigResult FromJson(const Json& j);

@@ -68,6 +68,31 @@ TEST(Scoring, SpeedupsHandComputed) {
   EXPECT_EQ(s.quadrant, Quadrant::kBothPass);
 }
 
+// Interleaved rounds: the speedup is the median of the rounds' ratios.
+// Here the candidate's second round was slowed by something beside it (the
+// baseline's was not): the ratio of medians says 0.4, the rounds 0.909.
+TEST(Scoring, PairedRoundsTakeTheMedianOfTheirRatios) {
+  ConfigResult c = Config("c", ConfigKind::kTuning, Pass(), Pass());
+  c.timing.stage = Pass();
+  c.timing.baseline.us = {10, 12, 30};
+  c.timing.candidate.us = {11, 30, 33};
+  ASSERT_TRUE(c.speedup().has_value());
+  EXPECT_NEAR(*c.speedup(), 12.0 / 30.0, 1e-12);  // not paired: the medians
+  c.timing.paired = true;
+  EXPECT_NEAR(*c.speedup(), 10.0 / 11.0, 1e-12);
+  // Kept through the results' JSON.
+  EXPECT_TRUE(ConfigResult::FromJson(c.ToJson()).timing.paired);
+  EXPECT_NEAR(*ConfigResult::FromJson(c.ToJson()).speedup(), 10.0 / 11.0, 1e-12);
+  // A round the judge measured as nothing leaves no speedup.
+  c.timing.candidate.us[1] = 0;
+  EXPECT_FALSE(c.speedup().has_value());
+  // Samples that are not one per round of each (different counts) fall
+  // back to the medians.
+  c.timing.candidate.us = {11, 30};
+  ASSERT_TRUE(c.speedup().has_value());
+  EXPECT_NEAR(*c.speedup(), 12.0 / 20.5, 1e-12);
+}
+
 TEST(Scoring, NotCompiledScoresZero) {
   TaskScore s = ScoreTask(Task({Config("h", ConfigKind::kHeldout, Pass(), Skip())}, false));
   EXPECT_FALSE(s.compiled);

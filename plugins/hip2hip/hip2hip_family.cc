@@ -102,6 +102,7 @@ class HipSession : public EvaluationSession {
     if (t.stage.passed()) {
       t.baseline.us = reply.value("baseline_us", std::vector<double>{});
       t.candidate.us = reply.value("candidate_us", std::vector<double>{});
+      t.paired = reply.value("paired", false);
     }
     return t;
   }

@@ -121,6 +121,7 @@ class TritonSession : public EvaluationSession {
     if (t.stage.passed()) {
       t.baseline.us = reply.value("baseline_us", std::vector<double>{});
       t.candidate.us = reply.value("candidate_us", std::vector<double>{});
+      t.paired = reply.value("paired", false);
       if (t.baseline.us.empty() || t.candidate.us.size() != t.baseline.us.size()) {
         t.stage = StageOutcome::Failed("harness returned no timing samples");
       }

@@ -58,7 +58,13 @@ def main():
                 continue
             tb = median(t["baseline_us"])
             tc = median(t["candidate_us"])
-            ratio = tb / tc
+            # As core/scoring does: interleaved rounds by the median of
+            # their ratios, else the ratio of the medians.
+            if (t.get("paired") and len(t["baseline_us"]) == len(t["candidate_us"])
+                    and all(c > 0 for c in t["candidate_us"])):
+                ratio = median([b / c for b, c in zip(t["baseline_us"], t["candidate_us"])])
+            else:
+                ratio = tb / tc
             ratios.append(ratio)
             bw_frac = c["bytes"] / (tb * 1e-6) / bw if c["bytes"] else 0.0
             fl_frac = c["flops"] / (tb * 1e-6) / fl if c["flops"] else 0.0

@@ -208,7 +208,8 @@ class TimingRounds:
                    "single_call_us": single, "verified": worst, "phases": phases.seconds}
         return make_reply("passed", method, metrics=metrics,
                           extra={"baseline_us": samples["baseline"],
-                                 "candidate_us": samples["candidate"]})
+                                 "candidate_us": samples["candidate"],
+                                 "paired": True})  # sample i of each: round i
 
     def _timed_eviction(self):
         """Microseconds from submitting an L2 eviction to its end, on the

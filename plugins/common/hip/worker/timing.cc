@@ -406,6 +406,7 @@ Json Judge::Time(const Json& req) {
                   {"phases", phases.ToJson()}};
   Json reply = Reply("passed", method, metrics);
   for (const auto& s : order) reply[s + "_us"] = samples[s];
+  reply["paired"] = !alone;  // sample i of each subject: round i, one after the other
   return reply;
 }
 
