@@ -107,6 +107,68 @@ bool PersistingLaunch(const CUlaunchAttribute* attrs, unsigned n) {
   return false;
 }
 
+template <typename Params>
+const Params& As(const void* params) {
+  return *static_cast<const Params*>(params);
+}
+
+// What an API call keeps in L2 for persisting accesses ("" for nothing):
+// a set-aside, or a persisting window on a stream, a graph node or a launch.
+std::string PersistingCall(CUpti_CallbackDomain domain, CUpti_CallbackId id, const void* params) {
+  constexpr char kSetAside[] = "L2 set aside for persisting accesses";
+  constexpr char kWindow[] = "accesses marked persisting";
+  if (domain == CUPTI_CB_DOMAIN_DRIVER_API) {
+    switch (id) {
+      case CUPTI_DRIVER_TRACE_CBID_cuCtxSetLimit: {
+        const auto& p = As<cuCtxSetLimit_params>(params);
+        return p.limit == CU_LIMIT_PERSISTING_L2_CACHE_SIZE && p.value > 0 ? kSetAside : "";
+      }
+      case CUPTI_DRIVER_TRACE_CBID_cuStreamSetAttribute:
+      case CUPTI_DRIVER_TRACE_CBID_cuStreamSetAttribute_ptsz: {
+        const auto& p = As<cuStreamSetAttribute_params>(params);
+        return Persisting(p.attr, p.param) ? kWindow : "";
+      }
+      case CUPTI_DRIVER_TRACE_CBID_cuGraphKernelNodeSetAttribute: {
+        const auto& p = As<cuGraphKernelNodeSetAttribute_params>(params);
+        return Persisting(p.attr, p.value) ? kWindow : "";
+      }
+      case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx:
+      case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx_ptsz: {
+        const auto& p = As<cuLaunchKernelEx_params>(params);
+        return p.config != nullptr && PersistingLaunch(p.config->attrs, p.config->numAttrs) ? kWindow : "";
+      }
+      default:
+        return "";
+    }
+  }
+  if (domain != CUPTI_CB_DOMAIN_RUNTIME_API) return "";
+  switch (id) {
+    case CUPTI_RUNTIME_TRACE_CBID_cudaDeviceSetLimit_v3020: {
+      const auto& p = As<cudaDeviceSetLimit_v3020_params>(params);
+      return p.limit == cudaLimitPersistingL2CacheSize && p.value > 0 ? kSetAside : "";
+    }
+    case CUPTI_RUNTIME_TRACE_CBID_cudaStreamSetAttribute_v11000:
+    case CUPTI_RUNTIME_TRACE_CBID_cudaStreamSetAttribute_ptsz_v11000: {
+      const auto& p = As<cudaStreamSetAttribute_v11000_params>(params);
+      return Persisting(p.attr, p.param) ? kWindow : "";
+    }
+    case CUPTI_RUNTIME_TRACE_CBID_cudaGraphKernelNodeSetAttribute_v11000: {
+      const auto& p = As<cudaGraphKernelNodeSetAttribute_v11000_params>(params);
+      return Persisting(p.attr, p.value) ? kWindow : "";
+    }
+    case CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernelExC_v11060:
+    case CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernelExC_ptsz_v11060: {
+      const auto& p = As<cudaLaunchKernelExC_v11060_params>(params);
+      return p.config != nullptr && PersistingLaunch(reinterpret_cast<const CUlaunchAttribute*>(p.config->attrs),
+                                                     p.config->numAttrs)
+                 ? kWindow
+                 : "";
+    }
+    default:
+      return "";
+  }
+}
+
 template <size_t N>
 bool In(CUpti_CallbackId id, const CUpti_CallbackId (&ids)[N]) {
   for (CUpti_CallbackId x : ids) {
@@ -121,33 +183,14 @@ void CUPTIAPI OnApi(void*, CUpti_CallbackDomain domain, CUpti_CallbackId id, con
   const auto* info = static_cast<const CUpti_CallbackData*>(data);
   if (observer == nullptr || info->callbackSite != CUPTI_API_ENTER) return;
   const std::string fn = info->functionName != nullptr ? info->functionName : "?";
+  if (std::string what = PersistingCall(domain, id, info->functionParams); !what.empty()) {
+    observer->OnFinding(fn + ": " + what + kPersistingWhy, true);
+  }
   if (domain == CUPTI_CB_DOMAIN_DRIVER_API) {
-    if (id == CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx || id == CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx_ptsz) {
-      const auto* p = static_cast<const cuLaunchKernelEx_params*>(info->functionParams);
-      if (p->config != nullptr && PersistingLaunch(p->config->attrs, p->config->numAttrs)) {
-        observer->OnFinding(fn + ": persisting accesses" + kPersistingWhy, true);
-      }
-    }
     if (In(id, kDriverLaunches)) return observer->OnLaunch(false);
     if (In(id, kDriverGraphLaunches)) return observer->OnLaunch(true);
     if (In(id, kDriverHostMemory)) return observer->OnFinding(fn + ": host memory the GPU can reach", true);
     if (In(id, kDriverToHost)) return observer->OnFinding(fn + ": a copy from the GPU to the host");
-    if (id == CUPTI_DRIVER_TRACE_CBID_cuCtxSetLimit) {
-      const auto* p = static_cast<const cuCtxSetLimit_params*>(info->functionParams);
-      if (p->limit == CU_LIMIT_PERSISTING_L2_CACHE_SIZE && p->value > 0) {
-        return observer->OnFinding(fn + ": L2 set aside for persisting accesses" + kPersistingWhy, true);
-      }
-    }
-    if ((id == CUPTI_DRIVER_TRACE_CBID_cuStreamSetAttribute || id == CUPTI_DRIVER_TRACE_CBID_cuStreamSetAttribute_ptsz) &&
-        Persisting(static_cast<const cuStreamSetAttribute_params*>(info->functionParams)->attr,
-                   static_cast<const cuStreamSetAttribute_params*>(info->functionParams)->param)) {
-      return observer->OnFinding(fn + ": persisting accesses" + kPersistingWhy, true);
-    }
-    if (id == CUPTI_DRIVER_TRACE_CBID_cuGraphKernelNodeSetAttribute &&
-        Persisting(static_cast<const cuGraphKernelNodeSetAttribute_params*>(info->functionParams)->attr,
-                   static_cast<const cuGraphKernelNodeSetAttribute_params*>(info->functionParams)->value)) {
-      return observer->OnFinding(fn + ": persisting accesses" + kPersistingWhy, true);
-    }
     if (id == CUPTI_DRIVER_TRACE_CBID_cuMemCreate) {
       const auto* p = static_cast<const cuMemCreate_params*>(info->functionParams);
       if (p->prop != nullptr && OnHost(p->prop->location.type)) {
@@ -163,33 +206,8 @@ void CUPTIAPI OnApi(void*, CUpti_CallbackDomain domain, CUpti_CallbackId id, con
     return;
   }
   if (domain == CUPTI_CB_DOMAIN_RUNTIME_API) {
-    if (id == CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernelExC_v11060 ||
-        id == CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernelExC_ptsz_v11060) {
-      const auto* p = static_cast<const cudaLaunchKernelExC_v11060_params*>(info->functionParams);
-      if (p->config != nullptr &&
-          PersistingLaunch(reinterpret_cast<const CUlaunchAttribute*>(p->config->attrs), p->config->numAttrs)) {
-        observer->OnFinding(fn + ": persisting accesses" + kPersistingWhy, true);
-      }
-    }
     if (In(id, kRuntimeLaunches)) return observer->OnLaunch(false);
     if (In(id, kRuntimeHostMemory)) return observer->OnFinding(fn + ": host memory the GPU can reach", true);
-    if (id == CUPTI_RUNTIME_TRACE_CBID_cudaDeviceSetLimit_v3020) {
-      const auto* p = static_cast<const cudaDeviceSetLimit_v3020_params*>(info->functionParams);
-      if (p->limit == cudaLimitPersistingL2CacheSize && p->value > 0) {
-        return observer->OnFinding(fn + ": L2 set aside for persisting accesses" + kPersistingWhy, true);
-      }
-    }
-    if ((id == CUPTI_RUNTIME_TRACE_CBID_cudaStreamSetAttribute_v11000 ||
-         id == CUPTI_RUNTIME_TRACE_CBID_cudaStreamSetAttribute_ptsz_v11000) &&
-        Persisting(static_cast<const cudaStreamSetAttribute_v11000_params*>(info->functionParams)->attr,
-                   static_cast<const cudaStreamSetAttribute_v11000_params*>(info->functionParams)->param)) {
-      return observer->OnFinding(fn + ": persisting accesses" + kPersistingWhy, true);
-    }
-    if (id == CUPTI_RUNTIME_TRACE_CBID_cudaGraphKernelNodeSetAttribute_v11000 &&
-        Persisting(static_cast<const cudaGraphKernelNodeSetAttribute_v11000_params*>(info->functionParams)->attr,
-                   static_cast<const cudaGraphKernelNodeSetAttribute_v11000_params*>(info->functionParams)->value)) {
-      return observer->OnFinding(fn + ": persisting accesses" + kPersistingWhy, true);
-    }
   }
 }
 
