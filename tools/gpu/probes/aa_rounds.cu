@@ -38,22 +38,15 @@
 #include <thread>
 #include <vector>
 
+#include "probe.cuh"
+
 namespace {
 
 constexpr int kLaunches = 1500;
-constexpr size_t kSetBytes = 1024;
 
-__global__ void Tiny(const float* in, float* out) {
-  const int i = threadIdx.x;
-  out[i] = in[i] * 2.f + 1.f;
-}
-
-void Check(cudaError_t e, const char* what) {
-  if (e != cudaSuccess) {
-    std::fprintf(stderr, "%s: %s\n", what, cudaGetErrorString(e));
-    std::exit(1);
-  }
-}
+using probe::Check;
+using probe::kSetBytes;
+using probe::Tiny;
 
 // CUPTI as the arena's runner loads it: launch callbacks, copy records.
 void CUPTIAPI OnApi(void*, CUpti_CallbackDomain, CUpti_CallbackId, const void*) {}

@@ -21,23 +21,16 @@
 #include <cstdlib>
 #include <vector>
 
+#include "probe.cuh"
+
 namespace {
 
 constexpr int kLaunches = 1000;
-constexpr size_t kSetBytes = 1024;  // 256 B of input, 256 B of output, padding
 constexpr size_t kPool = size_t{1} << 30;
 
-__global__ void Tiny(const float* in, float* out) {
-  const int i = threadIdx.x;
-  out[i] = in[i] * 2.f + 1.f;
-}
-
-void Check(cudaError_t e, const char* what) {
-  if (e != cudaSuccess) {
-    std::fprintf(stderr, "%s: %s\n", what, cudaGetErrorString(e));
-    std::exit(1);
-  }
-}
+using probe::Check;
+using probe::kSetBytes;
+using probe::Tiny;
 
 struct Probe {
   cudaStream_t stream;
