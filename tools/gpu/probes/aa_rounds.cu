@@ -57,11 +57,19 @@ void CUPTIAPI Requested(uint8_t** buffer, size_t* size, size_t* max_records) {
 }
 void CUPTIAPI Completed(CUcontext, uint32_t, uint8_t* buffer, size_t, size_t) { std::free(buffer); }
 
-bool StartCupti() {
-  void* lib = nullptr;
-  for (const char* name : {"libcupti.so.13", "libcupti.so.12", "libcupti.so"}) {
-    if ((lib = dlopen(name, RTLD_NOW | RTLD_LOCAL)) != nullptr) break;
+// CUPTI: $ARENA_CUPTI (a path), else by name on the loader's path.
+void* LoadCupti() {
+  if (const char* path = std::getenv("ARENA_CUPTI"); path != nullptr && *path != '\0') {
+    return dlopen(path, RTLD_NOW | RTLD_LOCAL);
   }
+  for (const char* name : {"libcupti.so.13", "libcupti.so.12", "libcupti.so"}) {
+    if (void* lib = dlopen(name, RTLD_NOW | RTLD_LOCAL); lib != nullptr) return lib;
+  }
+  return nullptr;
+}
+
+bool StartCupti() {
+  void* lib = LoadCupti();
   if (lib == nullptr) return false;
   auto subscribe = reinterpret_cast<decltype(&cuptiSubscribe)>(dlsym(lib, "cuptiSubscribe"));
   auto enable_domain = reinterpret_cast<decltype(&cuptiEnableDomain)>(dlsym(lib, "cuptiEnableDomain"));
@@ -182,6 +190,10 @@ int main(int argc, char** argv) {
   for (const std::string variant : {"self", "judge", "stop", "gap", "cupti"}) {
     const bool self_evict = variant == "self";
     const bool cupti = variant == "cupti";
+    if (cupti && LoadCupti() == nullptr) {
+      summary.push_back("cupti: skipped, CUPTI cannot be loaded (set ARENA_CUPTI to its path)");
+      continue;
+    }
     int inside = 0;
     std::vector<double> ratios;
     for (int rep = 0; rep < repetitions; ++rep) {
