@@ -60,8 +60,8 @@ class HipSession : public EvaluationSession {
       if (libs_.count(other_name)) {
         StageOutcome again = Build(other);
         if (!again.passed()) {
-          return StageOutcome::Failed("harness: the " + other_name + ", built again by nvcc as the " + name +
-                                          " was, does not compile",
+          return StageOutcome::Failed("harness: the " + other_name + ", built again by nvcc as the " +
+                                          name + " was, does not compile",
                                       again.log);
         }
         Reload(other_name, libs_[other_name]);

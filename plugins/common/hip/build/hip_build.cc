@@ -296,7 +296,8 @@ StageOutcome BuildHip(const HipBuildOptions& options, const std::string& source_
   ProcessResult nv;
   bool built = false;
   if (RuntimeCompilationAsked() && options.nvcc_only) {
-    o.metrics["rtc"] = "not used: the other subject was built by nvcc (both are built the same way)";
+    o.metrics["rtc"] =
+        "not used: the other subject was built by nvcc (both are built the same way)";
   }
   if (rtc) {
     // NVRTC and g++ on the split source; what the split refuses, or a

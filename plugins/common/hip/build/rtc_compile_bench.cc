@@ -36,7 +36,8 @@ int Main(int argc, char** argv) {
   // `bazel run` starts it in its runfiles; the headers are read from the
   // workspace it was run from.
   const char* workspace = std::getenv("BUILD_WORKSPACE_DIRECTORY");
-  const std::string root = workspace != nullptr ? std::string(workspace) : fs::current_path().string();
+  const std::string root =
+      workspace != nullptr ? std::string(workspace) : fs::current_path().string();
   const std::string layer = root + "/plugins/common/hip/hip_on_cuda/include";
   const std::string abi = root + "/plugins/common/hip/include";
   const std::string scratch = fs::temp_directory_path() / "arena_rtc_bench";

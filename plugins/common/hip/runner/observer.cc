@@ -88,14 +88,16 @@ constexpr CUpti_CallbackId kRuntimeAccessPolicy[] = {
     CUPTI_RUNTIME_TRACE_CBID_cudaGraphKernelNodeSetAttribute_v11000,
 };
 
-constexpr char kPersistingWhy[] = " (kept in L2 past the judge's eviction between rounds: a cache across calls)";
+constexpr char kPersistingWhy[] =
+    " (kept in L2 past the judge's eviction between rounds: a cache across calls)";
 
 // An access-policy window that marks accesses persisting, as the stream
 // and graph-node attribute calls of both APIs pass it (the runtime's value
 // types have the driver's layout and numbering).
 bool Persisting(int attr, const void* value) {
   if (attr != CU_LAUNCH_ATTRIBUTE_ACCESS_POLICY_WINDOW || value == nullptr) return false;
-  const CUaccessPolicyWindow& w = static_cast<const CUlaunchAttributeValue*>(value)->accessPolicyWindow;
+  const CUaccessPolicyWindow& w =
+      static_cast<const CUlaunchAttributeValue*>(value)->accessPolicyWindow;
   return w.hitProp == CU_ACCESS_PROPERTY_PERSISTING || w.missProp == CU_ACCESS_PROPERTY_PERSISTING;
 }
 
@@ -135,7 +137,8 @@ std::string PersistingCall(CUpti_CallbackDomain domain, CUpti_CallbackId id, con
       case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx:
       case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx_ptsz: {
         const auto& p = As<cuLaunchKernelEx_params>(params);
-        return p.config != nullptr && PersistingLaunch(p.config->attrs, p.config->numAttrs) ? kWindow : "";
+        const bool marked = p.config != nullptr && PersistingLaunch(p.config->attrs, p.config->numAttrs);
+        return marked ? kWindow : "";
       }
       default:
         return "";
@@ -159,10 +162,10 @@ std::string PersistingCall(CUpti_CallbackDomain domain, CUpti_CallbackId id, con
     case CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernelExC_v11060:
     case CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernelExC_ptsz_v11060: {
       const auto& p = As<cudaLaunchKernelExC_v11060_params>(params);
-      return p.config != nullptr && PersistingLaunch(reinterpret_cast<const CUlaunchAttribute*>(p.config->attrs),
-                                                     p.config->numAttrs)
-                 ? kWindow
-                 : "";
+      const bool marked =
+          p.config != nullptr &&
+          PersistingLaunch(reinterpret_cast<const CUlaunchAttribute*>(p.config->attrs), p.config->numAttrs);
+      return marked ? kWindow : "";
     }
     default:
       return "";
