@@ -40,6 +40,7 @@ expect integrity-triton-h200-2026-12-01/rounds16 \
 expect hip2hip-h200-2026-11-30 \
   "configurations checked wrong (baseline or noop candidate): 0" \
   "A versus A over 261 timed configurations: 254/261 = 97.3% within 1.00 +- 0.02" \
+  "calls under 10 us: 41/42 = 97.6%" \
   "median 22.0 s, whole family 504 s over 24 tasks" \
   "(kernel.hip to a shared library, 18 compiles): median 1.13 s"
 expect torch2hip-h200-2026-11-30 \
