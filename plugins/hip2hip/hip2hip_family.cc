@@ -55,7 +55,7 @@ class HipSession : public EvaluationSession {
     // other, already built through NVRTC, is built again by nvcc.
     const Subject other = subject == Subject::kBaseline ? Subject::kCandidate : Subject::kBaseline;
     const std::string other_name = SubjectName(other);
-    if (!nvcc_only_ && o.metrics.value("rtc", "").rfind("fell back to nvcc", 0) == 0) {
+    if (!nvcc_only_ && FellBackToNvcc(o)) {
       nvcc_only_ = true;
       if (libs_.count(other_name)) {
         StageOutcome again = Build(other);

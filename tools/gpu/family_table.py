@@ -59,10 +59,15 @@ def main():
             tb = median(t["baseline_us"])
             tc = median(t["candidate_us"])
             # As core/scoring does: interleaved rounds by the median of
-            # their ratios, else the ratio of the medians.
-            if (t.get("paired") and len(t["baseline_us"]) == len(t["candidate_us"])
-                    and all(c > 0 for c in t["candidate_us"])):
-                ratio = median([b / c for b, c in zip(t["baseline_us"], t["candidate_us"])])
+            # their ratios (none if a round measured nothing), else the
+            # ratio of the medians.
+            pairs = list(zip(t["baseline_us"], t["candidate_us"]))
+            if t.get("paired") and len(t["baseline_us"]) == len(t["candidate_us"]):
+                if not all(x > 0 and y > 0 for x, y in pairs):
+                    rows.append((task["task_id"], c["name"], c["kind"], None, None, None, None,
+                                 "no speedup: a round measured as nothing"))
+                    continue
+                ratio = median([x / y for x, y in pairs])
             else:
                 ratio = tb / tc
             ratios.append(ratio)

@@ -182,6 +182,8 @@ bool RuntimeCompilationAsked() {
   return v != nullptr && std::string(v) == "1";
 }
 
+constexpr char kFellBack[] = "fell back to nvcc: ";
+
 // The files a runtime-compiled library loads beside it (NAME.cubin and
 // NAME.names for NAME.so).
 std::vector<std::string> SideFiles(const std::string& library) {
@@ -190,6 +192,10 @@ std::vector<std::string> SideFiles(const std::string& library) {
 }
 
 }  // namespace
+
+bool FellBackToNvcc(const StageOutcome& build) {
+  return build.metrics.value("rtc", "").rfind(kFellBack, 0) == 0;
+}
 
 StageOutcome BuildHip(const HipBuildOptions& options, const std::string& source_path,
                       const std::string& name, std::string* library) {
@@ -262,7 +268,8 @@ StageOutcome BuildHip(const HipBuildOptions& options, const std::string& source_
     what += HeaderDigest(layer) + HeaderDigest(include);
     key = Sha256Hex(what);
   }
-  const bool rtc = RuntimeCompilationAsked() && !options.nvcc_only;
+  const bool rtc_asked = RuntimeCompilationAsked();
+  const bool rtc = rtc_asked && !options.nvcc_only;
   const fs::path cached = cache.empty() || rtc ? fs::path() : fs::path(cache) / (key + ".so");
   const fs::path amd_ok = cache.empty() ? fs::path() : fs::path(cache) / (key + ".gfx90a-ok");
   if (!cached.empty() && fs::is_regular_file(cached) &&
@@ -295,7 +302,7 @@ StageOutcome BuildHip(const HipBuildOptions& options, const std::string& source_
   }
   ProcessResult nv;
   bool built = false;
-  if (RuntimeCompilationAsked() && options.nvcc_only) {
+  if (rtc_asked && options.nvcc_only) {
     o.metrics["rtc"] =
         "not used: the other subject was built by nvcc (both are built the same way)";
   }
@@ -327,7 +334,7 @@ StageOutcome BuildHip(const HipBuildOptions& options, const std::string& source_
         }
       } else {
         const std::string why = nv.err.substr(0, nv.err.find('\n'));
-        o.metrics["rtc"] = "fell back to nvcc: " + (why.empty() ? nv.Describe() : why);
+        o.metrics["rtc"] = kFellBack + (why.empty() ? nv.Describe() : why);
         for (const auto& side : SideFiles(lib)) fs::remove(side, ec);
       }
     }

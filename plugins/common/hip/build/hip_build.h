@@ -43,6 +43,10 @@ struct HipBuildOptions {
 std::string FindNvcc();
 std::string FindHipcc();
 
+// Whether a build that runtime compilation was asked for went to nvcc
+// because the split or a compiler refused the source (its `rtc` metric).
+bool FellBackToNvcc(const StageOutcome& build);
+
 // Builds `source` into work_dir/<name>.so for NVIDIA (the library a worker
 // loads, in *library) and checks that it builds for AMD gfx90a. Metrics:
 // nvidia_arch, nvidia_compile_s, amd, amd_compile_s.

@@ -77,12 +77,15 @@ constexpr CUpti_CallbackId kDriverToHost[] = {
 // the part of the L2 set aside for them, which the judge's eviction before
 // every round (ordinary writes) cannot take. Data kept there from one call
 // to the next is a cache across calls, refused as any other.
-constexpr CUpti_CallbackId kDriverAccessPolicy[] = {
+// The calls PersistingCall reads, beyond the launches observed anyway.
+constexpr CUpti_CallbackId kDriverPersisting[] = {
+    CUPTI_DRIVER_TRACE_CBID_cuCtxSetLimit,
     CUPTI_DRIVER_TRACE_CBID_cuStreamSetAttribute,
     CUPTI_DRIVER_TRACE_CBID_cuStreamSetAttribute_ptsz,
     CUPTI_DRIVER_TRACE_CBID_cuGraphKernelNodeSetAttribute,
 };
-constexpr CUpti_CallbackId kRuntimeAccessPolicy[] = {
+constexpr CUpti_CallbackId kRuntimePersisting[] = {
+    CUPTI_RUNTIME_TRACE_CBID_cudaDeviceSetLimit_v3020,
     CUPTI_RUNTIME_TRACE_CBID_cudaStreamSetAttribute_v11000,
     CUPTI_RUNTIME_TRACE_CBID_cudaStreamSetAttribute_ptsz_v11000,
     CUPTI_RUNTIME_TRACE_CBID_cudaGraphKernelNodeSetAttribute_v11000,
@@ -263,10 +266,8 @@ Status Observer::Start() {
   for (auto id : kDriverGraphLaunches) ok &= enable(CUPTI_CB_DOMAIN_DRIVER_API, id);
   for (auto id : kDriverHostMemory) ok &= enable(CUPTI_CB_DOMAIN_DRIVER_API, id);
   for (auto id : kDriverToHost) ok &= enable(CUPTI_CB_DOMAIN_DRIVER_API, id);
-  for (auto id : kDriverAccessPolicy) ok &= enable(CUPTI_CB_DOMAIN_DRIVER_API, id);
-  for (auto id : kRuntimeAccessPolicy) ok &= enable(CUPTI_CB_DOMAIN_RUNTIME_API, id);
-  ok &= enable(CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_cuCtxSetLimit);
-  ok &= enable(CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_RUNTIME_TRACE_CBID_cudaDeviceSetLimit_v3020);
+  for (auto id : kDriverPersisting) ok &= enable(CUPTI_CB_DOMAIN_DRIVER_API, id);
+  for (auto id : kRuntimePersisting) ok &= enable(CUPTI_CB_DOMAIN_RUNTIME_API, id);
   ok &= enable(CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_cuMemCreate);
   ok &= enable(CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_cuMemPoolCreate);
   for (auto id : kRuntimeLaunches) ok &= enable(CUPTI_CB_DOMAIN_RUNTIME_API, id);
