@@ -24,23 +24,10 @@ fi
   date -u +"date: %Y-%m-%dT%H:%M:%SZ"
   nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
 } | tee "$out/adversarial_hip.md"
-for name in "${names[@]}"; do
-  sub="$(mktemp -d)"
-  mkdir -p "$sub/$task"
-  cp "tests/adversarial/hip/$name/kernel.hip" "$sub/$task/kernel.hip"
-  echo "submissions: $sub" >"$sub/agent.yaml"
-  start=$(date +%s)
-  tools/arena/arena --root . run --agent replay --agent-config "$sub/agent.yaml" --tasks "$task" \
-    --runs-dir "$here/runs-adv-hip/$name" --stage-timeout 60 >"$out/$name.run.txt" 2>"$out/$name.progress.txt"
-  echo "$name: arena exit $? after $(( $(date +%s) - start )) s" >>"$out/runs.txt"
-  tools/arena/arena --root . report latest --runs-dir "$here/runs-adv-hip/$name" --json >"$out/$name.report.json"
-  rm -rf "$sub"
-done
-python3 - "$out" "${names[@]}" <<'PY' | tee -a "$out/adversarial_hip.md"
+# Each candidate's row, from its report.
+cat >"$out/row.py" <<'PY'
 import json, re, sys
 out, names = sys.argv[1], sys.argv[2:]
-print("\n| candidate | must get | got | speedups | reason |")
-print("|---|---|---|---|---|")
 for name in names:
     src = open(f"tests/adversarial/hip/{name}/kernel.hip").read()
     expect = re.search(r"^// expect: (\w+)", src, re.M).group(1)
@@ -69,4 +56,19 @@ for name in names:
     mark = "" if got == expect else " **MISMATCH**"
     print(f"| {name} | {expect} | {got}{mark} | {span} | {reason[:150].replace('|', '/')} |")
 PY
+printf '\n| candidate | must get | got | speedups | reason |\n|---|---|---|---|---|\n' | tee -a "$out/adversarial_hip.md"
+for name in "${names[@]}"; do
+  sub="$(mktemp -d)"
+  mkdir -p "$sub/$task"
+  cp "tests/adversarial/hip/$name/kernel.hip" "$sub/$task/kernel.hip"
+  echo "submissions: $sub" >"$sub/agent.yaml"
+  start=$(date +%s)
+  tools/arena/arena --root . run --agent replay --agent-config "$sub/agent.yaml" --tasks "$task" \
+    --runs-dir "$here/runs-adv-hip/$(basename "$out")/$name" --stage-timeout 60 >"$out/$name.run.txt" 2>"$out/$name.progress.txt"
+  echo "$name: arena exit $? after $(( $(date +%s) - start )) s" >>"$out/runs.txt"
+  tools/arena/arena --root . report latest --runs-dir "$here/runs-adv-hip/$(basename "$out")/$name" --json >"$out/$name.report.json"
+  rm -rf "$sub"
+  # Its row at once: a run cut off by a time limit keeps the rows before it.
+  python3 "$out/row.py" "$out" "$name" | tee -a "$out/adversarial_hip.md"
+done
 tar czf "${out%/}.tgz" -C "$out" . && rm -rf "$out"

@@ -11,6 +11,9 @@
 //   self     the runner evicts the L2 itself before replaying (no other
 //            context touches the GPU between rounds)
 //   judge    the judge evicts the L2 in its own context before each round
+//   prime    judge, and the runner then writes 4 bytes of its own on the
+//            GPU (a round trip before the timed one, as the arena's "prime"):
+//            the switch from the judge's context is paid outside the round
 //   stop     judge, and the idle runner is stopped (SIGSTOP) during the
 //            other's round, resumed after
 //   gap      judge, and the GPU idles 20 ms before each round's eviction
@@ -25,6 +28,7 @@
 #include <cuda_runtime.h>
 #include <cupti.h>
 #include <dlfcn.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -129,6 +133,9 @@ struct Evictor {
   while (read(in, &c, 1) == 1) {
     if (c == 'e') {  // evict, outside the round
       evict.Run();
+    } else if (c == 'p') {  // prime: 4 bytes of its own, outside the round
+      Check(cudaMemsetAsync(pool, 0, 4, stream), "prime");
+      Check(cudaStreamSynchronize(stream), "prime sync");
     } else {
       Check(cudaGraphLaunch(exec, stream), "launch");
       Check(cudaStreamSynchronize(stream), "sync");
@@ -144,10 +151,14 @@ struct Child {
 };
 
 Child Spawn(bool self_evict, bool cupti) {
+  // Close-on-exec everywhere: a runner that inherited the other runner's
+  // pipe would keep it open, and that runner would never see its end.
   int down[2], up[2];
-  if (pipe(down) != 0 || pipe(up) != 0) std::exit(1);
+  if (pipe2(down, O_CLOEXEC) != 0 || pipe2(up, O_CLOEXEC) != 0) std::exit(1);
   const pid_t pid = fork();
   if (pid == 0) {
+    fcntl(down[0], F_SETFD, 0);
+    fcntl(up[1], F_SETFD, 0);
     // A fresh image: a forked copy of a process that holds a CUDA context
     // may not use CUDA.
     close(down[1]);
@@ -185,9 +196,10 @@ int main(int argc, char** argv) {
   }
   const int repetitions = argc > 1 ? std::atoi(argv[1]) : 6;
   const int rounds = argc > 2 ? std::atoi(argv[2]) : 30;
+  std::setvbuf(stdout, nullptr, _IOLBF, 0);
   std::printf("| variant | rep | A us/launch | B us/launch | A p90/p10 | B p90/p10 | A/A |\n|---|---:|---:|---:|---:|---:|---:|\n");
   std::vector<std::string> summary;
-  for (const std::string variant : {"self", "judge", "stop", "gap", "cupti"}) {
+  for (const std::string variant : {"self", "judge", "prime", "stop", "gap", "cupti"}) {
     const bool self_evict = variant == "self";
     const bool cupti = variant == "cupti";
     if (cupti && LoadCupti() == nullptr) {
@@ -212,6 +224,7 @@ int main(int argc, char** argv) {
             judge.Run();
           }
           if (variant == "stop") kill(other.pid, SIGSTOP);
+          if (variant == "prime") Ask(runners[r], 'p');
           const auto t0 = std::chrono::steady_clock::now();
           if (!Ask(runners[r], 'r')) {
             std::fprintf(stderr, "a runner died\n");
@@ -225,8 +238,8 @@ int main(int argc, char** argv) {
       for (auto& ch : runners) {
         close(ch.to);
         close(ch.from);
-        waitpid(ch.pid, nullptr, 0);
       }
+      for (auto& ch : runners) waitpid(ch.pid, nullptr, 0);
       const double a = Quantile(us[0], 0.5), b = Quantile(us[1], 0.5);
       ratios.push_back(a / b);
       inside += a / b >= 0.98 && a / b <= 1.02;

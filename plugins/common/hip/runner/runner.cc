@@ -17,6 +17,9 @@
 //   {"op": "capture", ...the same...}  one CUDA graph of the K calls
 //   {"op": "replay"}                   that graph, once
 //   {"op": "empty"}                    nothing (the judge's round-trip cost)
+//   {"op": "prime"}                    4 bytes of the runner's own set on its
+//     stream, waited for: the GPU switched to this runner's context before a
+//     timed round, not inside it
 //   {"op": "observe"}                  what the subject did since the last
 //     observe (observer.h): {"ok": true, "launches": N, "graph_launches": N,
 //     "findings": [...]}, or {"ok": true, "unobserved": WHY} without CUPTI
@@ -89,6 +92,12 @@ class Runner {
   Json Handle(const Json& req, const std::vector<int>& fds) {
     const std::string op = req.value("op", "");
     if (op == "empty" || op == "quit") return Ok();
+    if (op == "prime") {
+      if (scratch_ == nullptr && cudaMalloc(&scratch_, 256) != cudaSuccess) scratch_ = nullptr;
+      cudaError_t e = scratch_ != nullptr ? cudaMemsetAsync(scratch_, 0, 4, stream_) : cudaSuccess;
+      if (e == cudaSuccess) e = cudaStreamSynchronize(stream_);
+      return e == cudaSuccess ? Ok() : No("prime: " + CudaText(e));
+    }
     if (op == "observe") {
       if (!unobserved_.empty()) return {{"ok", true}, {"unobserved", unobserved_}};
       Observation seen = observer_->Take();
@@ -226,6 +235,7 @@ class Runner {
   Observer* observer_;
   std::string unobserved_;  // why nothing is observed ("" when it is)
   cudaStream_t stream_ = nullptr;
+  void* scratch_ = nullptr;  // the runner's own, for "prime"
   std::map<int, VmmMemory> slabs_;
   Calls calls_;
   cudaGraphExec_t graph_ = nullptr;

@@ -98,9 +98,9 @@ Json Judge::Check(const Json& req) {
     Json failure = Ask(r, {{"op", "call"}, {"sets", 1}, {"in", Describe(in, r->slab_id())},
                            {"out", Describe(out, r->slab_id())}, {"params", ParamList(params)}}, &ok);
     phases.Lap("run_s");
-    if (!ok) return failure;
-    if (Json seen = Observed(r, true, "in a checked call (trial " + std::to_string(trial) + ")");
-        !seen.is_null()) {
+    const std::string when = "in a checked call (trial " + std::to_string(trial) + ")";
+    if (!ok) return FailureOrFinding(r, failure, when);
+    if (Json seen = Observed(r, true, when); !seen.is_null()) {
       return seen;
     }
     phases.Lap("observe_s");

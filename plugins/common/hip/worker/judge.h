@@ -163,6 +163,18 @@ class Judge {
     return Json();
   }
 
+  // A call that failed may still have been seen doing what is forbidden
+  // (a set-aside of L2 refused, a copy to the host before a crash): the
+  // finding is the verdict, as it names the act the failure may come from.
+  // Without one, or when the runner is gone, the failure stands.
+  Json FailureOrFinding(RunnerClient* r, Json failure, const std::string& when) {
+    if (!r->alive()) return failure;
+    Json seen = Observed(r, false, when);
+    if (seen.is_null() || !seen["metrics"].contains("integrity")) return failure;
+    seen["log"] = failure.value("log", std::string());
+    return seen;
+  }
+
   // What the subject's runner saw it do since the last look (CUPTI, see
   // runner/observer.h): host memory the GPU can reach, copies to the host,
   // the observation switched off, each an integrity finding; so is a call

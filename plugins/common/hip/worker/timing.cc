@@ -317,10 +317,14 @@ Json Judge::Time(const Json& req) {
       }
       r->Freeze(false);
       phases.Lap("quiet_s");  // runners stopped, L2 evicted, the GPU idle
-      // One empty round trip first: the runner is running again, and
-      // waking it up is not in the round.
+      // One round trip first, in which the runner touches 4 bytes of its
+      // own on the GPU: the runner is running again, and the GPU has
+      // switched from the judge's context (the eviction) to the runner's;
+      // neither is in the round. (A probe of two runner processes timed
+      // this way, tools/gpu/probes/aa_rounds.cu, showed the switch inside
+      // the round as an offset of several percent on launch-bound rounds.)
       Json woke;
-      RoundTrip(r, {{"op", "empty"}}, &woke);
+      RoundTrip(r, {{"op", "prime"}}, &woke);
       if (!woke.is_null()) {
         for (const auto& any : order) runners[any]->Freeze(false);
         return woke;
@@ -344,9 +348,9 @@ Json Judge::Time(const Json& req) {
         if (other != s) runners[other]->Freeze(false);
       }
       phases.Lap("round_s");
-      if (!ok) return f;
-      if (Json seen = Observed(r, mode != "graph", "in a timed round (round " + std::to_string(round) + ")");
-          !seen.is_null()) {
+      const std::string when = "in a timed round (round " + std::to_string(round) + ")";
+      if (!ok) return FailureOrFinding(r, f, when);
+      if (Json seen = Observed(r, mode != "graph", when); !seen.is_null()) {
         return seen;
       }
       phases.Lap("observe_s");
