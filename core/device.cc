@@ -56,6 +56,15 @@ std::string HardwareProfile(const DeviceInfo& device) {
   return platform.ok() ? (*platform)->HardwareProfile(device) : device.platform;
 }
 
+DeviceAccess AccessTo(const DeviceInfo& device) {
+  if (!device.is_gpu()) return {};
+  auto platform = PlatformRegistry::Global().Create(device.platform);
+  if (!platform.ok()) return {};
+  DeviceAccess a = (*platform)->Access();
+  if (!a.visible_devices.empty()) a.env[a.visible_devices] = std::to_string(device.index);
+  return a;
+}
+
 std::string PlatformPromptFile(const DeviceInfo& device) {
   if (!device.is_gpu()) return "";  // core's own (core/prompts/cpu.md, compiled in)
   auto platform = PlatformRegistry::Global().Create(device.platform);

@@ -6,6 +6,7 @@
 #ifndef ARENA_CORE_DEVICE_H_
 #define ARENA_CORE_DEVICE_H_
 
+#include <map>
 #include <string>
 #include <vector>
 
@@ -30,6 +31,15 @@ struct DeviceInfo {
   std::string Describe() const;
 };
 
+// What a process needs to use one GPU alone, in its platform's words
+// (Platform::Access; AccessTo below for a device).
+struct DeviceAccess {
+  std::vector<std::string> nodes;      // "/dev/nvidia0", "/dev/kfd"
+  std::vector<std::string> read_only;  // folders the runtime reads ("/sys")
+  std::string visible_devices;         // "CUDA_VISIBLE_DEVICES", "HIP_VISIBLE_DEVICES"
+  std::map<std::string, std::string> env;  // AccessTo: {visible_devices: the index}
+};
+
 struct DeviceDiscovery {
   std::vector<DeviceInfo> devices;
   std::string note;  // "PLATFORM: why" for each platform that found nothing
@@ -45,6 +55,11 @@ std::string HardwareProfile(const DeviceInfo& device);
 // its platform's <PromptDir>/<profile>.md; "" when the platform has none
 // and without a GPU (core's own cheatsheet then, compiled in).
 std::string PlatformPromptFile(const DeviceInfo& device);
+
+// What a sandboxed process needs to use `device` and no other GPU of its
+// platform: its platform's Access, with `env` naming the device; nothing
+// for the CPU or a platform not built in.
+DeviceAccess AccessTo(const DeviceInfo& device);
 
 // The device a CPU-only evaluation runs on.
 DeviceInfo CpuDevice();

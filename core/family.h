@@ -124,8 +124,15 @@ struct FamilyCapabilities {
   // this is and what the family `needs`.
   static FamilyCapabilities OnlyOn(const std::string& platform, const DeviceInfo& device,
                                    Checks baseline, Checks candidate, const std::string& needs) {
+    return OnlyOn(std::vector<std::string>{platform}, device, baseline, candidate, needs);
+  }
+  // The same, on a GPU of any of `platforms`.
+  static FamilyCapabilities OnlyOn(const std::vector<std::string>& platforms, const DeviceInfo& device,
+                                   Checks baseline, Checks candidate, const std::string& needs) {
     FamilyCapabilities c;
-    if (device.platform == platform) return c;
+    for (const auto& platform : platforms) {
+      if (device.platform == platform) return c;
+    }
     c.baseline_checks = baseline;
     c.candidate_checks = candidate;
     c.time = false;

@@ -34,6 +34,11 @@ class Platform {
   // The folder, under the project root, of this platform's cheatsheets for
   // agents: one <profile>.md per hardware profile ("" when it has none).
   virtual std::string PromptDir() const { return ""; }
+  // What a sandboxed process needs to use this platform's GPUs: the device
+  // nodes of this machine (bound, nothing else of /dev), system folders
+  // its runtime reads (bound read-only), and the variable that limits the
+  // runtime to some of its devices ("CUDA_VISIBLE_DEVICES").
+  virtual DeviceAccess Access() const { return {}; }
 };
 
 using PlatformRegistry = Registry<Platform>;

@@ -54,17 +54,6 @@ std::string SandboxUnavailableReason() {
   return known[bwrap] = why;
 }
 
-std::vector<std::string> GpuDeviceNodes() {
-  std::vector<std::string> nodes;
-  std::error_code ec;
-  for (const auto& e : fs::directory_iterator("/dev", ec)) {
-    const std::string name = e.path().filename().string();
-    if (name.rfind("nvidia", 0) == 0 && !e.is_directory(ec)) nodes.push_back(e.path().string());
-  }
-  std::sort(nodes.begin(), nodes.end());
-  return nodes;
-}
-
 Result<ProcessOptions> SandboxedProcess(const SandboxOptions& sb,
                                         const std::vector<std::string>& argv) {
   ARENA_ASSIGN_OR_RETURN(std::vector<std::string> a, SandboxArgv(sb, argv));

@@ -36,7 +36,8 @@ struct SandboxOptions {
   // Host folders bound read-write (host path, path inside), e.g. memory an
   // evaluation lends the code under test.
   std::vector<std::pair<std::string, std::string>> read_write;
-  // Device nodes passed through (e.g. /dev/nvidia0); nothing else of /dev.
+  // Device nodes passed through (e.g. /dev/nvidia0; AccessTo in
+  // core/device.h has a GPU's); nothing else of /dev.
   std::vector<std::string> devices;
   bool network = false;
   std::map<std::string, std::string> env;  // on top of PATH, HOME, TMPDIR, LANG
@@ -71,10 +72,6 @@ Result<ProcessOptions> SandboxedProcess(const SandboxOptions& sandbox,
                                         const std::vector<std::string>& argv);
 Result<std::vector<std::string>> SandboxArgv(const SandboxOptions& sandbox,
                                              const std::vector<std::string>& argv);
-
-// The NVIDIA device nodes of this machine (/dev/nvidia*), for code that
-// runs on the GPU inside the sandbox.
-std::vector<std::string> GpuDeviceNodes();
 
 }  // namespace arena
 

@@ -150,14 +150,16 @@ class HipSession : public EvaluationSession {
 
 class HipFamily : public TaskFamily {
  public:
-  // HIP kernels run on NVIDIA GPUs, through the HIP-on-CUDA layer; anywhere
-  // else both subjects are only compiled (for NVIDIA, and for AMD gfx90a
-  // where hipcc is installed).
+  // HIP kernels run on NVIDIA GPUs, through the HIP-on-CUDA layer, and on
+  // AMD GPUs through ROCm (the kit's *_rocm judge and runner, hipcc's
+  // library for the GPU; plugins/common/hip/rocm); anywhere else both
+  // subjects are only compiled (for NVIDIA, and for AMD gfx90a where hipcc
+  // is installed).
   std::string PromptFile() const override { return "plugins/hip2hip/prompt.md"; }
   FamilyCapabilities Capabilities(const DeviceInfo& device) const override {
     using Checks = FamilyCapabilities::Checks;
-    return FamilyCapabilities::OnlyOn("cuda", device, Checks::kNone, Checks::kNone,
-                                        "CUDA (HIP runs here through its CUDA layer)");
+    return FamilyCapabilities::OnlyOn(std::vector<std::string>{"cuda", "rocm"}, device, Checks::kNone, Checks::kNone,
+                                      "CUDA or ROCm");
   }
 
   // The C ABI the editable file implements.

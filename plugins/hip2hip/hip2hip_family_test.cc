@@ -78,5 +78,50 @@ TEST(HipFamily, BothSubjectsAreBuiltTheSameWay) {
   unsetenv("ARENA_HIP_RTC");
 }
 
+// On an AMD GPU (a ROCm device; this machine need not have one: the build
+// only compiles) the library a runner loads is hipcc's for that GPU, nvcc
+// checks that the source still builds for NVIDIA, and the family runs
+// everything there with the kit's ROCm judge and runner.
+TEST(HipFamily, OnAnAmdGpuTheLibraryIsHipccsForThatGpu) {
+  namespace fs = std::filesystem;
+  if (FindHipcc().empty()) GTEST_SKIP() << "hipcc is not installed";
+  DeviceInfo amd;
+  amd.platform = "rocm";
+  amd.index = 0;
+  amd.name = "an AMD GPU";
+  amd.arch = "gfx90a";
+  auto family = TaskFamilyRegistry::Global().Create("hip2hip");
+  ASSERT_TRUE(family.ok()) << family.status().ToString();
+  const FamilyCapabilities can = (*family)->Capabilities(amd);
+  EXPECT_TRUE(can.time) << can.why;
+  EXPECT_EQ(KitBinary(amd, "hip_runner"), "plugins/common/hip/hip_runner_rocm");
+  EXPECT_EQ(KitBinary(CpuDevice(), "hip_judge"), "plugins/common/hip/hip_judge");
+  EXPECT_TRUE(fs::exists(KitBinary(amd, "hip_judge")));
+  EXPECT_TRUE(fs::exists(KitBinary(amd, "hip_runner")));
+
+  const std::string work = testing::TempDir() + "/amd", source = testing::TempDir() + "/amd_source";
+  ASSERT_TRUE(ResetDir(work).ok());
+  ASSERT_TRUE(ResetDir(source).ok());
+  auto kernel = ReadFile("tasks/hip2hip/elementwise/silu_mul/kernel.hip");
+  ASSERT_TRUE(kernel.ok());
+  ASSERT_TRUE(WriteFileAtomic(source + "/kernel.hip", *kernel).ok());
+  HipBuildOptions o;
+  o.project_root = fs::current_path().string();
+  o.work_dir = work;
+  o.device = amd;
+  o.editable = {"kernel.hip"};
+  std::string library;
+  StageOutcome built = BuildHip(o, source + "/kernel.hip", "candidate", &library);
+  ASSERT_TRUE(built.passed()) << built.detail << built.log;
+  EXPECT_EQ(built.metrics.value("amd", ""), "gfx90a") << built.metrics.dump();
+  EXPECT_EQ(library, work + "/candidate.so");
+  auto bytes = ReadFile(library);
+  ASSERT_TRUE(bytes.ok());
+  EXPECT_NE(bytes->find("amdgcn-amd-amdhsa"), std::string::npos) << "not an AMD build";
+  if (!FindNvcc().empty()) {
+    EXPECT_EQ(built.metrics.value("nvidia_arch", ""), "sm_90") << built.metrics.dump();
+  }
+}
+
 }  // namespace
 }  // namespace arena

@@ -2,7 +2,9 @@
 // libcuda.so.1 by name: nothing here needs the CUDA toolkit to build.
 #include <dlfcn.h>
 
+#include <algorithm>
 #include <cstddef>
+#include <filesystem>
 #include <string>
 #include <vector>
 
@@ -74,6 +76,18 @@ class CudaPlatform : public Platform {
   }
 
   std::string PromptDir() const override { return "plugins/platforms/cuda/prompts"; }
+  DeviceAccess Access() const override {
+    // The driver's nodes: /dev/nvidia0..., nvidiactl, nvidia-uvm.
+    DeviceAccess a;
+    a.visible_devices = "CUDA_VISIBLE_DEVICES";
+    std::error_code ec;
+    for (const auto& e : std::filesystem::directory_iterator("/dev", ec)) {
+      const std::string name = e.path().filename().string();
+      if (name.rfind("nvidia", 0) == 0 && !e.is_directory(ec)) a.nodes.push_back(e.path().string());
+    }
+    std::sort(a.nodes.begin(), a.nodes.end());
+    return a;
+  }
   std::string HardwareProfile(const DeviceInfo& device) const override {
     return device.arch == "sm_90" ? "nvidia-hopper" : "nvidia";
   }

@@ -3,7 +3,9 @@
 // built against, the runtime itself only where it is installed.
 #include <dlfcn.h>
 
+#include <algorithm>
 #include <cstddef>
+#include <filesystem>
 #include <string>
 #include <vector>
 
@@ -75,6 +77,22 @@ class RocmPlatform : public Platform {
   }
 
   std::string PromptDir() const override { return "plugins/platforms/rocm/prompts"; }
+  DeviceAccess Access() const override {
+    // The kernel driver's node and the GPUs' render nodes; the HSA runtime
+    // reads the GPUs' topology from sysfs (kfd and the PCI devices it
+    // names), so /sys is there read-only.
+    DeviceAccess a;
+    a.visible_devices = "HIP_VISIBLE_DEVICES";
+    std::error_code ec;
+    if (std::filesystem::exists("/dev/kfd", ec)) a.nodes.push_back("/dev/kfd");
+    for (const auto& e : std::filesystem::directory_iterator("/dev/dri", ec)) {
+      const std::string name = e.path().filename().string();
+      if (name.rfind("renderD", 0) == 0) a.nodes.push_back(e.path().string());
+    }
+    std::sort(a.nodes.begin(), a.nodes.end());
+    if (std::filesystem::is_directory("/sys", ec)) a.read_only.push_back("/sys");
+    return a;
+  }
   std::string HardwareProfile(const DeviceInfo& device) const override {
     // The one AMD profile the prompts hold (rocm/prompts): the
     // data-center parts (gfx908, gfx90a, gfx94x) are CDNA.

@@ -197,6 +197,41 @@ bool FellBackToNvcc(const StageOutcome& build) {
   return build.metrics.value("rtc", "").rfind(kFellBack, 0) == 0;
 }
 
+namespace {
+
+// The end of a build for an AMD GPU: hipcc's library is the one loaded
+// (copied to `lib`); nvcc's, where `nv_arch` names one, only had to build.
+StageOutcome FinishAmdBuild(const HipBuildOptions& options, const std::string& stage, const std::string& amd_name,
+                            const std::string& amd_arch, const ProcessResult& nv, const std::string& nv_arch,
+                            const ProcessResult& amd, const std::string& lib, std::string* library) {
+  StageOutcome o = StageOutcome::Passed();
+  o.metrics["amd"] = amd_arch;
+  o.metrics["amd_compile_s"] = amd.wall_s;
+  if (!amd.success()) {
+    return StageOutcome::Failed("does not compile for AMD " + amd_arch + " (" + amd.Describe() + ")",
+                                amd.out + amd.err);
+  }
+  if (nv_arch.empty()) {
+    o.metrics["nvidia_arch"] = "not checked: nvcc not installed";
+  } else {
+    o.metrics["nvidia_arch"] = nv_arch;
+    o.metrics["nvidia_compile_s"] = nv.wall_s;
+    if (!nv.success()) {
+      return StageOutcome::Failed("does not compile for NVIDIA " + nv_arch + " (" + nv.Describe() + ")",
+                                  nv.out + nv.err);
+    }
+  }
+  const fs::path built = fs::path(stage.empty() ? options.work_dir : stage) / amd_name;
+  std::error_code ec;
+  if (built != fs::path(lib)) fs::copy_file(built, lib, fs::copy_options::overwrite_existing, ec);
+  if (ec) return StageOutcome::Failed("harness: " + lib + ": " + ec.message());
+  *library = lib;
+  o.detail = "built for AMD " + amd_arch + (nv_arch.empty() ? "" : " and NVIDIA " + nv_arch);
+  return o;
+}
+
+}  // namespace
+
 StageOutcome BuildHip(const HipBuildOptions& options, const std::string& source_path,
                       const std::string& name, std::string* library) {
   std::string include = ArenaHipIncludeDir(options.project_root);
@@ -240,8 +275,15 @@ StageOutcome BuildHip(const HipBuildOptions& options, const std::string& source_
                      : RunBuildStep(options, std::move(argv));
   };
   StageOutcome o = StageOutcome::Passed();
+  // On an AMD GPU the library loaded is hipcc's for that GPU, and nvcc
+  // checks portability where it is installed; elsewhere the library is
+  // nvcc's (or NVRTC's) and hipcc checks the build for gfx90a.
+  const bool on_amd = options.device.platform == "rocm";
+  const std::string amd_arch = on_amd && !options.device.arch.empty() ? options.device.arch : "gfx90a";
   const std::string nvcc = FindNvcc();
-  if (nvcc.empty()) return StageOutcome::Failed("harness: nvcc not found (set ARENA_NVCC)");
+  const std::string hipcc = FindHipcc();
+  if (nvcc.empty() && !on_amd) return StageOutcome::Failed("harness: nvcc not found (set ARENA_NVCC)");
+  if (hipcc.empty() && on_amd) return StageOutcome::Failed("harness: hipcc not found (set ARENA_HIPCC)");
   const std::string lib = (fs::path(options.work_dir) / (name + ".so")).string();
   // Files of an earlier runtime-compiled build of this name are never
   // taken for this one's.
@@ -252,7 +294,6 @@ StageOutcome BuildHip(const HipBuildOptions& options, const std::string& source_
   const std::string arch = options.device.platform == "cuda" && !options.device.arch.empty()
                                ? options.device.arch
                                : "sm_90";
-  const std::string hipcc = FindHipcc();
   const std::vector<std::string> nv_flags = {"-x", "cu", "-std=c++17", "-O3", "-t", "0",
                                              "-arch=" + arch, "-shared", "-Xcompiler", "-fPIC",
                                              "-cudart", "shared"};
@@ -260,7 +301,7 @@ StageOutcome BuildHip(const HipBuildOptions& options, const std::string& source_
   // editable files it may include), and the headers it is built against.
   const std::string cache = CacheDir();
   std::string key;
-  if (!cache.empty()) {
+  if (!cache.empty() && !on_amd) {
     std::string what = CompilerIdentity(options, nvcc) + '\0';
     if (!hipcc.empty()) what += CompilerIdentity(options, hipcc) + '\0';
     for (const auto& f : nv_flags) what += f + '\0';
@@ -269,9 +310,10 @@ StageOutcome BuildHip(const HipBuildOptions& options, const std::string& source_
     key = Sha256Hex(what);
   }
   const bool rtc_asked = RuntimeCompilationAsked();
-  const bool rtc = rtc_asked && !options.nvcc_only;
-  const fs::path cached = cache.empty() || rtc ? fs::path() : fs::path(cache) / (key + ".so");
-  const fs::path amd_ok = cache.empty() ? fs::path() : fs::path(cache) / (key + ".gfx90a-ok");
+  const bool rtc = rtc_asked && !options.nvcc_only && !on_amd;
+  // Not cached on an AMD GPU (the key names nvcc's flags).
+  const fs::path cached = key.empty() || rtc ? fs::path() : fs::path(cache) / (key + ".so");
+  const fs::path amd_ok = key.empty() ? fs::path() : fs::path(cache) / (key + ".gfx90a-ok");
   if (!cached.empty() && fs::is_regular_file(cached) &&
       (hipcc.empty() || fs::is_regular_file(amd_ok)) && CopyAtomically(cached, lib)) {
     // Built before from exactly these inputs (the baseline of every
@@ -286,9 +328,9 @@ StageOutcome BuildHip(const HipBuildOptions& options, const std::string& source_
   }
   // Outputs: in the stage when sandboxed (the only folder it may write),
   // moved out after.
-  const std::string amd_out = sandboxed
-                                  ? std::string(kSandboxWorkspace) + "/" + name + "_gfx90a.so"
-                                  : (fs::path(options.work_dir) / (name + "_gfx90a.so")).string();
+  const std::string amd_name = name + "_" + amd_arch + ".so";
+  const std::string amd_out = sandboxed ? std::string(kSandboxWorkspace) + "/" + amd_name
+                                        : (fs::path(options.work_dir) / amd_name).string();
   const std::string nv_out = sandboxed ? std::string(kSandboxWorkspace) + "/" + name + ".so" : lib;
   // AMD first, in the background: the same source must build there too,
   // and the two compilers need not wait for each other.
@@ -296,13 +338,15 @@ StageOutcome BuildHip(const HipBuildOptions& options, const std::string& source_
   std::thread amd_build;
   if (!hipcc.empty()) {
     amd_build = std::thread([&] {
-      amd = run_step({hipcc, "--offload-arch=gfx90a", "-std=c++17", "-O3", "-fPIC", "-shared",
+      amd = run_step({hipcc, "--offload-arch=" + amd_arch, "-std=c++17", "-O3", "-fPIC", "-shared",
                       "-I" + in_include, in_source, "-o", amd_out});
     });
   }
   ProcessResult nv;
   bool built = false;
-  if (rtc_asked && options.nvcc_only) {
+  if (rtc_asked && on_amd) {
+    o.metrics["rtc"] = "not used: runtime compilation is built for NVIDIA only";
+  } else if (rtc_asked && options.nvcc_only) {
     o.metrics["rtc"] =
         "not used: the other subject was built by nvcc (both are built the same way)";
   }
@@ -339,7 +383,7 @@ StageOutcome BuildHip(const HipBuildOptions& options, const std::string& source_
       }
     }
   }
-  if (!built) {
+  if (!built && !nvcc.empty()) {
     // -t 0: nvcc runs its host and device passes side by side (about 15%
     // faster for one translation unit).
     std::vector<std::string> argv = {nvcc};
@@ -348,6 +392,8 @@ StageOutcome BuildHip(const HipBuildOptions& options, const std::string& source_
     nv = run_step(argv);
   }
   if (amd_build.joinable()) amd_build.join();
+  if (on_amd) return FinishAmdBuild(options, stage, amd_name, amd_arch, nv, nvcc.empty() ? "" : arch, amd, lib,
+                                    library);
   if (sandboxed && nv.success() && !built) {
     std::error_code ec;
     fs::copy_file(fs::path(stage) / (name + ".so"), lib, fs::copy_options::overwrite_existing, ec);
@@ -464,6 +510,10 @@ std::string FindSystemLibrary(const std::string& soname) {
 
 }  // namespace
 
+std::string KitBinary(const DeviceInfo& device, const std::string& name) {
+  return "plugins/common/hip/" + name + (device.platform == "rocm" ? "_rocm" : "");
+}
+
 Result<std::vector<std::pair<std::string, std::string>>> HipRunnerLibraries(const std::string& runner) {
   static std::mutex mu;
   static std::map<std::string, std::vector<std::pair<std::string, std::string>>> known;
@@ -491,6 +541,10 @@ Result<std::vector<std::pair<std::string, std::string>>> HipRunnerLibraries(cons
              {"libcuda.so", "libnvidia-ptxjitcompiler.so", "libnvidia-nvvm.so", "libnvidia-gpucomp.so"});
   }
   ARENA_ASSIGN_OR_RETURN(auto libs, SharedLibraryClosure({runner}));
+  // The code-object manager ROCm's HIP runtime opens itself.
+  for (const auto& [path, name] : libs) {
+    if (name.rfind("libamdhip64.so", 0) == 0) add_from(fs::path(path).parent_path(), {"libamd_comgr.so"});
+  }
   // CUPTI, beside the runtime the runner loads (or in the toolkit's extras).
   for (const auto& [path, name] : libs) {
     if (name.rfind("libcudart.so", 0) != 0) continue;
@@ -515,8 +569,8 @@ Result<Json> HipRunner(const EvaluationContext& ctx, const std::string& subject,
     // Code under test never runs outside the sandbox.
     return Unavailable("the candidate sandbox cannot run here: " + why);
   }
-  const std::string bin = FindBuiltBinary(ctx.project_root, "plugins/common/hip/hip_runner");
-  if (bin.empty()) return NotFound("hip2hip runner binary not found under " + ctx.project_root);
+  const std::string bin = FindBuiltBinary(ctx.project_root, KitBinary(ctx.device, "hip_runner"));
+  if (bin.empty()) return NotFound(KitBinary(ctx.device, "hip_runner") + " not found under " + ctx.project_root);
   // The runner's binary, copied (a Bazel runfiles tree is links that point
   // outside the sandbox), and the subject's library alone in a folder of
   // its own, fresh for every runner: nothing of the harness, the other
@@ -544,8 +598,10 @@ Result<Json> HipRunner(const EvaluationContext& ctx, const std::string& subject,
   sb.workspace_read_only = true;
   sb.read_only = {{code.string(), "/opt/arena/runner"}};
   ARENA_ASSIGN_OR_RETURN(sb.libraries, HipRunnerLibraries(bin));
-  sb.devices = GpuDeviceNodes();
-  sb.env = {{"CUDA_VISIBLE_DEVICES", std::to_string(ctx.device.index)}};
+  const DeviceAccess access = AccessTo(ctx.device);
+  sb.devices = access.nodes;
+  for (const auto& path : access.read_only) sb.read_only.push_back({path, path});
+  sb.env = access.env;
   ARENA_ASSIGN_OR_RETURN(
       std::vector<std::string> argv,
       SandboxArgv(sb, {"/opt/arena/runner/hip_runner",
@@ -556,8 +612,8 @@ Result<Json> HipRunner(const EvaluationContext& ctx, const std::string& subject,
 Result<std::unique_ptr<WorkerProcess>> StartHipWorker(const EvaluationContext& ctx,
                                                       const std::map<std::string, std::string>& libs,
                                                       const std::string& reference) {
-  std::string bin = FindBuiltBinary(ctx.project_root, "plugins/common/hip/hip_judge");
-  if (bin.empty()) return NotFound("hip2hip worker binary not found under " + ctx.project_root);
+  std::string bin = FindBuiltBinary(ctx.project_root, KitBinary(ctx.device, "hip_judge"));
+  if (bin.empty()) return NotFound(KitBinary(ctx.device, "hip_judge") + " not found under " + ctx.project_root);
   Json runners = Json::object();
   for (const auto& [subject, lib] : libs) {
     ARENA_ASSIGN_OR_RETURN(runners[subject], HipRunner(ctx, subject, lib));
@@ -565,7 +621,7 @@ Result<std::unique_ptr<WorkerProcess>> StartHipWorker(const EvaluationContext& c
   ProcessOptions o;
   o.argv = {bin};
   o.cwd = ctx.work_dir;
-  o.env["CUDA_VISIBLE_DEVICES"] = std::to_string(ctx.device.index);
+  for (const auto& [k, v] : AccessTo(ctx.device).env) o.env[k] = v;
   o.isolate_network = true;
   ARENA_ASSIGN_OR_RETURN(std::unique_ptr<WorkerProcess> worker, WorkerProcess::Start(o));
   Json init = {{"op", "init"},

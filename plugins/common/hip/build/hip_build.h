@@ -78,6 +78,11 @@ Result<Section> ValidateHipTask(const TaskSpec& task, const std::string& section
 // "HIP version: ..."}, those found), asked once per process.
 Json HipToolchain();
 
+// The HIP kit's binary `name` ("hip_judge", "hip_runner") for `device`, a
+// path under the project root: plugins/common/hip/<name>, or <name>_rocm
+// (the same built against ROCm's HIP runtime) on an AMD GPU.
+std::string KitBinary(const DeviceInfo& device, const std::string& name);
+
 // The command line of a subject's runner (plugins/common/hip/hip_runner)
 // for the judge: the runner in the sandbox (core/sandbox), on the context's
 // GPU, seeing `lib` (copied into a folder of its own) and nothing else, as

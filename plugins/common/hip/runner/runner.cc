@@ -262,7 +262,7 @@ int main(int argc, char** argv) {
   // the driver's sharing calls a current device.
   cudaError_t e = cudaSetDevice(0);
   if (e == cudaSuccess) e = cudaFree(nullptr);
-  if (e != cudaSuccess) return fail("CUDA: " + arena::hip2hip::CudaText(e));
+  if (e != cudaSuccess) return fail(std::string(arena::hip2hip::kGpuRuntime) + ": " + arena::hip2hip::CudaText(e));
   auto vmm = arena::hip2hip::Vmm::Open(0);
   if (!vmm.ok()) return fail(vmm.status().message());
   // Observing before the subject's library is loaded: its constructors are

@@ -2,7 +2,8 @@
 // of the system: the CUDA runtime (and CUPTI, where the machine has it)
 // load inside it; cuBLAS, cuDNN, NVRTC and the compilers are not there for
 // a subject to call, although the machine has them (the same probe in the
-// agents' sandbox, which binds all of /usr, finds cuBLAS).
+// agents' sandbox, which binds all of /usr, finds cuBLAS). The runner built
+// for ROCm starts in its own.
 #include <filesystem>
 #include <map>
 #include <set>
@@ -15,6 +16,7 @@
 #include "core/process.h"
 #include "core/sandbox.h"
 #include "plugins/common/hip/build/hip_build.h"
+#include "plugins/common/hip/runner/runner_client.h"
 
 namespace arena {
 namespace {
@@ -78,6 +80,41 @@ TEST(RunnerSandbox, HoldsTheRuntimeAndNoVendorLibraryOrCompiler) {
   const std::map<std::string, std::string> usr = Probe({});
   EXPECT_EQ(usr.at("/usr/local/cuda"), fs::exists("/usr/local/cuda") ? "exists" : "absent");
   EXPECT_EQ(usr.at("/usr/bin/python3"), fs::exists("/usr/bin/python3") ? "exists" : "absent");
+}
+
+// The runner built for ROCm starts in its sandbox with the libraries it
+// needs (the HIP runtime, and the code-object manager it opens itself) and,
+// on a machine without an AMD GPU, says so over its channel.
+TEST(RunnerSandbox, TheRocmRunnerStartsAndSaysWhyWithoutAnAmdGpu) {
+  if (std::string why = SandboxUnavailableReason(); !why.empty()) GTEST_SKIP() << "no sandbox: " << why;
+  if (fs::exists("/dev/kfd")) GTEST_SKIP() << "this machine has an AMD GPU";
+  const std::string runner = fs::absolute("plugins/common/hip/hip_runner_rocm").string();
+  auto libs = HipRunnerLibraries(runner);
+  ASSERT_TRUE(libs.ok()) << libs.status().message();
+  std::set<std::string> names;
+  for (const auto& l : *libs) names.insert(l.second);
+  EXPECT_EQ(names.count("libamdhip64.so.5") + names.count("libamdhip64.so.6"), 1u);
+  bool comgr = false;
+  for (const auto& name : names) comgr |= name.rfind("libamd_comgr.so", 0) == 0;
+  EXPECT_TRUE(comgr);
+  EXPECT_EQ(names.count("libcudart.so.13"), 0u);
+
+  const fs::path dir = fs::path(std::getenv("TEST_TMPDIR")) / "rocm";
+  ASSERT_TRUE(ResetDir(dir.string()).ok());
+  ASSERT_TRUE(CopyFile(runner, (dir / "hip_runner").string()).ok());
+  fs::permissions(dir / "hip_runner", fs::perms::owner_all);
+  SandboxOptions sb;
+  sb.workspace = dir.string();
+  sb.workspace_read_only = true;
+  sb.libraries = *libs;
+  auto argv = SandboxArgv(sb, {std::string(kSandboxWorkspace) + "/hip_runner",
+                               "--lib=" + std::string(kSandboxWorkspace) + "/subject.so"});
+  ASSERT_TRUE(argv.ok()) << argv.status().message();
+  hip2hip::RunnerClient client("candidate", *argv, (fs::path(std::getenv("TEST_TMPDIR")) / "rocm.log").string());
+  const Status started = client.Start(60);
+  ASSERT_FALSE(started.ok());
+  EXPECT_NE(started.message().find("candidate: HIP: hipError"), std::string::npos)
+      << started.message() << "\n" << client.LogTail();
 }
 
 }  // namespace

@@ -138,10 +138,17 @@ Result<std::string> DeviceFillPtx(const std::string& arch) {
 Result<DeviceFill> DeviceFill::Create(int device) {
   cudaDeviceProp prop{};
   if (cudaError_t e = cudaGetDeviceProperties(&prop, device); e != cudaSuccess) {
-    return Unavailable("CUDA: " + CudaText(e));
+    return Unavailable(std::string(kGpuRuntime) + ": " + CudaText(e));
   }
-  ARENA_ASSIGN_OR_RETURN(std::string ptx,
-                         DeviceFillPtx("compute_" + std::to_string(prop.major) + std::to_string(prop.minor)));
+#ifdef ARENA_ROCM
+  // The GPU's own target, without its features ("gfx90a:sramecc+:xnack-"):
+  // an AMD code object for it.
+  const std::string target = prop.gcnArchName;
+  const std::string arch = target.substr(0, target.find(':'));
+#else
+  const std::string arch = "compute_" + std::to_string(prop.major) + std::to_string(prop.minor);
+#endif
+  ARENA_ASSIGN_OR_RETURN(std::string ptx, DeviceFillPtx(arch));
   cudaLibrary_t library = nullptr;
   cudaError_t e = cudaLibraryLoadData(&library, ptx.data(), nullptr, nullptr, 0, nullptr, nullptr, 0);
   cudaKernel_t kernel = nullptr;

@@ -25,7 +25,8 @@
 
 namespace arena::hip2hip {
 
-// The generator's PTX for a virtual architecture ("compute_90").
+// The generator's PTX for a virtual architecture ("compute_90"); built for
+// ROCm (plugins/common/hip/rocm), its code object for an AMD target ("gfx90a").
 Result<std::string> DeviceFillPtx(const std::string& arch);
 
 class DeviceFill {

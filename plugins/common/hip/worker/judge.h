@@ -80,7 +80,7 @@ class Judge {
     device_ = req.value("device_index", 0);
     cudaError_t e = cudaSetDevice(device_);
     if (e == cudaSuccess) e = cudaFree(nullptr);
-    if (e != cudaSuccess) return Reply("failed", "CUDA: " + CudaText(e));
+    if (e != cudaSuccess) return Reply("failed", std::string(kGpuRuntime) + ": " + CudaText(e));
     int l2 = 0;
     cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, req.value("device_index", 0));
     l2_bytes_ = static_cast<size_t>(l2);
