@@ -12,6 +12,7 @@
 #include <set>
 #include <sstream>
 #include <thread>
+#include <utility>
 
 #include <openssl/sha.h>
 
@@ -199,12 +200,13 @@ bool FellBackToNvcc(const StageOutcome& build) {
 
 namespace {
 
-// The end of a build for an AMD GPU: hipcc's library is the one loaded
-// (copied to `lib`); nvcc's, where `nv_arch` names one, only had to build.
-StageOutcome FinishAmdBuild(const HipBuildOptions& options, const std::string& stage, const std::string& amd_name,
-                            const std::string& amd_arch, const ProcessResult& nv, const std::string& nv_arch,
-                            const ProcessResult& amd, const std::string& lib, std::string* library) {
-  StageOutcome o = StageOutcome::Passed();
+// The end of a build for an AMD GPU (`o`, its metrics so far): hipcc's
+// library is the one loaded (copied to `lib`); nvcc's, where `nv_arch`
+// names one, only had to build.
+StageOutcome FinishAmdBuild(StageOutcome o, const HipBuildOptions& options, const std::string& stage,
+                            const std::string& amd_name, const std::string& amd_arch, const ProcessResult& nv,
+                            const std::string& nv_arch, const ProcessResult& amd, const std::string& lib,
+                            std::string* library) {
   o.metrics["amd"] = amd_arch;
   o.metrics["amd_compile_s"] = amd.wall_s;
   if (!amd.success()) {
@@ -392,8 +394,10 @@ StageOutcome BuildHip(const HipBuildOptions& options, const std::string& source_
     nv = run_step(argv);
   }
   if (amd_build.joinable()) amd_build.join();
-  if (on_amd) return FinishAmdBuild(options, stage, amd_name, amd_arch, nv, nvcc.empty() ? "" : arch, amd, lib,
-                                    library);
+  if (on_amd) {
+    return FinishAmdBuild(std::move(o), options, stage, amd_name, amd_arch, nv, nvcc.empty() ? "" : arch, amd,
+                          lib, library);
+  }
   if (sandboxed && nv.success() && !built) {
     std::error_code ec;
     fs::copy_file(fs::path(stage) / (name + ".so"), lib, fs::copy_options::overwrite_existing, ec);
