@@ -54,6 +54,13 @@ std::string SandboxUnavailableReason() {
   return known[bwrap] = why;
 }
 
+void AllowDevice(const DeviceInfo& device, SandboxOptions* sb) {
+  const DeviceAccess access = AccessTo(device);
+  sb->devices.insert(sb->devices.end(), access.nodes.begin(), access.nodes.end());
+  for (const auto& path : access.read_only) sb->read_only.push_back({path, path});
+  for (const auto& [k, v] : access.env) sb->env[k] = v;
+}
+
 Result<ProcessOptions> SandboxedProcess(const SandboxOptions& sb,
                                         const std::vector<std::string>& argv) {
   ARENA_ASSIGN_OR_RETURN(std::vector<std::string> a, SandboxArgv(sb, argv));

@@ -20,6 +20,7 @@
 #include <utility>
 #include <vector>
 
+#include "core/device.h"
 #include "core/process.h"
 
 namespace arena {
@@ -36,8 +37,8 @@ struct SandboxOptions {
   // Host folders bound read-write (host path, path inside), e.g. memory an
   // evaluation lends the code under test.
   std::vector<std::pair<std::string, std::string>> read_write;
-  // Device nodes passed through (e.g. /dev/nvidia0; AccessTo in
-  // core/device.h has a GPU's); nothing else of /dev.
+  // Device nodes passed through (e.g. /dev/nvidia0; AllowDevice below
+  // adds a GPU's); nothing else of /dev.
   std::vector<std::string> devices;
   bool network = false;
   std::map<std::string, std::string> env;  // on top of PATH, HOME, TMPDIR, LANG
@@ -72,6 +73,11 @@ Result<ProcessOptions> SandboxedProcess(const SandboxOptions& sandbox,
                                         const std::vector<std::string>& argv);
 Result<std::vector<std::string>> SandboxArgv(const SandboxOptions& sandbox,
                                              const std::vector<std::string>& argv);
+
+// Lets the sandbox use `device` and no other GPU of its platform
+// (AccessTo): its device nodes, the folders its runtime reads, read-only,
+// and the variable naming it. Nothing for the CPU.
+void AllowDevice(const DeviceInfo& device, SandboxOptions* sandbox);
 
 }  // namespace arena
 

@@ -180,10 +180,7 @@ class TritonSession : public EvaluationSession {
     sb.env = {{"TRITON_CACHE_DIR", "/tmp/triton"}, {"PYTHONNOUSERSITE", "1"},
               {"PYTHONPATH", install.path}};
     if (on_gpu()) {
-      const DeviceAccess access = AccessTo(ctx_.device);
-      sb.devices = access.nodes;
-      for (const auto& path : access.read_only) sb.read_only.push_back({path, path});
-      sb.env["CUDA_VISIBLE_DEVICES"] = std::to_string(ctx_.device.index);
+      AllowDevice(ctx_.device, &sb);  // CUDA_VISIBLE_DEVICES names it
     } else {
       sb.env["TRITON_INTERPRET"] = "1";
       sb.env["CUDA_VISIBLE_DEVICES"] = "";

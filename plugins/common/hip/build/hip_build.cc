@@ -573,8 +573,9 @@ Result<Json> HipRunner(const EvaluationContext& ctx, const std::string& subject,
     // Code under test never runs outside the sandbox.
     return Unavailable("the candidate sandbox cannot run here: " + why);
   }
-  const std::string bin = FindBuiltBinary(ctx.project_root, KitBinary(ctx.device, "hip_runner"));
-  if (bin.empty()) return NotFound(KitBinary(ctx.device, "hip_runner") + " not found under " + ctx.project_root);
+  const std::string runner = KitBinary(ctx.device, "hip_runner");
+  const std::string bin = FindBuiltBinary(ctx.project_root, runner);
+  if (bin.empty()) return NotFound(runner + " not found under " + ctx.project_root);
   // The runner's binary, copied (a Bazel runfiles tree is links that point
   // outside the sandbox), and the subject's library alone in a folder of
   // its own, fresh for every runner: nothing of the harness, the other
@@ -602,10 +603,7 @@ Result<Json> HipRunner(const EvaluationContext& ctx, const std::string& subject,
   sb.workspace_read_only = true;
   sb.read_only = {{code.string(), "/opt/arena/runner"}};
   ARENA_ASSIGN_OR_RETURN(sb.libraries, HipRunnerLibraries(bin));
-  const DeviceAccess access = AccessTo(ctx.device);
-  sb.devices = access.nodes;
-  for (const auto& path : access.read_only) sb.read_only.push_back({path, path});
-  sb.env = access.env;
+  AllowDevice(ctx.device, &sb);
   ARENA_ASSIGN_OR_RETURN(
       std::vector<std::string> argv,
       SandboxArgv(sb, {"/opt/arena/runner/hip_runner",
@@ -616,8 +614,9 @@ Result<Json> HipRunner(const EvaluationContext& ctx, const std::string& subject,
 Result<std::unique_ptr<WorkerProcess>> StartHipWorker(const EvaluationContext& ctx,
                                                       const std::map<std::string, std::string>& libs,
                                                       const std::string& reference) {
-  std::string bin = FindBuiltBinary(ctx.project_root, KitBinary(ctx.device, "hip_judge"));
-  if (bin.empty()) return NotFound(KitBinary(ctx.device, "hip_judge") + " not found under " + ctx.project_root);
+  const std::string judge = KitBinary(ctx.device, "hip_judge");
+  std::string bin = FindBuiltBinary(ctx.project_root, judge);
+  if (bin.empty()) return NotFound(judge + " not found under " + ctx.project_root);
   Json runners = Json::object();
   for (const auto& [subject, lib] : libs) {
     ARENA_ASSIGN_OR_RETURN(runners[subject], HipRunner(ctx, subject, lib));

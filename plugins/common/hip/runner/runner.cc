@@ -93,8 +93,9 @@ class Runner {
     const std::string op = req.value("op", "");
     if (op == "empty" || op == "quit") return Ok();
     if (op == "prime") {
-      if (scratch_ == nullptr && cudaMalloc(&scratch_, 256) != cudaSuccess) scratch_ = nullptr;
-      cudaError_t e = scratch_ != nullptr ? cudaMemsetAsync(scratch_, 0, 4, stream_) : cudaSuccess;
+      cudaError_t e = cudaSuccess;
+      if (scratch_ == nullptr && (e = cudaMalloc(&scratch_, 256)) != cudaSuccess) scratch_ = nullptr;
+      if (e == cudaSuccess) e = cudaMemsetAsync(scratch_, 0, 4, stream_);
       if (e == cudaSuccess) e = cudaStreamSynchronize(stream_);
       return e == cudaSuccess ? Ok() : No("prime: " + CudaText(e));
     }
