@@ -17,8 +17,14 @@
 //   stop     judge, and the idle runner is stopped (SIGSTOP) during the
 //            other's round, resumed after
 //   gap      judge, and the GPU idles 20 ms before each round's eviction
-//   cupti    judge, and each runner has CUPTI subscribed to its launches
+//   cupti    prime, and each runner has CUPTI subscribed to its API calls
 //            with copy records on (as the arena's observer)
+//   callbacks  prime, and each runner has CUPTI's API callbacks only
+//   records  prime, and each runner has CUPTI's copy records only
+//   paused   cupti, with the copy records switched off by the prime and on
+//            again after the round, outside it
+//   quiet    paused, and the graph also captured and instantiated with the
+//            copy records off
 // Per variant and repetition (fresh runners each time): the median us per
 // launch of each runner, the spread of its rounds (p90/p10) and the ratio of
 // the two medians (A versus A). A variant whose ratios leave 1.00 +- 0.02
@@ -72,7 +78,12 @@ void* LoadCupti() {
   return nullptr;
 }
 
-bool StartCupti() {
+decltype(&cuptiActivityEnable) activity_on = nullptr;
+decltype(&cuptiActivityDisable) activity_off = nullptr;
+
+// mode: 'c' callbacks, 'r' copy records, 'b' both ('q': both, the graph
+// made with the records off).
+bool StartCupti(char mode) {
   void* lib = LoadCupti();
   if (lib == nullptr) return false;
   auto subscribe = reinterpret_cast<decltype(&cuptiSubscribe)>(dlsym(lib, "cuptiSubscribe"));
@@ -80,13 +91,17 @@ bool StartCupti() {
   auto register_buffers =
       reinterpret_cast<decltype(&cuptiActivityRegisterCallbacks)>(dlsym(lib, "cuptiActivityRegisterCallbacks"));
   auto activity = reinterpret_cast<decltype(&cuptiActivityEnable)>(dlsym(lib, "cuptiActivityEnable"));
-  if (!subscribe || !enable_domain || !register_buffers || !activity) return false;
+  activity_on = activity;
+  activity_off = reinterpret_cast<decltype(&cuptiActivityDisable)>(dlsym(lib, "cuptiActivityDisable"));
+  if (!subscribe || !enable_domain || !register_buffers || !activity || !activity_off) return false;
   CUpti_SubscriberHandle sub;
-  return subscribe(&sub, OnApi, nullptr) == CUPTI_SUCCESS &&
-         enable_domain(1, sub, CUPTI_CB_DOMAIN_RUNTIME_API) == CUPTI_SUCCESS &&
-         enable_domain(1, sub, CUPTI_CB_DOMAIN_DRIVER_API) == CUPTI_SUCCESS &&
-         register_buffers(Requested, Completed) == CUPTI_SUCCESS &&
-         activity(CUPTI_ACTIVITY_KIND_MEMCPY) == CUPTI_SUCCESS;
+  if (mode != 'r' && (subscribe(&sub, OnApi, nullptr) != CUPTI_SUCCESS ||
+                      enable_domain(1, sub, CUPTI_CB_DOMAIN_RUNTIME_API) != CUPTI_SUCCESS ||
+                      enable_domain(1, sub, CUPTI_CB_DOMAIN_DRIVER_API) != CUPTI_SUCCESS)) {
+    return false;
+  }
+  return mode == 'c' || (register_buffers(Requested, Completed) == CUPTI_SUCCESS &&
+                         activity(CUPTI_ACTIVITY_KIND_MEMCPY) == CUPTI_SUCCESS);
 }
 
 struct Evictor {
@@ -105,8 +120,8 @@ struct Evictor {
 };
 
 // A runner: waits for a byte, replays (after evicting, if asked), answers.
-[[noreturn]] void Runner(int in, int out, bool self_evict, bool cupti) {
-  if (cupti && !StartCupti()) {
+[[noreturn]] void Runner(int in, int out, bool self_evict, char cupti) {
+  if (cupti != '0' && !StartCupti(cupti)) {
     std::fprintf(stderr, "runner: CUPTI cannot be loaded\n");
     _exit(3);
   }
@@ -117,6 +132,7 @@ struct Evictor {
   Check(cudaMemset(pool, 0, kLaunches * kSetBytes), "zero");
   Evictor evict;
   if (self_evict) evict.Init();
+  if (cupti == 'q') activity_off(CUPTI_ACTIVITY_KIND_MEMCPY);
   cudaGraph_t graph;
   Check(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal), "capture");
   for (int k = 0; k < kLaunches; ++k) {
@@ -126,6 +142,7 @@ struct Evictor {
   Check(cudaStreamEndCapture(stream, &graph), "end capture");
   cudaGraphExec_t exec;
   Check(cudaGraphInstantiate(&exec, graph, 0), "instantiate");
+  if (cupti == 'q') activity_on(CUPTI_ACTIVITY_KIND_MEMCPY);
   Check(cudaGraphLaunch(exec, stream), "warm");
   Check(cudaStreamSynchronize(stream), "warm sync");
   char c = 1;
@@ -133,7 +150,10 @@ struct Evictor {
   while (read(in, &c, 1) == 1) {
     if (c == 'e') {  // evict, outside the round
       evict.Run();
-    } else if (c == 'p') {  // prime: 4 bytes of its own, outside the round
+    } else if (c == 'q') {  // copy records back on, outside the round
+      activity_on(CUPTI_ACTIVITY_KIND_MEMCPY);
+    } else if (c == 'p' || c == 'P') {  // prime: 4 bytes of its own, outside the round
+      if (c == 'P') activity_off(CUPTI_ACTIVITY_KIND_MEMCPY);
       Check(cudaMemsetAsync(pool, 0, 4, stream), "prime");
       Check(cudaStreamSynchronize(stream), "prime sync");
     } else {
@@ -150,7 +170,7 @@ struct Child {
   int to, from;
 };
 
-Child Spawn(bool self_evict, bool cupti) {
+Child Spawn(bool self_evict, char cupti) {
   // Close-on-exec everywhere: a runner that inherited the other runner's
   // pipe would keep it open, and that runner would never see its end.
   int down[2], up[2];
@@ -165,7 +185,7 @@ Child Spawn(bool self_evict, bool cupti) {
     close(up[0]);
     const std::string in = std::to_string(down[0]), out = std::to_string(up[1]);
     execl("/proc/self/exe", "aa_rounds", "--runner", in.c_str(), out.c_str(), self_evict ? "1" : "0",
-          cupti ? "1" : "0", static_cast<char*>(nullptr));
+          std::string(1, cupti).c_str(), static_cast<char*>(nullptr));
     _exit(127);
   }
   close(down[0]);
@@ -192,18 +212,23 @@ double Quantile(std::vector<double> v, double p) {
 
 int main(int argc, char** argv) {
   if (argc == 6 && std::strcmp(argv[1], "--runner") == 0) {
-    Runner(std::atoi(argv[2]), std::atoi(argv[3]), argv[4][0] == '1', argv[5][0] == '1');
+    Runner(std::atoi(argv[2]), std::atoi(argv[3]), argv[4][0] == '1', argv[5][0]);
   }
   const int repetitions = argc > 1 ? std::atoi(argv[1]) : 6;
   const int rounds = argc > 2 ? std::atoi(argv[2]) : 30;
   std::setvbuf(stdout, nullptr, _IOLBF, 0);
   std::printf("| variant | rep | A us/launch | B us/launch | A p90/p10 | B p90/p10 | A/A |\n|---|---:|---:|---:|---:|---:|---:|\n");
   std::vector<std::string> summary;
-  for (const std::string variant : {"self", "judge", "prime", "stop", "gap", "cupti"}) {
+  for (const std::string variant : {"self", "judge", "prime", "stop", "gap", "cupti", "callbacks", "records", "paused", "quiet"}) {
     const bool self_evict = variant == "self";
-    const bool cupti = variant == "cupti";
-    if (cupti && LoadCupti() == nullptr) {
-      summary.push_back("cupti: skipped, CUPTI cannot be loaded (set ARENA_CUPTI to its path)");
+    const char cupti = variant == "quiet"                        ? 'q'
+                       : variant == "cupti" || variant == "paused" ? 'b'
+                       : variant == "callbacks"                 ? 'c'
+                       : variant == "records"                   ? 'r'
+                                                                : '0';
+    const bool primed = variant == "prime" || cupti != '0';
+    if (cupti != '0' && LoadCupti() == nullptr) {
+      summary.push_back(variant + ": skipped, CUPTI cannot be loaded (set ARENA_CUPTI to its path)");
       continue;
     }
     int inside = 0;
@@ -224,7 +249,7 @@ int main(int argc, char** argv) {
             judge.Run();
           }
           if (variant == "stop") kill(other.pid, SIGSTOP);
-          if (variant == "prime") Ask(runners[r], 'p');
+          if (primed) Ask(runners[r], variant == "paused" || variant == "quiet" ? 'P' : 'p');
           const auto t0 = std::chrono::steady_clock::now();
           if (!Ask(runners[r], 'r')) {
             std::fprintf(stderr, "a runner died\n");
@@ -232,6 +257,7 @@ int main(int argc, char** argv) {
           }
           const double t = std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0).count();
           if (variant == "stop") kill(other.pid, SIGCONT);
+          if (variant == "paused" || variant == "quiet") Ask(runners[r], 'q');
           if (round > 0) us[r].push_back(t / kLaunches);
         }
       }

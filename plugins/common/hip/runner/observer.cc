@@ -18,8 +18,10 @@ namespace {
 struct Cupti {
   decltype(&cuptiSubscribe) subscribe = nullptr;
   decltype(&cuptiEnableCallback) enable_callback = nullptr;
+  decltype(&cuptiEnableDomain) enable_domain = nullptr;
   decltype(&cuptiGetCallbackState) callback_state = nullptr;
   decltype(&cuptiActivityEnable) activity_enable = nullptr;
+  decltype(&cuptiActivityDisable) activity_disable = nullptr;
   decltype(&cuptiActivityRegisterCallbacks) register_buffers = nullptr;
   decltype(&cuptiActivityGetNextRecord) next_record = nullptr;
   decltype(&cuptiActivityFlushAll) flush_all = nullptr;
@@ -72,6 +74,22 @@ constexpr CUpti_CallbackId kDriverToHost[] = {
     CUPTI_DRIVER_TRACE_CBID_cuMemcpyDtoH_v2_ptds,   CUPTI_DRIVER_TRACE_CBID_cuMemcpyDtoHAsync,
     CUPTI_DRIVER_TRACE_CBID_cuMemcpyDtoHAsync_v2,   CUPTI_DRIVER_TRACE_CBID_cuMemcpyDtoHAsync_v2_ptsz,
 };
+
+// Device memory handed to another process: a process of the subject's own
+// (started from its runner) has no observer, and its work on the memory
+// it imports would not be seen. The runner itself only imports.
+constexpr CUpti_CallbackId kDriverExport[] = {
+    CUPTI_DRIVER_TRACE_CBID_cuIpcGetMemHandle,
+    CUPTI_DRIVER_TRACE_CBID_cuMemExportToShareableHandle,
+    CUPTI_DRIVER_TRACE_CBID_cuMemPoolExportToShareableHandle,
+    CUPTI_DRIVER_TRACE_CBID_cuMemPoolExportPointer,
+};
+constexpr CUpti_CallbackId kRuntimeExport[] = {
+    CUPTI_RUNTIME_TRACE_CBID_cudaIpcGetMemHandle_v4010,
+    CUPTI_RUNTIME_TRACE_CBID_cudaMemPoolExportToShareableHandle_v11020,
+    CUPTI_RUNTIME_TRACE_CBID_cudaMemPoolExportPointer_v11020,
+};
+constexpr char kExportWhy[] = ": device memory exported to another process (whose work on it is not observed)";
 
 // L2 kept for persisting accesses: lines a subject marks persisting stay in
 // the part of the L2 set aside for them, which the judge's eviction before
@@ -185,10 +203,17 @@ bool In(CUpti_CallbackId id, const CUpti_CallbackId (&ids)[N]) {
 
 bool OnHost(CUmemLocationType t) { return t != CU_MEM_LOCATION_TYPE_DEVICE && t != CU_MEM_LOCATION_TYPE_INVALID; }
 
+// A copy of either API, whatever its direction (cuMemcpy*, cudaMemcpy*).
+bool CopyCall(const std::string& fn) { return fn.rfind("cuMemcpy", 0) == 0 || fn.rfind("cudaMemcpy", 0) == 0; }
+
 void CUPTIAPI OnApi(void*, CUpti_CallbackDomain domain, CUpti_CallbackId id, const void* data) {
   const auto* info = static_cast<const CUpti_CallbackData*>(data);
   if (observer == nullptr || info->callbackSite != CUPTI_API_ENTER) return;
   const std::string fn = info->functionName != nullptr ? info->functionName : "?";
+  if (observer->quiet_round() && CopyCall(fn)) {
+    observer->OnFinding(fn + ": a copy during a timed round of a captured graph (the round makes none; "
+                        "copy records are off then)");
+  }
   if (std::string what = PersistingCall(domain, id, info->functionParams); !what.empty()) {
     observer->OnFinding(fn + ": " + what + kPersistingWhy, true);
   }
@@ -197,6 +222,7 @@ void CUPTIAPI OnApi(void*, CUpti_CallbackDomain domain, CUpti_CallbackId id, con
     if (In(id, kDriverGraphLaunches)) return observer->OnLaunch(true);
     if (In(id, kDriverHostMemory)) return observer->OnFinding(fn + ": host memory the GPU can reach", true);
     if (In(id, kDriverToHost)) return observer->OnFinding(fn + ": a copy from the GPU to the host");
+    if (In(id, kDriverExport)) return observer->OnFinding(fn + kExportWhy, true);
     if (id == CUPTI_DRIVER_TRACE_CBID_cuMemCreate) {
       const auto* p = static_cast<const cuMemCreate_params*>(info->functionParams);
       if (p->prop != nullptr && OnHost(p->prop->location.type)) {
@@ -214,6 +240,7 @@ void CUPTIAPI OnApi(void*, CUpti_CallbackDomain domain, CUpti_CallbackId id, con
   if (domain == CUPTI_CB_DOMAIN_RUNTIME_API) {
     if (In(id, kRuntimeLaunches)) return observer->OnLaunch(false);
     if (In(id, kRuntimeHostMemory)) return observer->OnFinding(fn + ": host memory the GPU can reach", true);
+    if (In(id, kRuntimeExport)) return observer->OnFinding(fn + kExportWhy, true);
   }
 }
 
@@ -244,8 +271,10 @@ Status Observer::Start() {
   if (cupti_ == nullptr) return Unavailable(std::string("CUPTI cannot be loaded: ") + dlerror());
   if (!Find(cupti_, "cuptiSubscribe", &api.subscribe) ||
       !Find(cupti_, "cuptiEnableCallback", &api.enable_callback) ||
+      !Find(cupti_, "cuptiEnableDomain", &api.enable_domain) ||
       !Find(cupti_, "cuptiGetCallbackState", &api.callback_state) ||
       !Find(cupti_, "cuptiActivityEnable", &api.activity_enable) ||
+      !Find(cupti_, "cuptiActivityDisable", &api.activity_disable) ||
       !Find(cupti_, "cuptiActivityRegisterCallbacks", &api.register_buffers) ||
       !Find(cupti_, "cuptiActivityGetNextRecord", &api.next_record) ||
       !Find(cupti_, "cuptiActivityFlushAll", &api.flush_all)) {
@@ -258,6 +287,18 @@ Status Observer::Start() {
     return Unavailable("CUPTI refused a subscriber (error " + std::to_string(r) + ")");
   }
   subscriber_ = sub;
+  if (!EnableWatched()) return Unavailable("CUPTI refused a callback");
+  if (api.register_buffers(BufferRequested, BufferCompleted) != CUPTI_SUCCESS ||
+      api.activity_enable(CUPTI_ACTIVITY_KIND_MEMCPY) != CUPTI_SUCCESS) {
+    return Unavailable("CUPTI refused copy records");
+  }
+  if (cudaMalloc(&canary_, 2 * kCanaryBytes) != cudaSuccess) return Unavailable("no device memory for a canary");
+  if (!CanaryCopied()) return Unavailable("CUPTI's copy records do not arrive");
+  return OkStatus();
+}
+
+bool Observer::EnableWatched() {
+  auto sub = static_cast<CUpti_SubscriberHandle>(subscriber_);
   auto enable = [&](CUpti_CallbackDomain d, CUpti_CallbackId id) {
     return api.enable_callback(1, sub, d, id) == CUPTI_SUCCESS;
   };
@@ -266,20 +307,15 @@ Status Observer::Start() {
   for (auto id : kDriverGraphLaunches) ok &= enable(CUPTI_CB_DOMAIN_DRIVER_API, id);
   for (auto id : kDriverHostMemory) ok &= enable(CUPTI_CB_DOMAIN_DRIVER_API, id);
   for (auto id : kDriverToHost) ok &= enable(CUPTI_CB_DOMAIN_DRIVER_API, id);
+  for (auto id : kDriverExport) ok &= enable(CUPTI_CB_DOMAIN_DRIVER_API, id);
+  for (auto id : kRuntimeExport) ok &= enable(CUPTI_CB_DOMAIN_RUNTIME_API, id);
   for (auto id : kDriverPersisting) ok &= enable(CUPTI_CB_DOMAIN_DRIVER_API, id);
   for (auto id : kRuntimePersisting) ok &= enable(CUPTI_CB_DOMAIN_RUNTIME_API, id);
   ok &= enable(CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_cuMemCreate);
   ok &= enable(CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_cuMemPoolCreate);
   for (auto id : kRuntimeLaunches) ok &= enable(CUPTI_CB_DOMAIN_RUNTIME_API, id);
   for (auto id : kRuntimeHostMemory) ok &= enable(CUPTI_CB_DOMAIN_RUNTIME_API, id);
-  if (!ok) return Unavailable("CUPTI refused a callback");
-  if (api.register_buffers(BufferRequested, BufferCompleted) != CUPTI_SUCCESS ||
-      api.activity_enable(CUPTI_ACTIVITY_KIND_MEMCPY) != CUPTI_SUCCESS) {
-    return Unavailable("CUPTI refused copy records");
-  }
-  if (cudaMalloc(&canary_, 2 * kCanaryBytes) != cudaSuccess) return Unavailable("no device memory for a canary");
-  if (!CanaryCopied()) return Unavailable("CUPTI's copy records do not arrive");
-  return OkStatus();
+  return ok;
 }
 
 void Observer::OnLaunch(bool graph) { (graph ? graph_launches_ : launches_).fetch_add(1); }
@@ -313,9 +349,147 @@ bool Observer::CanaryCopied() {
   return canaries_.load() > before;
 }
 
+bool Observer::BeginQuietRound() {
+  if (subscriber_ == nullptr) return false;
+  auto sub = static_cast<CUpti_SubscriberHandle>(subscriber_);
+  // Every call watched first, then the records off: no moment without one.
+  if (api.enable_domain(1, sub, CUPTI_CB_DOMAIN_DRIVER_API) != CUPTI_SUCCESS ||
+      api.enable_domain(1, sub, CUPTI_CB_DOMAIN_RUNTIME_API) != CUPTI_SUCCESS) {
+    EndQuietRound();
+    return false;
+  }
+  quiet_.store(true);
+  if (api.activity_disable(CUPTI_ACTIVITY_KIND_MEMCPY) != CUPTI_SUCCESS) {
+    EndQuietRound();
+    return false;
+  }
+  return true;
+}
+
+void Observer::RecordCopies(bool on) {
+  if (subscriber_ == nullptr) return;
+  if (on) {
+    if (api.activity_enable(CUPTI_ACTIVITY_KIND_MEMCPY) != CUPTI_SUCCESS) {
+      OnFinding("the runner's copy records could not be switched on again");
+    }
+  } else {
+    api.activity_disable(CUPTI_ACTIVITY_KIND_MEMCPY);
+  }
+}
+
+void Observer::EndQuietRound() {
+  auto sub = static_cast<CUpti_SubscriberHandle>(subscriber_);
+  // Still watching every copy call, as BeginQuietRound left it?
+  uint32_t driver = 0, runtime = 0;
+  if (quiet_.load() &&
+      (api.callback_state(&driver, sub, CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_cuMemcpy) !=
+           CUPTI_SUCCESS ||
+       api.callback_state(&runtime, sub, CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_RUNTIME_TRACE_CBID_cudaMemcpy_v3020) !=
+           CUPTI_SUCCESS ||
+       driver == 0 || runtime == 0)) {
+    OnFinding("the runner's observation of copy calls was switched off during a timed round");
+  }
+  // The records on first, then the watch narrowed again.
+  if (api.activity_enable(CUPTI_ACTIVITY_KIND_MEMCPY) != CUPTI_SUCCESS) {
+    OnFinding("the runner's copy records could not be switched on again");
+  }
+  quiet_.store(false);
+  api.enable_domain(0, sub, CUPTI_CB_DOMAIN_DRIVER_API);
+  api.enable_domain(0, sub, CUPTI_CB_DOMAIN_RUNTIME_API);
+  if (!EnableWatched()) OnFinding("the runner's launch observation could not be switched on again");
+}
+
+namespace {
+
+// Memory a copy or set node in a captured graph writes or reads: device
+// memory of the GPU (or a CUDA array), not the host's.
+bool OnDevice(cudaArray_t array, const void* ptr) {
+  if (array != nullptr) return true;
+  cudaPointerAttributes a{};
+  if (cudaPointerGetAttributes(&a, ptr) != cudaSuccess) {
+    (void)cudaGetLastError();
+    return false;
+  }
+  return a.type == cudaMemoryTypeDevice;
+}
+
+}  // namespace
+
+void Observer::InspectGraph(cudaGraph_t graph) {
+  if (subscriber_ != nullptr) Inspect(graph, 0);
+}
+
+void Observer::Inspect(cudaGraph_t graph, int depth) {
+  constexpr char kIn[] = "the graph captured for timing ";
+  size_t n = 0;
+  std::vector<cudaGraphNode_t> nodes;
+  if (cudaGraphGetNodes(graph, nullptr, &n) == cudaSuccess) {
+    nodes.resize(n);
+    if (n > 0 && cudaGraphGetNodes(graph, nodes.data(), &n) != cudaSuccess) n = static_cast<size_t>(-1);
+  } else {
+    n = static_cast<size_t>(-1);
+  }
+  if (n == static_cast<size_t>(-1)) {
+    (void)cudaGetLastError();
+    return OnFinding(std::string(kIn) + "cannot be inspected");
+  }
+  for (cudaGraphNode_t node : nodes) {
+    cudaGraphNodeType type{};
+    if (cudaGraphNodeGetType(node, &type) != cudaSuccess) {
+      (void)cudaGetLastError();
+      OnFinding(std::string(kIn) + "holds a node whose kind cannot be read");
+      continue;
+    }
+    switch (type) {
+      case cudaGraphNodeTypeKernel:
+      case cudaGraphNodeTypeEmpty:
+      case cudaGraphNodeTypeWaitEvent:
+      case cudaGraphNodeTypeEventRecord:
+      case cudaGraphNodeTypeMemAlloc:
+      case cudaGraphNodeTypeMemFree:
+        break;
+      case cudaGraphNodeTypeMemcpy: {
+        // Copies into device memory only: one into the host is the way
+        // host computation gets its inputs.
+        cudaMemcpy3DParms p{};
+        if (cudaGraphMemcpyNodeGetParams(node, &p) != cudaSuccess || !OnDevice(p.dstArray, p.dstPtr.ptr)) {
+          (void)cudaGetLastError();
+          OnFinding(std::string(kIn) + "copies from the GPU to the host");
+        }
+        break;
+      }
+      case cudaGraphNodeTypeMemset: {
+        cudaMemsetParams p{};
+        if (cudaGraphMemsetNodeGetParams(node, &p) != cudaSuccess || !OnDevice(nullptr, p.dst)) {
+          (void)cudaGetLastError();
+          OnFinding(std::string(kIn) + "sets host memory");
+        }
+        break;
+      }
+      case cudaGraphNodeTypeHost:
+        OnFinding(std::string(kIn) + "runs a host function (cudaLaunchHostFunc or a host node)");
+        break;
+      case cudaGraphNodeTypeGraph: {
+        cudaGraph_t child = nullptr;
+        if (depth < 8 && cudaGraphChildGraphNodeGetGraph(node, &child) == cudaSuccess) {
+          Inspect(child, depth + 1);
+        } else {
+          (void)cudaGetLastError();
+          OnFinding(std::string(kIn) + "holds a child graph that cannot be inspected");
+        }
+        break;
+      }
+      default:
+        OnFinding(std::string(kIn) + "holds a node of a kind the judge does not inspect (" +
+                  std::to_string(static_cast<int>(type)) + ")");
+    }
+  }
+}
+
 Observation Observer::Take() {
   Observation o;
   if (subscriber_ == nullptr) return o;
+  if (quiet_.load()) EndQuietRound();
   // Still on: the callbacks enabled, and the copy records still coming.
   uint32_t on = 0;
   if (api.callback_state(&on, static_cast<CUpti_SubscriberHandle>(subscriber_), CUPTI_CB_DOMAIN_RUNTIME_API,

@@ -2,10 +2,12 @@
 // CUPTI (loaded, subscribed and enabled before the subject's library):
 // every kernel launch (runtime or driver API, eager or captured), every
 // copy that lands in host memory (CUPTI's copy records, whatever API made
-// it), and every allocation of host memory the device can reach (pinned,
-// registered, managed, or virtual memory placed on the host). Host
-// computation needs one of the last two to see the inputs; a call that
-// launches no kernel did not compute on the GPU.
+// it), every allocation of host memory the device can reach (pinned,
+// registered, managed, or virtual memory placed on the host), and every
+// export of device memory to another process (which no observer watches).
+// Host computation needs a copy to the host or host memory the GPU reaches
+// to see the inputs; a call that launches no kernel did not compute on
+// the GPU.
 //
 // The observation runs in the subject's process: a subject written against
 // it can switch it off. The runner checks, at every Take, that its
@@ -16,6 +18,17 @@
 //   if (Status s = o.Start(); !s.ok()) ...  // before dlopen of the subject
 //   ... the subject's calls ...
 //   Observation seen = o.Take();           // since the last Take
+//
+// A timed round of a captured graph is observed another way. CUPTI's copy
+// records cost every kernel inside a graph about as much as the launch
+// itself (tools/gpu/probes/aa_rounds.cu), which would time both subjects'
+// short calls at twice their cost, with the noise of the records' work.
+// So the graph is inspected when it is captured (InspectGraph: kernels,
+// copies and sets within device memory, allocations and events only), and
+// its timed replays run Quiet: copy records off, every API call watched
+// instead, and any copy call made during the round (the replay makes
+// none) is a finding (BeginQuietRound). Take ends the quiet window, checks that the
+// callbacks were not switched off in it, and turns the records on again.
 #ifndef ARENA_PLUGINS_HIP2HIP_RUNNER_OBSERVER_H_
 #define ARENA_PLUGINS_HIP2HIP_RUNNER_OBSERVER_H_
 
@@ -24,6 +37,8 @@
 #include <mutex>
 #include <string>
 #include <vector>
+
+#include <cuda_runtime_api.h>
 
 #include "core/status.h"
 
@@ -50,20 +65,36 @@ class Observer {
   // What happened since the last Take (or Start), after flushing CUPTI's
   // records and checking that the observation is still on.
   Observation Take();
+  // What a captured graph holds that is not the subject's GPU work on
+  // device memory (a host function, a copy to or from the host, a node of
+  // a kind not inspected): findings, seen at the next Take.
+  void InspectGraph(cudaGraph_t graph);
+  // Until the next Take: copy records off, every copy call a finding.
+  // Returns false (and changes nothing) when not observing.
+  bool BeginQuietRound();
+  // Copy records off while a graph is captured and instantiated (its calls
+  // do not run then; what the graph holds is inspected instead), on again
+  // after it; Take turns them on in any case.
+  void RecordCopies(bool on);
 
   // Called by CUPTI (public for its C callbacks).
+  bool quiet_round() const { return quiet_.load(); }
   void OnLaunch(bool graph);
   void OnFinding(std::string what, bool sticky = false);
   void OnRecords(uint8_t* buffer, size_t valid);
 
  private:
   bool CanaryCopied();
+  bool EnableWatched();
+  void EndQuietRound();
+  void Inspect(cudaGraph_t graph, int depth);
 
   void* cupti_ = nullptr;
   void* subscriber_ = nullptr;
   std::atomic<int64_t> launches_{0};
   std::atomic<int64_t> graph_launches_{0};
   std::atomic<int64_t> canaries_{0};
+  std::atomic<bool> quiet_{false};
   std::mutex mu_;
   std::vector<std::string> findings_;
   std::vector<std::string> sticky_;

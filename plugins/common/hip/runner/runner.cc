@@ -17,9 +17,10 @@
 //   {"op": "capture", ...the same...}  one CUDA graph of the K calls
 //   {"op": "replay"}                   that graph, once
 //   {"op": "empty"}                    nothing (the judge's round-trip cost)
-//   {"op": "prime"}                    4 bytes of the runner's own set on its
+//   {"op": "prime", "quiet": B}        4 bytes of the runner's own set on its
 //     stream, waited for: the GPU switched to this runner's context before a
-//     timed round, not inside it
+//     timed round, not inside it; with "quiet", the replay that follows is
+//     observed quietly (observer.h) until the next observe
 //   {"op": "observe"}                  what the subject did since the last
 //     observe (observer.h): {"ok": true, "launches": N, "graph_launches": N,
 //     "findings": [...]}, or {"ok": true, "unobserved": WHY} without CUPTI
@@ -93,6 +94,9 @@ class Runner {
     const std::string op = req.value("op", "");
     if (op == "empty" || op == "quit") return Ok();
     if (op == "prime") {
+      // Before a timed replay: the replay observed quietly (observer.h),
+      // until the observe that follows it.
+      if (req.value("quiet", false) && graph_ != nullptr && unobserved_.empty()) observer_->BeginQuietRound();
       cudaError_t e = cudaSuccess;
       if (scratch_ == nullptr && (e = cudaMalloc(&scratch_, 256)) != cudaSuccess) scratch_ = nullptr;
       if (e == cudaSuccess) e = cudaMemsetAsync(scratch_, 0, 4, stream_);
@@ -215,11 +219,18 @@ class Runner {
       graph_ = nullptr;
     }
     cudaGraph_t graph = nullptr;
+    // No copy runs while capturing: the records are off (a graph made
+    // under them is slower to replay), and the graph is inspected instead.
+    if (unobserved_.empty()) observer_->RecordCopies(false);
     cudaError_t e = cudaStreamBeginCapture(stream_, cudaStreamCaptureModeRelaxed);
     const int rc = e == cudaSuccess ? RunAll() : 0;
     const cudaError_t end = cudaStreamEndCapture(stream_, &graph);
     if (e == cudaSuccess) e = end;
-    if (e == cudaSuccess && rc == 0) e = cudaGraphInstantiate(&graph_, graph, 0);
+    if (e == cudaSuccess && rc == 0) {
+      if (unobserved_.empty()) observer_->InspectGraph(graph);
+      e = cudaGraphInstantiate(&graph_, graph, 0);
+    }
+    if (unobserved_.empty()) observer_->RecordCopies(true);
     if (graph != nullptr) cudaGraphDestroy(graph);
     if (e != cudaSuccess || rc != 0) {
       (void)cudaGetLastError();

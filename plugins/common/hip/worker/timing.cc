@@ -323,8 +323,10 @@ Json Judge::Time(const Json& req) {
       // neither is in the round. (A probe of two runner processes timed
       // this way, tools/gpu/probes/aa_rounds.cu, showed the switch inside
       // the round as an offset of several percent on launch-bound rounds.)
+      // A graph's replay is then observed quietly (runner/observer.h): no
+      // copy records, which would cost each of its kernels about a launch.
       Json woke;
-      RoundTrip(r, {{"op", "prime"}}, &woke);
+      RoundTrip(r, {{"op", "prime"}, {"quiet", mode == "graph"}}, &woke);
       if (!woke.is_null()) {
         for (const auto& any : order) runners[any]->Freeze(false);
         return woke;

@@ -516,6 +516,16 @@ inline hipError_t hipStreamDestroy(hipStream_t stream) {
 inline hipError_t hipStreamSynchronize(hipStream_t stream) {
   return hip_on_cuda::to_hip(cudaStreamSynchronize(stream));
 }
+// Device memory shared between processes.
+typedef cudaIpcMemHandle_t hipIpcMemHandle_t;
+inline hipError_t hipIpcGetMemHandle(hipIpcMemHandle_t* handle, void* ptr) {
+  return hip_on_cuda::to_hip(cudaIpcGetMemHandle(handle, ptr));
+}
+// A host function run in stream order (HIP's hipHostFn_t is CUDA's).
+typedef void (*hipHostFn_t)(void* user_data);
+inline hipError_t hipLaunchHostFunc(hipStream_t stream, hipHostFn_t fn, void* user_data) {
+  return hip_on_cuda::to_hip(cudaLaunchHostFunc(stream, fn, user_data));
+}
 inline hipError_t hipStreamQuery(hipStream_t stream) {
   return hip_on_cuda::to_hip(cudaStreamQuery(stream));
 }
