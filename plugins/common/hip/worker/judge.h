@@ -76,6 +76,7 @@ class Judge {
       runner_argv_[subject] = spec.value("argv", std::vector<std::string>{});
     }
     timeout_s_ = req.value("timeout_s", 60.0);
+    quiet_rounds_ = req.value("quiet_rounds", true);
     log_dir_ = req.value("log_dir", std::string("."));
     device_ = req.value("device_index", 0);
     cudaError_t e = cudaSetDevice(device_);
@@ -521,6 +522,8 @@ class Judge {
   std::map<std::string, std::string> observation_;  // per subject: "cupti" or "unobserved: why"
   Vmm vmm_;
   double timeout_s_ = 60;
+  // Timed replays of captured graphs observed quietly (runner/observer.h).
+  bool quiet_rounds_ = true;
   std::string log_dir_;
   ReferenceFn reference_ = nullptr;
   size_t l2_bytes_ = 0;

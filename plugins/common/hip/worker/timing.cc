@@ -214,7 +214,7 @@ Json Judge::Time(const Json& req) {
     for (const auto& s : order) {
       RunnerClient* r = runners[s];
       if (Status st = r->Reserve(vmm_, total, timeout_s_); !st.ok()) return RunnerFailure(r, st);
-      auto a = r->Request({{"op", "capture"}, {"sets", count}, {"in", Describe(in, r->slab_id())},
+      auto a = r->Request({{"op", "capture"}, {"quiet", quiet_rounds_}, {"sets", count}, {"in", Describe(in, r->slab_id())},
                            {"out", Describe(out, r->slab_id())}, {"params", plist}},
                           timeout_s_);
       if (!a.ok()) return RunnerFailure(r, a.status());
@@ -326,7 +326,7 @@ Json Judge::Time(const Json& req) {
       // A graph's replay is then observed quietly (runner/observer.h): no
       // copy records, which would cost each of its kernels about a launch.
       Json woke;
-      RoundTrip(r, {{"op", "prime"}, {"quiet", mode == "graph"}}, &woke);
+      RoundTrip(r, {{"op", "prime"}, {"quiet", quiet_rounds_ && mode == "graph"}}, &woke);
       if (!woke.is_null()) {
         for (const auto& any : order) runners[any]->Freeze(false);
         return woke;
