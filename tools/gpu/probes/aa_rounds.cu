@@ -25,6 +25,8 @@
 //            again after the round, outside it
 //   quiet    paused, and the graph also captured and instantiated with the
 //            copy records off
+//   silent   paused, and every callback off too from the prime to the end
+//            of the round (the subscriber kept)
 // Per variant and repetition (fresh runners each time): the median us per
 // launch of each runner, the spread of its rounds (p90/p10) and the ratio of
 // the two medians (A versus A). A variant whose ratios leave 1.00 +- 0.02
@@ -80,6 +82,8 @@ void* LoadCupti() {
 
 decltype(&cuptiActivityEnable) activity_on = nullptr;
 decltype(&cuptiActivityDisable) activity_off = nullptr;
+decltype(&cuptiEnableDomain) domain_on = nullptr;
+CUpti_SubscriberHandle subscriber = nullptr;
 
 // mode: 'c' callbacks, 'r' copy records, 'b' both ('q': both, the graph
 // made with the records off).
@@ -94,7 +98,8 @@ bool StartCupti(char mode) {
   activity_on = activity;
   activity_off = reinterpret_cast<decltype(&cuptiActivityDisable)>(dlsym(lib, "cuptiActivityDisable"));
   if (!subscribe || !enable_domain || !register_buffers || !activity || !activity_off) return false;
-  CUpti_SubscriberHandle sub;
+  domain_on = enable_domain;
+  CUpti_SubscriberHandle& sub = subscriber;
   if (mode != 'r' && (subscribe(&sub, OnApi, nullptr) != CUPTI_SUCCESS ||
                       enable_domain(1, sub, CUPTI_CB_DOMAIN_RUNTIME_API) != CUPTI_SUCCESS ||
                       enable_domain(1, sub, CUPTI_CB_DOMAIN_DRIVER_API) != CUPTI_SUCCESS)) {
@@ -150,10 +155,16 @@ struct Evictor {
   while (read(in, &c, 1) == 1) {
     if (c == 'e') {  // evict, outside the round
       evict.Run();
-    } else if (c == 'q') {  // copy records back on, outside the round
+    } else if (c == 'q') {  // copy records (and callbacks) back on, outside the round
       activity_on(CUPTI_ACTIVITY_KIND_MEMCPY);
-    } else if (c == 'p' || c == 'P') {  // prime: 4 bytes of its own, outside the round
-      if (c == 'P') activity_off(CUPTI_ACTIVITY_KIND_MEMCPY);
+      domain_on(1, subscriber, CUPTI_CB_DOMAIN_RUNTIME_API);
+      domain_on(1, subscriber, CUPTI_CB_DOMAIN_DRIVER_API);
+    } else if (c == 'p' || c == 'P' || c == 'S') {  // prime: 4 bytes of its own, outside the round
+      if (c != 'p') activity_off(CUPTI_ACTIVITY_KIND_MEMCPY);
+      if (c == 'S') {
+        domain_on(0, subscriber, CUPTI_CB_DOMAIN_RUNTIME_API);
+        domain_on(0, subscriber, CUPTI_CB_DOMAIN_DRIVER_API);
+      }
       Check(cudaMemsetAsync(pool, 0, 4, stream), "prime");
       Check(cudaStreamSynchronize(stream), "prime sync");
     } else {
@@ -219,13 +230,15 @@ int main(int argc, char** argv) {
   std::setvbuf(stdout, nullptr, _IOLBF, 0);
   std::printf("| variant | rep | A us/launch | B us/launch | A p90/p10 | B p90/p10 | A/A |\n|---|---:|---:|---:|---:|---:|---:|\n");
   std::vector<std::string> summary;
-  for (const std::string variant : {"self", "judge", "prime", "stop", "gap", "cupti", "callbacks", "records", "paused", "quiet"}) {
+  for (const std::string variant : {"self", "judge", "prime", "stop", "gap", "cupti", "callbacks", "records",
+                                    "paused", "quiet", "silent"}) {
     const bool self_evict = variant == "self";
-    const char cupti = variant == "quiet"                        ? 'q'
-                       : variant == "cupti" || variant == "paused" ? 'b'
-                       : variant == "callbacks"                 ? 'c'
-                       : variant == "records"                   ? 'r'
-                                                                : '0';
+    const bool paused = variant == "paused" || variant == "quiet" || variant == "silent";
+    const char cupti = variant == "quiet"              ? 'q'
+                       : variant == "cupti" || paused ? 'b'
+                       : variant == "callbacks"       ? 'c'
+                       : variant == "records"         ? 'r'
+                                                      : '0';
     const bool primed = variant == "prime" || cupti != '0';
     if (cupti != '0' && LoadCupti() == nullptr) {
       summary.push_back(variant + ": skipped, CUPTI cannot be loaded (set ARENA_CUPTI to its path)");
@@ -249,7 +262,7 @@ int main(int argc, char** argv) {
             judge.Run();
           }
           if (variant == "stop") kill(other.pid, SIGSTOP);
-          if (primed) Ask(runners[r], variant == "paused" || variant == "quiet" ? 'P' : 'p');
+          if (primed) Ask(runners[r], variant == "silent" ? 'S' : paused ? 'P' : 'p');
           const auto t0 = std::chrono::steady_clock::now();
           if (!Ask(runners[r], 'r')) {
             std::fprintf(stderr, "a runner died\n");
@@ -257,7 +270,7 @@ int main(int argc, char** argv) {
           }
           const double t = std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0).count();
           if (variant == "stop") kill(other.pid, SIGCONT);
-          if (variant == "paused" || variant == "quiet") Ask(runners[r], 'q');
+          if (paused) Ask(runners[r], 'q');
           if (round > 0) us[r].push_back(t / kLaunches);
         }
       }
