@@ -20,15 +20,15 @@
 //   Observation seen = o.Take();           // since the last Take
 //
 // A timed round of a captured graph is observed another way. CUPTI's copy
-// records cost every kernel inside a graph about as much as the launch
-// itself (tools/gpu/probes/aa_rounds.cu), which would time both subjects'
-// short calls at twice their cost, with the noise of the records' work.
+// records cost every kernel inside a graph about as much as its launch
+// (docs/results/hip-quiet-rounds-h200-2026-12-03), which would time both
+// subjects' short calls at up to twice their cost, with the records' noise.
 // So the graph is inspected when it is captured (InspectGraph: kernels,
-// copies and sets within device memory, allocations and events only), and
-// its timed replays run Quiet: copy records off, every API call watched
-// instead, and any copy call made during the round (the replay makes
-// none) is a finding (BeginQuietRound). Take ends the quiet window, checks that the
-// callbacks were not switched off in it, and turns the records on again.
+// copies and sets into device memory, allocations and events only), and
+// its timed replays are quiet (BeginQuietRound): copy records off, every
+// API call watched instead, and any copy call made during the round (the
+// replay makes none) a finding. Take ends the quiet round, checks that
+// the copy calls were still watched, and turns the records on again.
 #ifndef ARENA_PLUGINS_HIP2HIP_RUNNER_OBSERVER_H_
 #define ARENA_PLUGINS_HIP2HIP_RUNNER_OBSERVER_H_
 
@@ -66,8 +66,8 @@ class Observer {
   // records and checking that the observation is still on.
   Observation Take();
   // What a captured graph holds that is not the subject's GPU work on
-  // device memory (a host function, a copy to or from the host, a node of
-  // a kind not inspected): findings, seen at the next Take.
+  // device memory (a host function, a copy or a set into host memory, a
+  // node of a kind not inspected): findings, seen at the next Take.
   void InspectGraph(cudaGraph_t graph);
   // Until the next Take: copy records off, every copy call a finding.
   // Returns false (and changes nothing) when not observing.
