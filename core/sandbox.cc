@@ -13,6 +13,8 @@ namespace fs = std::filesystem;
 
 namespace {
 
+constexpr long long kShmBytes = 256LL << 20;  // the sandbox's /dev/shm at most
+
 constexpr const char* kEtcAllowed[] = {
     "passwd", "group", "hosts", "hostname", "resolv.conf", "nsswitch.conf", "host.conf",
     "gai.conf", "ld.so.cache", "ld.so.conf", "ld.so.conf.d", "ssl", "ca-certificates",
@@ -78,6 +80,7 @@ Result<ProcessOptions> SandboxedProcess(const SandboxOptions& sb,
 Result<std::vector<std::string>> SandboxArgv(const SandboxOptions& sb,
                                              const std::vector<std::string>& argv) {
   if (argv.empty()) return InvalidArgument("sandbox: no command");
+  if (sb.tmp_bytes <= 0) return InvalidArgument("sandbox: tmp_bytes must be positive");
   if (!fs::is_directory(sb.workspace)) {
     return InvalidArgument("sandbox: workspace '" + sb.workspace + "' is not a folder");
   }
@@ -92,7 +95,8 @@ Result<std::vector<std::string>> SandboxArgv(const SandboxOptions& sb,
       "--symlink", "usr/lib64", "/lib64",
       "--proc", "/proc",
       "--dev", "/dev",
-      "--tmpfs", "/tmp",
+      "--size", std::to_string(std::min(sb.tmp_bytes, kShmBytes)), "--tmpfs", "/dev/shm",
+      "--size", std::to_string(sb.tmp_bytes), "--tmpfs", "/tmp",
       "--dir", "/tmp/home",
       sb.workspace_read_only ? "--ro-bind" : "--bind", fs::absolute(sb.workspace).string(),
       kSandboxWorkspace,
@@ -138,6 +142,9 @@ Result<std::vector<std::string>> SandboxArgv(const SandboxOptions& sb,
     if (!fs::exists(node)) return InvalidArgument("sandbox: device '" + node + "' does not exist");
     a.insert(a.end(), {"--dev-bind", node, node});
   }
+  // Nothing more is made in /dev (a folder in memory, without a size);
+  // its devices are still read and written.
+  a.insert(a.end(), {"--remount-ro", "/dev"});
   for (const auto& [k, v] : sb.env) a.insert(a.end(), {"--setenv", k, v});
   a.push_back("--");
   a.insert(a.end(), argv.begin(), argv.end());

@@ -43,6 +43,12 @@ struct SandboxOptions {
   bool network = false;
   std::map<std::string, std::string> env;  // on top of PATH, HOME, TMPDIR, LANG
   long long memory_bytes = 0;              // 0: none
+  // The size of its private /tmp, which lives in the host's memory, not on
+  // its disk (and outside memory_bytes, which counts a process's own
+  // memory): a subject that fills it gets "No space left on device", not
+  // the host's memory. /dev/shm is another such folder, of at most 256 MiB;
+  // the rest of /dev is read-only.
+  long long tmp_bytes = 4LL << 30;
   int max_processes = 256;                 // 0: none
   // The system, read-only: all of /usr when this is empty; else only these
   // shared libraries (host file, name inside), for a native program that

@@ -94,6 +94,31 @@ TEST_F(SandboxTest, CannotWriteOutsideItsWorkspace) {
   EXPECT_FALSE(fs::exists("/tmp/arena_sandbox_probe")) << "the sandbox's /tmp must be private";
 }
 
+TEST_F(SandboxTest, ItsFoldersInMemoryHaveASize) {
+  // /tmp and /dev/shm live in the host's memory: a subject filling them
+  // runs out of space, not the host out of memory; /dev takes no file.
+  sb_.tmp_bytes = 8 << 20;
+  ProcessResult r = Run(
+      "head -c 16777216 /dev/zero > /tmp/fill 2>/dev/null || echo tmp-full; "
+      "echo \"tmp=$(stat -c %s /tmp/fill)\"; rm -f /tmp/fill; "
+      "head -c 16777216 /dev/zero > /dev/shm/fill 2>/dev/null || echo shm-full; "
+      "touch /dev/fill 2>/dev/null || echo dev-refused; "
+      "echo x > /dev/null && echo null-ok");
+  EXPECT_NE(r.out.find("tmp-full"), std::string::npos) << r.out << r.err;
+  const size_t at = r.out.find("tmp=");
+  ASSERT_NE(at, std::string::npos) << r.out;
+  EXPECT_LE(std::stoll(r.out.substr(at + 4)), 8 << 20) << r.out;
+  EXPECT_NE(r.out.find("shm-full"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("dev-refused"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("null-ok"), std::string::npos) << r.out;
+  // Control: with room, the same write fits.
+  sb_.tmp_bytes = 64 << 20;
+  ProcessResult roomy = Run("head -c 16777216 /dev/zero > /tmp/fill && stat -c %s /tmp/fill");
+  EXPECT_EQ(roomy.out, "16777216\n") << roomy.err;
+  sb_.tmp_bytes = 0;
+  EXPECT_FALSE(SandboxedProcess(sb_, {"true"}).ok());
+}
+
 TEST_F(SandboxTest, EnvironmentHoldsOnlyWhatIsPassed) {
   setenv("ARENA_HOST_SECRET", "leak", 1);
   sb_.env["ARENA_PASSED"] = "yes";
