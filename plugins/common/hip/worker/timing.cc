@@ -214,8 +214,12 @@ Json Judge::Time(const Json& req) {
     for (const auto& s : order) {
       RunnerClient* r = runners[s];
       if (Status st = r->Reserve(vmm_, total, timeout_s_); !st.ok()) return RunnerFailure(r, st);
-      auto a = r->Request({{"op", "capture"}, {"quiet", quiet_rounds_}, {"sets", count}, {"in", Describe(in, r->slab_id())},
-                           {"out", Describe(out, r->slab_id())}, {"params", plist}},
+      auto a = r->Request({{"op", "capture"},
+                           {"quiet", quiet_rounds_},
+                           {"sets", count},
+                           {"in", Describe(in, r->slab_id())},
+                           {"out", Describe(out, r->slab_id())},
+                           {"params", plist}},
                           timeout_s_);
       if (!a.ok()) return RunnerFailure(r, a.status());
       if (!(*a)["ok"].get<bool>()) mode = "eager";
