@@ -200,6 +200,12 @@ bool FellBackToNvcc(const StageOutcome& build) {
 
 namespace {
 
+// A compiler's failure as the stage's verdict: the target it was for, how
+// it ended, and what it printed.
+StageOutcome DoesNotCompile(const std::string& target, const ProcessResult& r) {
+  return StageOutcome::Failed("does not compile for " + target + " (" + r.Describe() + ")", r.out + r.err);
+}
+
 // The end of a build for an AMD GPU (`o`, its metrics so far): hipcc's
 // library is the one loaded (copied to `lib`); nvcc's, where `nv_arch`
 // names one, only had to build.
@@ -210,8 +216,7 @@ StageOutcome FinishAmdBuild(StageOutcome o, const HipBuildOptions& options, cons
   o.metrics["amd"] = amd_arch;
   o.metrics["amd_compile_s"] = amd.wall_s;
   if (!amd.success()) {
-    return StageOutcome::Failed("does not compile for AMD " + amd_arch + " (" + amd.Describe() + ")",
-                                amd.out + amd.err);
+    return DoesNotCompile("AMD " + amd_arch, amd);
   }
   if (nv_arch.empty()) {
     o.metrics["nvidia_arch"] = "not checked: nvcc not installed";
@@ -219,8 +224,7 @@ StageOutcome FinishAmdBuild(StageOutcome o, const HipBuildOptions& options, cons
     o.metrics["nvidia_arch"] = nv_arch;
     o.metrics["nvidia_compile_s"] = nv.wall_s;
     if (!nv.success()) {
-      return StageOutcome::Failed("does not compile for NVIDIA " + nv_arch + " (" + nv.Describe() + ")",
-                                  nv.out + nv.err);
+      return DoesNotCompile("NVIDIA " + nv_arch, nv);
     }
   }
   const fs::path built = fs::path(stage.empty() ? options.work_dir : stage) / amd_name;
@@ -406,16 +410,14 @@ StageOutcome BuildHip(const HipBuildOptions& options, const std::string& source_
   o.metrics["nvidia_arch"] = arch;
   o.metrics["nvidia_compile_s"] = nv.wall_s;
   if (!nv.success()) {
-    return StageOutcome::Failed("does not compile for NVIDIA " + arch + " (" + nv.Describe() + ")",
-                                nv.out + nv.err);
+    return DoesNotCompile("NVIDIA " + arch, nv);
   }
   if (hipcc.empty()) {
     o.metrics["amd"] = "not checked: hipcc not installed";
   } else {
     o.metrics["amd_compile_s"] = amd.wall_s;
     if (!amd.success()) {
-      return StageOutcome::Failed("does not compile for AMD gfx90a (" + amd.Describe() + ")",
-                                  amd.out + amd.err);
+      return DoesNotCompile("AMD gfx90a", amd);
     }
     o.metrics["amd"] = "gfx90a";
   }

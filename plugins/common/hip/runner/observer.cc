@@ -390,9 +390,7 @@ void Observer::EndQuietRound() {
     OnFinding("the runner's observation of copy calls was switched off during a timed round");
   }
   // The records on first, then the watch narrowed again.
-  if (api.activity_enable(CUPTI_ACTIVITY_KIND_MEMCPY) != CUPTI_SUCCESS) {
-    OnFinding("the runner's copy records could not be switched on again");
-  }
+  RecordCopies(true);
   quiet_.store(false);
   api.enable_domain(0, sub, CUPTI_CB_DOMAIN_DRIVER_API);
   api.enable_domain(0, sub, CUPTI_CB_DOMAIN_RUNTIME_API);
@@ -423,13 +421,12 @@ void Observer::Inspect(cudaGraph_t graph, int depth) {
   constexpr char kIn[] = "the graph captured for timing ";
   size_t n = 0;
   std::vector<cudaGraphNode_t> nodes;
-  if (cudaGraphGetNodes(graph, nullptr, &n) == cudaSuccess) {
+  bool read = cudaGraphGetNodes(graph, nullptr, &n) == cudaSuccess;
+  if (read && n > 0) {
     nodes.resize(n);
-    if (n > 0 && cudaGraphGetNodes(graph, nodes.data(), &n) != cudaSuccess) n = static_cast<size_t>(-1);
-  } else {
-    n = static_cast<size_t>(-1);
+    read = cudaGraphGetNodes(graph, nodes.data(), &n) == cudaSuccess;
   }
-  if (n == static_cast<size_t>(-1)) {
+  if (!read) {
     (void)cudaGetLastError();
     return OnFinding(std::string(kIn) + "cannot be inspected");
   }
