@@ -1,5 +1,7 @@
 #include "core/process.h"
 
+#include <dirent.h>
+#include <errno.h>
 #include <fcntl.h>
 #include <sched.h>
 #include <signal.h>
@@ -19,6 +21,7 @@
 #include <deque>
 #include <fstream>
 #include <functional>
+#include <set>
 #include <sstream>
 #include <thread>
 
@@ -49,9 +52,111 @@ std::string SignalName(int signal) {
   return abbrev ? std::string("SIG") + abbrev : "signal " + std::to_string(signal);
 }
 
+std::string BytesText(long long bytes) {
+  static const char* const kUnits[] = {"KiB", "MiB", "GiB", "TiB"};
+  if (bytes < 1024) return std::to_string(bytes) + " bytes";
+  double v = static_cast<double>(bytes);
+  int unit = -1;
+  while (v >= 1024 && unit < 3) {
+    v /= 1024;
+    ++unit;
+  }
+  char buf[32];
+  std::snprintf(buf, sizeof(buf), v == std::floor(v) ? "%.0f %s" : "%.1f %s", v, kUnits[unit]);
+  return buf;
+}
+
+namespace {
+
+// One folder's walk, below an open descriptor of it.
+class DiskWalk {
+ public:
+  DiskWalk(long long max_entries, DiskUsage* usage) : max_entries_(max_entries), usage_(usage) {}
+
+  bool Full() const {
+    return !usage_->unmeasured.empty() || (max_entries_ > 0 && usage_->entries > max_entries_);
+  }
+
+  // Counts `st` once; false when it was counted before.
+  bool Count(const struct stat& st) {
+    if (!seen_.insert({st.st_dev, st.st_ino}).second) return false;
+    usage_->bytes += static_cast<long long>(st.st_blocks) * 512;
+    ++usage_->entries;
+    return true;
+  }
+
+  // The folder open as `fd` (owned), named `path` for messages.
+  void Folder(int fd, const std::string& path, int depth) {
+    DIR* dir = fdopendir(fd);
+    if (dir == nullptr) {
+      ::close(fd);
+      usage_->unmeasured = "cannot read '" + path + "'";
+      return;
+    }
+    while (!Full()) {
+      errno = 0;
+      const struct dirent* e = readdir(dir);
+      if (e == nullptr) break;
+      const std::string name = e->d_name;
+      if (name == "." || name == "..") continue;
+      struct stat st;
+      if (fstatat(dirfd(dir), name.c_str(), &st, AT_SYMLINK_NOFOLLOW) != 0) continue;  // gone
+      if (!Count(st) || !S_ISDIR(st.st_mode)) continue;
+      if (depth + 1 > kMaxDiskDepth) {
+        usage_->unmeasured = "a folder nested deeper than " + std::to_string(kMaxDiskDepth) +
+                             " levels under '" + path + "'";
+        break;
+      }
+      int child = openat(dirfd(dir), name.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+      if (child < 0 && errno == EACCES) {
+        // Made unreadable by the program that owns it (as the arena's user):
+        // readable again, so that nothing hides in it.
+        fchmodat(dirfd(dir), name.c_str(), (st.st_mode & 07777) | S_IRWXU, 0);
+        child = openat(dirfd(dir), name.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+      }
+      if (child < 0) {
+        if (errno == ENOENT || errno == ENOTDIR) continue;  // replaced while walked
+        usage_->unmeasured = "cannot read '" + path + "/" + name + "': " + strerror(errno);
+        break;
+      }
+      Folder(child, path + "/" + name, depth + 1);
+    }
+    closedir(dir);
+  }
+
+ private:
+  long long max_entries_;
+  DiskUsage* usage_;
+  std::set<std::pair<dev_t, ino_t>> seen_;
+};
+
+}  // namespace
+
+DiskUsage MeasureDiskUsage(const std::vector<std::string>& folders, long long max_entries) {
+  DiskUsage usage;
+  DiskWalk walk(max_entries, &usage);
+  for (const auto& folder : folders) {
+    if (walk.Full()) break;
+    int fd = ::open(folder.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (fd < 0) {
+      if (errno != ENOENT) usage.unmeasured = "cannot read '" + folder + "': " + strerror(errno);
+      continue;
+    }
+    struct stat st;
+    if (fstat(fd, &st) == 0 && walk.Count(st)) {
+      walk.Folder(fd, folder, 0);
+    } else {
+      ::close(fd);
+    }
+  }
+  return usage;
+}
+
 std::string ProcessResult::Describe() const {
   std::ostringstream out;
-  if (timed_out) {
+  if (!disk_exceeded.empty()) {
+    out << "killed: " << disk_exceeded;
+  } else if (timed_out) {
     out.precision(1);
     out << std::fixed << "timed out after " << wall_s << " s";
   } else if (signal != 0) {
@@ -251,6 +356,37 @@ struct ChildLimits {
   }
 };
 
+// ProcessOptions::disk_folders under their limits, measured at most every
+// quarter second and never more than a fifth of the time.
+class DiskWatch {
+ public:
+  explicit DiskWatch(const ProcessOptions& o) : o_(o), next_(Clock::now()) {}
+
+  // Why the folders are over their limits, or "".
+  std::string Check(bool now = false) {
+    if (o_.disk_folders.empty() || (o_.disk_bytes <= 0 && o_.disk_entries <= 0)) return "";
+    const auto begin = Clock::now();
+    if (!now && begin < next_) return "";
+    const DiskUsage u = MeasureDiskUsage(o_.disk_folders, o_.disk_entries);
+    const auto took = Clock::now() - begin;
+    next_ = Clock::now() + std::max<Clock::duration>(std::chrono::milliseconds(250), 4 * took);
+    if (!u.unmeasured.empty()) return "its writable folders cannot all be measured: " + u.unmeasured;
+    if (o_.disk_bytes > 0 && u.bytes > o_.disk_bytes) {
+      return "its writable folders held " + BytesText(u.bytes) + ", over their limit of " +
+             BytesText(o_.disk_bytes);
+    }
+    if (o_.disk_entries > 0 && u.entries > o_.disk_entries) {
+      return "its writable folders held more than " + std::to_string(o_.disk_entries) +
+             " files and folders, their limit";
+    }
+    return "";
+  }
+
+ private:
+  const ProcessOptions& o_;
+  Clock::time_point next_;
+};
+
 }  // namespace
 
 bool NetworkIsolationAvailable() {
@@ -311,6 +447,7 @@ Result<ProcessResult> RunProcess(const ProcessOptions& o) {
   ProcessResult r;
   const auto deadline = start + std::chrono::duration_cast<Clock::duration>(
                                     std::chrono::duration<double>(o.timeout_s));
+  DiskWatch disk(o);
   while (true) {
     ios.run_for(std::chrono::milliseconds(10));
     if (ios.stopped()) {
@@ -323,6 +460,8 @@ Result<ProcessResult> RunProcess(const ProcessOptions& o) {
       r.timed_out = true;
       break;
     }
+    r.disk_exceeded = disk.Check();
+    if (!r.disk_exceeded.empty()) break;
   }
   // Whatever is left of the group (the child on a time limit, or processes
   // it left behind) is killed, so nothing outlives its evaluation.
@@ -339,6 +478,8 @@ Result<ProcessResult> RunProcess(const ProcessOptions& o) {
   }
   r.wall_s = std::chrono::duration<double>(Clock::now() - start).count();
   if (!r.timed_out) DecodeStatus(child.native_exit_code(), &r);
+  // What it wrote just before it ended counts too.
+  if (r.disk_exceeded.empty()) r.disk_exceeded = disk.Check(/*now=*/true);
   r.out = std::move(out.data());
   r.err = std::move(err.data());
   r.out_dropped = out.dropped();

@@ -44,6 +44,16 @@ struct ProcessOptions {
   // only). Where the machine refuses (not root and no user namespaces), the
   // program still runs; NetworkIsolationAvailable() says which.
   bool isolate_network = false;
+  // Folders the program may write (its sandbox's writable binds), and what
+  // they may hold together: the disk blocks of everything in them (sparse
+  // and preallocated files as they really take the disk) and the number of
+  // entries. Measured every quarter second while it runs (more seldom when
+  // a measurement takes long); past either limit the whole group is killed
+  // and ProcessResult::disk_exceeded says so. A burst between two
+  // measurements can pass the limit for that long. 0: no limit.
+  std::vector<std::string> disk_folders;
+  long long disk_bytes = 0;
+  long long disk_entries = 0;
 };
 
 struct ProcessResult {
@@ -55,11 +65,37 @@ struct ProcessResult {
   size_t out_dropped = 0;  // bytes beyond the cap
   size_t err_dropped = 0;
   double wall_s = 0;
+  // Why it was killed for what it wrote ("its writable folders held
+  // 4.1 GiB, over their limit of 4 GiB"); "" when it was not.
+  std::string disk_exceeded;
 
-  bool success() const { return !timed_out && signal == 0 && exit_code == 0; }
-  // "exit 0", "exit 3", "killed by signal 11 (SIGSEGV)", "timed out after 5.0 s"
+  bool success() const {
+    return !timed_out && signal == 0 && exit_code == 0 && disk_exceeded.empty();
+  }
+  // "exit 0", "exit 3", "killed by signal 11 (SIGSEGV)", "timed out after
+  // 5.0 s", "killed: its writable folders held ..."
   std::string Describe() const;
 };
+
+// What `folders` hold: the disk blocks of every entry (not following links,
+// not counting an entry twice when folders overlap or files are linked
+// twice) and how many entries, counting stopped at max_entries + 1 (0: no
+// cap). Entries that vanish while counted are skipped. A folder its owner
+// made unreadable is made readable again (the arena's user owns what a
+// sandbox writes). What cannot be measured is said in `unmeasured` (a
+// folder nested deeper than kMaxDiskDepth, one that stays unreadable): a
+// watch counts that as over its limit, since what it cannot see it cannot
+// bound.
+constexpr int kMaxDiskDepth = 128;
+struct DiskUsage {
+  long long bytes = 0;
+  long long entries = 0;
+  std::string unmeasured;
+};
+DiskUsage MeasureDiskUsage(const std::vector<std::string>& folders, long long max_entries = 0);
+
+// "4 GiB", "1.5 MiB", "512 bytes".
+std::string BytesText(long long bytes);
 
 // Fails only when the program cannot be started at all.
 Result<ProcessResult> RunProcess(const ProcessOptions& options);

@@ -118,6 +118,106 @@ TEST(RunProcess, MemoryLimitApplies) {
   EXPECT_FALSE(r->success()) << "a 400 MB allocation under a 200 MB limit succeeded";
 }
 
+class DiskWatchTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = testing::TempDir() + "/disk_" +
+           ::testing::UnitTest::GetInstance()->current_test_info()->name();
+    std::filesystem::remove_all(dir_);
+    std::filesystem::create_directories(dir_);
+  }
+  void TearDown() override {
+    // Whatever a test left unreadable, readable again, then gone.
+    MeasureDiskUsage({dir_});
+    std::filesystem::remove_all(dir_);
+  }
+
+  // `script` run in dir_, its writes watched.
+  ProcessResult Watched(const std::string& script, long long bytes, long long entries = 0,
+                        double timeout_s = 20) {
+    ProcessOptions o = Sh("cd " + ShellQuote(dir_) + " && " + script, timeout_s);
+    o.disk_folders = {dir_};
+    o.disk_bytes = bytes;
+    o.disk_entries = entries;
+    auto r = RunProcess(o);
+    EXPECT_TRUE(r.ok()) << r.status().ToString();
+    return *r;
+  }
+
+  std::string dir_;
+};
+
+TEST_F(DiskWatchTest, UsageIsTheDiskBlocksOfEveryEntryOnce) {
+  ProcessResult r = Watched(
+      "head -c 1048576 /dev/urandom > a && mkdir -p d/e && head -c 2097152 /dev/urandom > d/e/b && "
+      "ln d/e/b d/again && truncate -s 10G sparse && ln -s /usr link && sync", 0);
+  ASSERT_TRUE(r.success()) << r.Describe() << r.err;
+  const DiskUsage u = MeasureDiskUsage({dir_, dir_ + "/d"});
+  EXPECT_TRUE(u.unmeasured.empty()) << u.unmeasured;
+  // 3 MiB of data (the link to b counted once, the sparse file's 10 GiB
+  // taking no block, /usr behind the link not entered), plus the folders'.
+  EXPECT_GE(u.bytes, 3 << 20);
+  EXPECT_LT(u.bytes, (3 << 20) + (1 << 20));
+  EXPECT_EQ(u.entries, 7);  // dir_, a, d, d/e, d/e/b, sparse, link
+  EXPECT_EQ(MeasureDiskUsage({dir_}, 3).entries, 4) << "counting stops past the cap";
+}
+
+TEST_F(DiskWatchTest, AWriterPastItsLimitIsKilled) {
+  ProcessResult r = Watched("i=0; while true; do i=$((i+1)); head -c 1048576 /dev/zero > f$i; done",
+                            8 << 20);
+  EXPECT_FALSE(r.success());
+  EXPECT_FALSE(r.timed_out) << "killed at the limit, not at the time limit";
+  EXPECT_NE(r.disk_exceeded.find("over their limit of 8 MiB"), std::string::npos) << r.Describe();
+  EXPECT_NE(r.Describe().find("killed: its writable folders held"), std::string::npos);
+  // Control: within the limit, the same writes are a success.
+  std::filesystem::remove_all(dir_);
+  std::filesystem::create_directories(dir_);
+  ProcessResult fits = Watched("for i in 1 2 3 4; do head -c 1048576 /dev/zero > g$i; done", 8 << 20);
+  EXPECT_TRUE(fits.success()) << fits.Describe();
+}
+
+TEST_F(DiskWatchTest, ManyEmptyFilesArePastTheEntriesLimit) {
+  ProcessResult r = Watched("i=0; while true; do i=$((i+1)); : > f$i; done", 0, 1000);
+  EXPECT_FALSE(r.success());
+  EXPECT_NE(r.disk_exceeded.find("more than 1000 files and folders"), std::string::npos)
+      << r.Describe();
+}
+
+TEST_F(DiskWatchTest, WhatIsWrittenJustBeforeTheEndCounts) {
+  ProcessResult r = Watched("head -c 16777216 /dev/zero > f && sync", 8 << 20);
+  EXPECT_FALSE(r.success()) << "a program that ends before the first measurement is measured at its end";
+  EXPECT_FALSE(r.disk_exceeded.empty());
+}
+
+TEST_F(DiskWatchTest, PreallocatedBlocksCount) {
+  ProcessResult r = Watched("fallocate -l 64M f && sleep 10", 8 << 20);
+  EXPECT_FALSE(r.success());
+  EXPECT_NE(r.disk_exceeded.find("over their limit"), std::string::npos) << r.Describe();
+  EXPECT_LT(r.wall_s, 5) << "killed at a measurement, not at the end of its sleep";
+}
+
+TEST_F(DiskWatchTest, NothingHidesInAFolderMadeUnreadable) {
+  ProcessResult r = Watched("mkdir d && head -c 16777216 /dev/zero > d/f && chmod 000 d && sleep 10",
+                            8 << 20);
+  EXPECT_FALSE(r.success());
+  EXPECT_NE(r.disk_exceeded.find("over their limit"), std::string::npos) << r.Describe();
+}
+
+TEST_F(DiskWatchTest, NothingHidesTooDeepToMeasure) {
+  std::string path = "x";
+  for (int i = 0; i < kMaxDiskDepth + 4; ++i) path += "/x";
+  ProcessResult r = Watched("mkdir -p " + path + " && sleep 10", 1LL << 40);
+  EXPECT_FALSE(r.success());
+  EXPECT_NE(r.disk_exceeded.find("nested deeper than 128 levels"), std::string::npos)
+      << r.Describe();
+}
+
+TEST(BytesText, UnitsOfTwo) {
+  EXPECT_EQ(BytesText(512), "512 bytes");
+  EXPECT_EQ(BytesText(8 << 20), "8 MiB");
+  EXPECT_EQ(BytesText(3 << 29), "1.5 GiB");
+}
+
 TEST(RunProcess, NetworkIsolation) {
   ASSERT_TRUE(NetworkIsolationAvailable()) << "CI machines must support it (root or user namespaces)";
   ProcessOptions o = Sh("cat /proc/net/dev | tail -n +3 | cut -d: -f1 | tr -d ' '");

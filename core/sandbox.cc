@@ -70,6 +70,10 @@ Result<ProcessOptions> SandboxedProcess(const SandboxOptions& sb,
   p.argv = std::move(a);
   p.memory_limit_bytes = sb.memory_bytes;
   p.max_processes = sb.max_processes;
+  if (!sb.workspace_read_only) p.disk_folders.push_back(fs::absolute(sb.workspace).string());
+  for (const auto& [host, inside] : sb.read_write) p.disk_folders.push_back(fs::absolute(host).string());
+  p.disk_bytes = sb.disk_bytes;
+  p.disk_entries = sb.disk_entries;
   // Bubblewrap's own first process is pid 1 inside and keeps the
   // environment it was started with (/proc/1/environ): it gets none.
   p.clear_env = true;

@@ -49,6 +49,13 @@ struct SandboxOptions {
   // the host's memory. /dev/shm is another such folder, of at most 256 MiB;
   // the rest of /dev is read-only.
   long long tmp_bytes = 4LL << 30;
+  // What its writable host folders (a workspace not read-only, read_write)
+  // may hold together, on the host's disk: bytes of disk blocks, and files
+  // and folders (ProcessOptions::disk_folders: measured while it runs,
+  // killed past either). 0: no limit. A process started from SandboxArgv
+  // by a judge has no such watch: give it no writable host folder.
+  long long disk_bytes = 4LL << 30;
+  long long disk_entries = 100000;
   int max_processes = 256;                 // 0: none
   // The system, read-only: all of /usr when this is empty; else only these
   // shared libraries (host file, name inside), for a native program that

@@ -119,6 +119,34 @@ TEST_F(SandboxTest, ItsFoldersInMemoryHaveASize) {
   EXPECT_FALSE(SandboxedProcess(sb_, {"true"}).ok());
 }
 
+TEST_F(SandboxTest, ItsWritableFoldersOnDiskHaveALimit) {
+  // The workspace and the host folders lent read-write are on the host's
+  // disk: what they hold together is watched, and past the limit the
+  // sandbox is killed, whichever of them it fills.
+  ASSERT_TRUE(ResetDir(root_ + "/lent").ok());
+  sb_.read_write = {{root_ + "/lent", "/lent"}};
+  sb_.disk_bytes = 8 << 20;
+  for (const std::string where : {"/workspace", "/lent"}) {
+    ProcessResult r = Run("i=0; while true; do i=$((i+1)); head -c 1048576 /dev/zero > " + where +
+                          "/f$i; done");
+    EXPECT_FALSE(r.success()) << where;
+    EXPECT_NE(r.disk_exceeded.find("over their limit of 8 MiB"), std::string::npos)
+        << where << ": " << r.Describe();
+    ASSERT_TRUE(ResetDir(root_ + "/workspace").ok());
+    ASSERT_TRUE(ResetDir(root_ + "/lent").ok());
+  }
+  // Its memory folders are not on the disk: 16 MiB in /tmp is no
+  // concern of this limit.
+  ProcessResult tmp = Run("head -c 16777216 /dev/zero > /tmp/f && echo tmp-ok");
+  EXPECT_TRUE(tmp.success()) << tmp.Describe();
+  // A read-only workspace is not watched (nothing can be written to it).
+  sb_.workspace_read_only = true;
+  sb_.read_write.clear();
+  auto p = SandboxedProcess(sb_, {"true"});
+  ASSERT_TRUE(p.ok());
+  EXPECT_TRUE(p->disk_folders.empty());
+}
+
 TEST_F(SandboxTest, EnvironmentHoldsOnlyWhatIsPassed) {
   setenv("ARENA_HOST_SECRET", "leak", 1);
   sb_.env["ARENA_PASSED"] = "yes";

@@ -746,6 +746,9 @@ Result<AgentOutcome> CliAgent::Run(const AgentRequest& request) {
   } else if (r.timed_out) {
     outcome.ok = false;
     outcome.detail = "timed out after " + SecondsText(time_limit_s);
+  } else if (!r.disk_exceeded.empty()) {
+    outcome.ok = false;
+    outcome.detail = spec_.executable + " " + r.Describe();
   } else if (r.signal != 0) {
     outcome.ok = false;
     outcome.detail = spec_.executable + " " + r.Describe();

@@ -32,6 +32,8 @@ namespace fs = std::filesystem;
 constexpr char kWorker[] = "plugins/triton2triton/harness/worker.py";
 constexpr char kRunnerDir[] = "plugins/common/python";
 constexpr char kRunnerInside[] = "/opt/arena/python";
+constexpr char kCacheInside[] = "/tmp/triton";
+constexpr char kCacheSeed[] = "/opt/arena/triton_seed";
 
 Status ValidateEntry(const Section& s, const std::string& key,
                      const std::vector<std::string>& allowed_files, const char* what) {
@@ -54,20 +56,6 @@ Status ValidateEntry(const Section& s, const std::string& key,
 // code); "" when there is no such place.
 std::string BaselineCacheRoot() { return UserCacheDir("ARENA_TRITON_CACHE", "triton"); }
 
-// Copies every file of `from` that `to` lacks, folders included.
-void CopyMissing(const fs::path& from, const fs::path& to) {
-  std::error_code ec;
-  for (auto it = fs::recursive_directory_iterator(from, ec); !ec && it != fs::end(it); it.increment(ec)) {
-    const fs::path target = to / fs::relative(it->path(), from, ec);
-    if (it->is_directory(ec)) {
-      fs::create_directories(target, ec);
-    } else if (it->is_regular_file(ec) && !fs::exists(target, ec)) {
-      fs::copy_file(it->path(), target, ec);
-    }
-    ec.clear();
-  }
-}
-
 class TritonSession : public EvaluationSession {
  public:
   explicit TritonSession(const EvaluationContext& ctx)
@@ -83,12 +71,6 @@ class TritonSession : public EvaluationSession {
     auto missing = CopyRegularFiles(from, ctx_.task->editable, dir);
     if (!missing.ok()) return StageOutcome::Failed("harness error", missing.status().message());
     if (!missing->empty()) return StageOutcome::Failed(missing->front() + " is missing or not a regular file");
-    if (subject == Subject::kCandidate) {
-      // What Triton compiled for the baseline, copied into the candidate's
-      // own cache: kernels it left as they were are not compiled again (a
-      // copy: nothing the candidate's runner writes reaches the baseline).
-      CopyMissing(CacheDir(Subject::kBaseline), CacheDir(Subject::kCandidate));
-    }
     StageOutcome o = worker_.Send(CompileRequest(subject), ctx_.stage_timeout_s, SubjectName(subject));
     if (o.passed()) compiled_.insert(subject);
     o.metrics["network_isolated"] = NetworkIsolationAvailable();
@@ -132,12 +114,16 @@ class TritonSession : public EvaluationSession {
  private:
   bool on_gpu() const { return ctx_.device.platform == "cuda"; }
 
-  // Kernels a subject's runner compiled stay for its next runner (a
-  // feedback session's next call); each subject has its own cache, the
-  // baseline's kept across evaluations of the same task files.
-  std::string CacheDir(Subject s) const {
-    if (s == Subject::kBaseline && !baseline_cache_.empty()) return baseline_cache_;
-    return (fs::path(ctx_.work_dir) / "triton_cache" / SubjectName(s)).string();
+  // The baseline's compiled kernels stay for its next runner, kept across
+  // evaluations of the same task files where the user's cache folder is
+  // writable (else within this evaluation). Only the baseline's runner
+  // writes there: it runs the task's own code. The candidate's runner
+  // compiles into its private /tmp, seeded with a copy of the baseline's
+  // kernels (those it left as they were are not compiled again), and
+  // writes nothing to the host's disk.
+  std::string BaselineCache() const {
+    if (!baseline_cache_.empty()) return baseline_cache_;
+    return (fs::path(ctx_.work_dir) / "triton_cache" / SubjectName(Subject::kBaseline)).string();
   }
 
   static std::string KeptCache(const EvaluationContext& ctx) {
@@ -157,15 +143,22 @@ class TritonSession : public EvaluationSession {
 
   // The sandboxed runner of one subject, as a command line for the judge.
   Result<Json> RunnerSpec(Subject s, const std::string& python) const {
-    const std::string buffers = (fs::path(ctx_.work_dir) / "buffers" / SubjectName(s)).string();
-    ARENA_RETURN_IF_ERROR(ResetDir(buffers));
     ARENA_RETURN_IF_ERROR(MakeDirs(SubjectDir(s)));
     SandboxOptions sb;
     sb.workspace = SubjectDir(s);
     sb.workspace_read_only = true;
-    const std::string cache = CacheDir(s);
+    const std::string cache = BaselineCache();
     ARENA_RETURN_IF_ERROR(MakeDirs(cache));
-    sb.read_write = {{buffers, "/buffers"}, {cache, "/tmp/triton"}};
+    // The memory it works on comes as descriptors over its socket; the
+    // candidate's runner gets no writable host folder at all (the judge
+    // starting it cannot watch one).
+    std::vector<std::string> cache_seed;
+    if (s == Subject::kBaseline) {
+      sb.read_write = {{cache, kCacheInside}};
+    } else {
+      sb.read_only.push_back({cache, kCacheSeed});
+      cache_seed.push_back(std::string("--cache-seed=") + kCacheSeed);
+    }
     // The runner's own two files, copied (a Bazel runfiles tree is links
     // that point outside the sandbox), and nothing else of the harness.
     const std::string code = (fs::path(ctx_.work_dir) / "runner_code").string();
@@ -174,10 +167,10 @@ class TritonSession : public EvaluationSession {
       ARENA_RETURN_IF_ERROR(CopyFile((fs::path(ctx_.project_root) / kRunnerDir / f).string(),
                                      (fs::path(code) / f).string()));
     }
-    sb.read_only = {{code, kRunnerInside}};
+    sb.read_only.push_back({code, kRunnerInside});
     ARENA_ASSIGN_OR_RETURN(PythonInstall install, PythonInstallation(python));
     for (const auto& p : install.folders) sb.read_only.push_back({p, p});
-    sb.env = {{"TRITON_CACHE_DIR", "/tmp/triton"}, {"PYTHONNOUSERSITE", "1"},
+    sb.env = {{"TRITON_CACHE_DIR", kCacheInside}, {"PYTHONNOUSERSITE", "1"},
               {"PYTHONPATH", install.path}};
     if (on_gpu()) {
       AllowDevice(ctx_.device, &sb);  // CUDA_VISIBLE_DEVICES names it
@@ -192,12 +185,13 @@ class TritonSession : public EvaluationSession {
     }
     std::string python_inside = python;
     if (python.find('/') != std::string::npos) python_inside = fs::absolute(python).string();
-    ARENA_ASSIGN_OR_RETURN(
-        std::vector<std::string> argv,
-        SandboxArgv(sb, {python_inside, "-s", "-B",
-                         std::string(kRunnerInside) + "/arena_runner.py",
-                         on_gpu() ? "--device=cuda" : "--device=cpu", "--allow-ops=" + allowed}));
-    return Json{{"argv", argv}, {"buffers", buffers}, {"sandbox_buffers", "/buffers"}};
+    std::vector<std::string> command = {python_inside, "-s", "-B",
+                                        std::string(kRunnerInside) + "/arena_runner.py",
+                                        on_gpu() ? "--device=cuda" : "--device=cpu",
+                                        "--allow-ops=" + allowed};
+    command.insert(command.end(), cache_seed.begin(), cache_seed.end());
+    ARENA_ASSIGN_OR_RETURN(std::vector<std::string> argv, SandboxArgv(sb, command));
+    return Json{{"argv", argv}};
   }
 
   Json CompileRequest(Subject subject) const {

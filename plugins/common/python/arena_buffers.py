@@ -5,14 +5,16 @@ runner maps the same memory and hands it to the code under test. The judge
 then reads what really sits in its own memory: whatever the runner's process
 says or re-points, the verdict is taken from these bytes.
 
-- CPU: one file per buffer in a folder bound into the runner's sandbox,
-  mapped shared on both sides (torch.from_file).
+- CPU: one anonymous memory file per buffer (memfd), sealed at its size
+  (the runner can neither shrink it, which would fault the judge's reads,
+  nor grow it), passed over the runner's unix socket and mapped shared on
+  both sides. The runner gets no writable folder of the host.
 - CUDA: virtual-memory-management allocations exported as POSIX file
   descriptors, passed over the runner's unix socket (SCM_RIGHTS) and mapped
   there. Legacy CUDA IPC handles cannot cross the sandbox's PID namespace;
   descriptors can.
 
-    pool = BufferPool("cuda", host_dir)          # judge
+    pool = BufferPool("cuda")                    # judge
     buf = pool.allocate(1 << 20)                 # buf.tensor: uint8 on the device
     desc, fds = pool.describe(buf)               # sent to the runner
     view = MappedBuffer.open(desc, fds, "cuda")  # runner
@@ -22,6 +24,8 @@ Buffer (one allocation and its views), CudaVmm (the driver calls).
 """
 
 import ctypes
+import fcntl
+import mmap
 import os
 import uuid
 
@@ -117,10 +121,10 @@ class Buffer:
     """One allocation: `tensor` is a flat uint8 view of it."""
 
     def __init__(self, key, nbytes, tensor, release, size=None, handle=None):
-        self.key = key  # the file's name (CPU)
+        self.key = key
         self.nbytes = nbytes  # usable bytes
         self.size = nbytes if size is None else size  # allocated bytes (CUDA granularity)
-        self.handle = handle  # the CUDA allocation's handle
+        self.handle = handle  # the CUDA allocation's handle, or the memory file (CPU)
         self.tensor = tensor
         self._release = release
 
@@ -143,29 +147,23 @@ class Buffer:
 class BufferPool:
     """The judge's allocator of lent memory."""
 
-    def __init__(self, device, host_dir, sandbox_dir="/buffers"):
+    def __init__(self, device):
         self.device = device
-        self.host_dir = host_dir
-        self.sandbox_dir = sandbox_dir
         self.vmm = CudaVmm() if device == "cuda" else None
-        if device != "cuda":
-            os.makedirs(host_dir, exist_ok=True)
 
     def allocate(self, nbytes):
         nbytes = _round_up(max(int(nbytes), 1), _ALIGN)
         key = uuid.uuid4().hex
         if self.vmm is None:
-            path = os.path.join(self.host_dir, key)
-            with open(path, "wb") as f:
-                f.truncate(nbytes)
-            tensor = torch.from_file(path, shared=True, size=nbytes, dtype=torch.uint8)
+            fd = os.memfd_create("arena-" + key, os.MFD_CLOEXEC | os.MFD_ALLOW_SEALING)
+            os.ftruncate(fd, nbytes)
+            fcntl.fcntl(fd, fcntl.F_ADD_SEALS,
+                        fcntl.F_SEAL_SHRINK | fcntl.F_SEAL_GROW | fcntl.F_SEAL_SEAL)
+            tensor = torch.frombuffer(mmap.mmap(fd, nbytes), dtype=torch.uint8)
 
-            def release(path=path):
-                try:
-                    os.unlink(path)
-                except FileNotFoundError:
-                    pass
-            return Buffer(key, nbytes, tensor, release)
+            def release(fd=fd):
+                os.close(fd)  # the mapping goes with the last view of it
+            return Buffer(key, nbytes, tensor, release, handle=fd)
         handle, size, ptr = self.vmm.create(nbytes)
         holder = _CudaArray(ptr, size)
         tensor = torch.as_tensor(holder, device="cuda")
@@ -179,8 +177,7 @@ class BufferPool:
     def describe(self, buf):
         """(descriptor, file descriptors to send with it) for the runner."""
         if self.vmm is None:
-            return {"kind": "file", "path": os.path.join(self.sandbox_dir, buf.key),
-                    "nbytes": buf.nbytes}, []
+            return {"kind": "memfd", "nbytes": buf.nbytes}, [os.dup(buf.handle)]
         return {"kind": "vmm", "size": buf.size, "nbytes": buf.nbytes}, [self.vmm.export(buf.handle)]
 
 
@@ -197,11 +194,14 @@ class MappedBuffer:
 
     @classmethod
     def open(cls, desc, fds, device):
-        if desc["kind"] == "file":
+        if len(fds) != 1:
+            raise ValueError("bad buffer descriptor")
+        if desc["kind"] == "memfd":
             nbytes = int(desc["nbytes"])
-            tensor = torch.from_file(desc["path"], shared=True, size=nbytes, dtype=torch.uint8)
-            return Buffer(None, nbytes, tensor, None)
-        if desc["kind"] != "vmm" or len(fds) != 1:
+            mapping = mmap.mmap(fds[0], nbytes)
+            os.close(fds[0])
+            return Buffer(None, nbytes, torch.frombuffer(mapping, dtype=torch.uint8), None)
+        if desc["kind"] != "vmm":
             raise ValueError("bad buffer descriptor")
         cls.prepare()
         vmm = cls._vmm

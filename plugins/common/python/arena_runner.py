@@ -32,6 +32,7 @@ import gc
 import importlib.util
 import json
 import os
+import shutil
 import socket
 import sys
 import traceback
@@ -119,6 +120,13 @@ def main():
             allowed_ops = {o for o in arg.split("=", 1)[1].split(",") if o}
         if arg.startswith("--workspace="):
             workspace = arg.split("=", 1)[1]
+        if arg.startswith("--cache-seed="):
+            # Kernels compiled before (the baseline's), into this runner's
+            # own cache, which lives in its private /tmp: it writes nothing
+            # to the host's disk.
+            seed = arg.split("=", 1)[1]
+            if os.path.isdir(seed):
+                shutil.copytree(seed, os.environ["TRITON_CACHE_DIR"], dirs_exist_ok=True)
     sock = socket.socket(fileno=0)
     send = sock.sendall
     recv_fds = socket.recv_fds
@@ -297,7 +305,7 @@ def main():
         fds = [pending_fds.pop(0) for _ in range(need)]
         buffers = []
         for desc in req["buffers"]:
-            take = [fds.pop(0)] if desc["kind"] == "vmm" else []
+            take = [fds.pop(0)] if desc["kind"] in ("vmm", "memfd") else []
             buffers.append(MappedBuffer.open(desc, take, device))
         for i, spec_set in enumerate(req["sets"]):
             tensors = {}

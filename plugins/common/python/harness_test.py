@@ -46,6 +46,39 @@ class BitwiseEqualTest(unittest.TestCase):
         self.assertFalse(bitwise_equal(torch.zeros(2), torch.zeros(2, 1)))
 
 
+class LentMemoryTest(unittest.TestCase):
+    """CPU buffers: sealed memory files, shared through descriptors."""
+
+    def test_shared_and_sealed_at_its_size(self):
+        import torch
+        from arena_buffers import BufferPool, MappedBuffer
+        pool = BufferPool("cpu")
+        buf = pool.allocate(1000)
+        desc, fds = pool.describe(buf)
+        self.assertEqual(desc, {"kind": "memfd", "nbytes": 1024})  # rounded up
+        fd = os.dup(fds[0])
+        view = MappedBuffer.open(desc, fds, "cpu")
+        view.tensor[:4] = torch.tensor([1, 2, 3, 4], dtype=torch.uint8)
+        self.assertEqual(buf.tensor[:4].tolist(), [1, 2, 3, 4])  # the judge sees it
+        buf.tensor[10] = 7
+        self.assertEqual(int(view.tensor[10]), 7)
+        # What the runner holds cannot shrink the judge's mapping (its
+        # reads would fault) nor grow the memory.
+        for size in (0, 512, 1 << 30):
+            with self.assertRaises(PermissionError, msg=size):
+                os.ftruncate(fd, size)
+        import fcntl
+        with self.assertRaises(PermissionError):
+            fcntl.fcntl(fd, fcntl.F_ADD_SEALS, 0)  # the seals cannot be taken off or added
+        with self.assertRaises(PermissionError):
+            os.posix_fallocate(fd, 0, 1 << 20)
+        self.assertEqual(os.fstat(fd).st_size, 1024)
+        os.close(fd)
+        with self.assertRaises(ValueError):
+            MappedBuffer.open({"kind": "file", "path": "/etc/passwd", "nbytes": 8}, [], "cpu")
+        buf.free()
+
+
 class RunnerClientTest(unittest.TestCase):
     def client(self, script):
         log = tempfile.NamedTemporaryFile(delete=False).name

@@ -11,7 +11,7 @@ judge reads outputs from its own memory and times the runner from outside.
 
 Requests:
   {"op": "init", "task": {...}, "dirs": {"baseline": D}, "device": "cuda" | "cpu",
-   "runners": {S: {"argv": [...], "buffers": D, "sandbox_buffers": D}}}
+   "runners": {S: {"argv": [...]}}}
   {"op": "compile", "subject": S, "configs": [{"name": N, "params": {...}}]}
   {"op": "check", "subject": S, "config": {...}, "seed": int, "trials": int}
   {"op": "time", "config": {...}}
@@ -131,7 +131,7 @@ class Judge(TimingRounds):
                                      device="cuda")
         early = _EARLY[1]
         for subject, spec in req["runners"].items():
-            pool = BufferPool(self.device, spec["buffers"], spec.get("sandbox_buffers", "/buffers"))
+            pool = BufferPool(self.device)
             runner = early.pop(subject, None)
             if runner is None or runner.argv != spec["argv"] or not runner.alive():
                 if runner is not None:
@@ -505,8 +505,7 @@ def selftest(task_dir):
     env = ["/usr/bin/env", f"TRITON_CACHE_DIR={scratch}/triton", f"TMPDIR={scratch}"] + (
         ["TRITON_INTERPRET=1"] if device == "cpu" else [])
     runners = {s: {"argv": env + [sys.executable, "-B", runner_py, f"--device={device}",
-                                  f"--workspace={os.path.abspath(task_dir)}"],
-                   "buffers": os.path.join(scratch, s), "sandbox_buffers": os.path.join(scratch, s)}
+                                  f"--workspace={os.path.abspath(task_dir)}"]}
                for s in SUBJECTS}
     os.chdir(scratch)
     w = Judge()
