@@ -64,6 +64,15 @@ expect autotune-triton2triton-h200-2026-11-30 \
   "speedup (baseline / candidate) over 433 timed configurations" \
   "median 11.4 s, whole family 724 s over 40 tasks" \
   "by kind: heldout 40 of 215, tuning 5 of 218; more than 2% faster: heldout 68 of 215, tuning 101 of 218"
+expect quiet-family-h200-2026-12-03/hip2hip \
+  "configurations checked wrong (baseline or noop candidate): 0" \
+  "A versus A over 259 timed configurations: 243/259 = 93.8% within 1.00 +- 0.02" \
+  "calls under 10 us: 25/38 = 65.8%" \
+  "median 17.3 s, whole family 456 s over 23 tasks"
+expect quiet-family-h200-2026-12-03/triton2triton \
+  "configurations checked wrong (baseline or noop candidate): 0" \
+  "A versus A over 80 timed configurations: 77/80 = 96.2% within 1.00 +- 0.02" \
+  "median 27.3 s, whole family 230 s over 7 tasks"
 expect hip2hip-worker-h200-2026-11-30/noop-before \
   "median 23.0 s, whole family 505 s over 23 tasks" \
   "the HIP worker's checks by phase: compare 34 s, prepare 70 s, run 2 s, transfer 223 s"
