@@ -168,7 +168,7 @@ Result<FeedbackReport> RequestFeedback(const std::string& socket_path, double ti
   sock.connect(LocalSocket::endpoint(socket_path), ec);
   if (ec) return Unavailable("cannot reach the arena's feedback service at " + socket_path + ": " +
                              ec.message());
-  asio::write(sock, asio::buffer("evaluate " + options.ToJson().dump() + "\n"), ec);
+  asio::write(sock, asio::buffer("evaluate " + JsonText(options.ToJson()) + "\n"), ec);
   if (ec) return Unavailable("feedback request failed: " + ec.message());
   std::string reply;
   asio::streambuf buf;

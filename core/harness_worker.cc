@@ -68,7 +68,7 @@ Result<PythonInstall> PythonInstallation(const std::string& python) {
 
 Status InitializeWorker(WorkerProcess& worker, const Json& init, double timeout_s,
                         const std::string& what, Json* metrics) {
-  auto reply = worker.Request(init.dump(), timeout_s);
+  auto reply = worker.Request(JsonText(init), timeout_s);
   if (!reply.ok()) {
     return Unavailable(what + " did not start: " + reply.status().message() + "\n" +
                        worker.StderrTail());
@@ -101,7 +101,7 @@ StageOutcome HarnessWorker::Send(const Json& request, double timeout_s, const st
     if (!started.ok()) return StageOutcome::Failed("harness error", started.status().message());
     worker_ = std::move(*started);
   }
-  auto reply = worker_->Request(request.dump(), timeout_s);
+  auto reply = worker_->Request(JsonText(request), timeout_s);
   if (!reply.ok()) {
     // The code under test crashed or hung the worker: its failure.
     std::string what = reply.status().message();

@@ -1,6 +1,7 @@
 #include "core/pipeline.h"
 
 #include <chrono>
+#include <exception>
 #include <filesystem>
 #include <map>
 #include <random>
@@ -40,6 +41,23 @@ Status Stage(const TaskSpec& task, const std::string& dest, const std::string& s
     ARENA_RETURN_IF_ERROR(CopyFile(src.string(), (fs::path(dest) / rel).string()));
   }
   return OkStatus();
+}
+
+std::string ThrewText(const std::exception& e) {
+  return std::string("the family's code threw: ") + e.what();
+}
+
+// A stage of a family's session whose code throws (a reply of an
+// unexpected shape, a value no parser took) is that stage's failure, said
+// as such: the other stages, the next task and the run go on, and a
+// --resume does not meet the same abort again.
+template <typename Fn>
+StageOutcome Guarded(Fn&& fn) {
+  try {
+    return fn();
+  } catch (const std::exception& e) {
+    return StageOutcome::Failed("harness error", ThrewText(e));
+  }
 }
 
 }  // namespace
@@ -109,7 +127,7 @@ Result<TaskResult> EvaluateCandidate(const TaskSpec& task, const TaskFamily& fam
 
   auto timed = [](auto&& fn) {
     auto t = std::chrono::steady_clock::now();
-    StageOutcome o = fn();
+    StageOutcome o = Guarded(fn);
     if (o.seconds == 0) o.seconds = SecondsSince(t);
     return o;
   };
@@ -213,7 +231,12 @@ Result<TaskResult> EvaluateCandidate(const TaskSpec& task, const TaskFamily& fam
     } else if (cr.baseline_check.passed() && cr.candidate_check.passed()) {
       note("time " + config->name);
       auto t = std::chrono::steady_clock::now();
-      cr.timing = session->Time(*config);
+      try {
+        cr.timing = session->Time(*config);
+      } catch (const std::exception& e) {
+        cr.timing = TimingOutcome();
+        cr.timing.stage = StageOutcome::Failed("harness error", ThrewText(e));
+      }
       if (cr.timing.stage.seconds == 0) cr.timing.stage.seconds = SecondsSince(t);
       if (cr.timing.stage.metrics.value("timed_out", false)) ++timing_timeouts;
     } else if (cr.candidate_check.status == StageStatus::kSkipped ||
@@ -228,7 +251,11 @@ Result<TaskResult> EvaluateCandidate(const TaskSpec& task, const TaskFamily& fam
     }
     result.configs.push_back(std::move(cr));
   }
-  result.provenance["toolchain"] = session->Toolchain();
+  try {
+    result.provenance["toolchain"] = session->Toolchain();
+  } catch (const std::exception& e) {
+    result.provenance["toolchain"] = ThrewText(e);
+  }
   owned.reset();  // ends worker processes before the integrity check
 
   // Harness files must be exactly as shipped in the candidate's folder.

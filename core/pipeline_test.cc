@@ -3,6 +3,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <stdexcept>
 
 #include <gtest/gtest.h>
 
@@ -59,6 +60,41 @@ class CountingFamily : public TaskFamily {
   SessionCounts* counts_;
 };
 
+// A family whose code throws: on the candidate's check of `check_on`, and
+// when timing `time_on` (as code meeting a reply of an unexpected shape
+// would).
+class ThrowingSession : public EvaluationSession {
+ public:
+  explicit ThrowingSession(std::unique_ptr<EvaluationSession> inner) : inner_(std::move(inner)) {}
+  StageOutcome Compile(Subject subject) override { return inner_->Compile(subject); }
+  StageOutcome Check(Subject subject, const Configuration& config, uint64_t seed) override {
+    if (subject == Subject::kCandidate && config.kind == ConfigKind::kTuning) {
+      throw std::runtime_error("type must be number, but is null");
+    }
+    return inner_->Check(subject, config, seed);
+  }
+  TimingOutcome Time(const Configuration& config) override {
+    if (config.kind == ConfigKind::kHeldout) throw std::out_of_range("key 'baseline_us' not found");
+    return inner_->Time(config);
+  }
+
+ private:
+  std::unique_ptr<EvaluationSession> inner_;
+};
+
+class ThrowingFamily : public TaskFamily {
+ public:
+  explicit ThrowingFamily(const TaskFamily& inner) : inner_(inner) {}
+  Status ValidateTask(const TaskSpec& task) const override { return inner_.ValidateTask(task); }
+  Result<std::unique_ptr<EvaluationSession>> Open(const EvaluationContext& ctx) const override {
+    ARENA_ASSIGN_OR_RETURN(std::unique_ptr<EvaluationSession> s, inner_.Open(ctx));
+    return std::unique_ptr<EvaluationSession>(new ThrowingSession(std::move(s)));
+  }
+
+ private:
+  const TaskFamily& inner_;
+};
+
 class PipelineTest : public ::testing::Test {
  protected:
   void SetUp() override {
@@ -108,6 +144,38 @@ TEST_F(PipelineTest, CorrectAndFaster) {
   EXPECT_TRUE(s.correct);
   EXPECT_NEAR(*s.score, 320, 1e-6);
   EXPECT_TRUE(r.integrity.passed());
+}
+
+TEST_F(PipelineTest, CodeOfAFamilyThatThrowsFailsItsStageNotTheEvaluation) {
+  ThrowingFamily family(*family_);
+  const std::string cand = scratch_ + "/cand";
+  ASSERT_TRUE(MakeDirs(cand).ok());
+  std::ofstream(cand + "/kernel.fake") << "time_us: 50\n";
+  PipelineOptions o;
+  o.work_dir = scratch_ + "/work";
+  o.seed = 42;
+  auto r = EvaluateCandidate(task_, family, cand, o);
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  int threw_checks = 0, threw_timings = 0, timed = 0;
+  for (const auto& c : r->configs) {
+    EXPECT_TRUE(c.baseline_check.passed()) << c.name;
+    if (c.kind == ConfigKind::kTuning) {
+      EXPECT_EQ(c.candidate_check.status, StageStatus::kFailed) << c.name;
+      EXPECT_EQ(c.candidate_check.detail, "harness error");
+      EXPECT_EQ(c.candidate_check.log, "the family's code threw: type must be number, but is null");
+      ++threw_checks;
+    } else if (c.kind == ConfigKind::kHeldout) {
+      EXPECT_TRUE(c.candidate_check.passed()) << c.name;
+      EXPECT_EQ(c.timing.stage.status, StageStatus::kFailed) << c.name;
+      EXPECT_NE(c.timing.stage.log.find("key 'baseline_us' not found"), std::string::npos);
+      ++threw_timings;
+    }
+    if (c.timing.stage.passed()) ++timed;
+  }
+  EXPECT_EQ(threw_checks, 2);
+  EXPECT_EQ(threw_timings, 2);
+  EXPECT_EQ(timed, 0);
+  EXPECT_FALSE(ScoreTask(*r).correct);
 }
 
 TEST_F(PipelineTest, CompileFailureStopsLaterStages) {

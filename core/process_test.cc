@@ -12,6 +12,8 @@
 
 #include <gtest/gtest.h>
 
+#include "core/testing/unprivileged.h"
+
 namespace arena {
 namespace {
 
@@ -197,10 +199,26 @@ TEST_F(DiskWatchTest, PreallocatedBlocksCount) {
 }
 
 TEST_F(DiskWatchTest, NothingHidesInAFolderMadeUnreadable) {
-  ProcessResult r = Watched("mkdir d && head -c 16777216 /dev/zero > d/f && chmod 000 d && sleep 10",
-                            8 << 20);
-  EXPECT_FALSE(r.success());
-  EXPECT_NE(r.disk_exceeded.find("over their limit"), std::string::npos) << r.Describe();
+  // As its owner (root would read it anyway): in a folder of /tmp, whose
+  // path that user can walk.
+  char tmpl[] = "/tmp/arena-unreadable-XXXXXX";
+  ASSERT_NE(mkdtemp(tmpl), nullptr);
+  const std::string dir = tmpl;
+  const int status = testing_support::AsUnprivileged(dir, [&] {
+    ProcessOptions o = Sh("cd " + ShellQuote(dir) +
+                          " && mkdir d && head -c 16777216 /dev/zero > d/f && chmod 000 d && sleep 10");
+    o.disk_folders = {dir};
+    o.disk_bytes = 8 << 20;
+    auto r = RunProcess(o);
+    if (!r.ok() || r->disk_exceeded.find("over their limit") == std::string::npos) {
+      fprintf(stderr, "not caught: %s\n", r.ok() ? r->Describe().c_str() : r.status().ToString().c_str());
+      return false;
+    }
+    return true;
+  });
+  MeasureDiskUsage({dir});  // readable again, to be removed
+  std::filesystem::remove_all(dir);
+  EXPECT_EQ(status, 0);
 }
 
 TEST_F(DiskWatchTest, NothingHidesTooDeepToMeasure) {

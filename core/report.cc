@@ -141,7 +141,7 @@ std::string FormatTextReport(const RunInfo& info, const std::vector<TaskResult>&
   if (info.task_errors.is_object() && !info.task_errors.empty()) {
     out << "task errors (broken tasks, not evaluated): " << info.task_errors.size() << "\n";
     for (const auto& [id, error] : info.task_errors.items()) {
-      out << "  " << id << ": " << (error.is_string() ? error.get<std::string>() : error.dump())
+      out << "  " << id << ": " << (error.is_string() ? error.get<std::string>() : JsonText(error))
           << "\n";
     }
   }

@@ -294,7 +294,7 @@ Status ResultsStore::CreateRun(const RunInfo& info) {
   Statement s(db_, "INSERT INTO runs(run_id, agent, selector, created_at, status, info_json) "
                    "VALUES (?, ?, ?, ?, ?, ?)");
   s.Text(1, info.run_id).Text(2, info.agent).Text(3, info.selector).Text(4, info.created_at)
-      .Text(5, info.status).Text(6, info.ToJson().dump());
+      .Text(5, info.status).Text(6, JsonText(info.ToJson()));
   if (s.Step() != SQLITE_DONE) {
     return AlreadyExists("run '" + info.run_id + "': " + sqlite3_errmsg(db_));
   }
@@ -371,7 +371,7 @@ Status ResultsStore::SaveTask(const std::string& run_id, const TaskResult& r) {
         .Text(8, QuadrantName(score.quadrant)).Real(9, score.speedup_mean)
         .Real(10, score.speedup_geomean).Real(11, score.tuning_geomean)
         .Real(12, score.heldout_geomean).Real(13, score.score).Real(14, r.wall_s)
-        .Text(15, NowIso8601()).Text(16, r.ToJson().dump());
+        .Text(15, NowIso8601()).Text(16, JsonText(r.ToJson()));
     if (s.Step() != SQLITE_DONE) return fail("insert task");
   }
   auto stage = [&](const char* subject, const char* name, const std::string& config,
@@ -403,7 +403,7 @@ Status ResultsStore::SaveTask(const std::string& run_id, const TaskResult& r) {
         t.Text(1, run_id).Text(2, r.task_id).Text(3, c.name)
             .Text(4, samples == &c.timing.baseline ? "baseline" : "candidate")
             .Text(5, c.timing.method).Real(6, samples->median()).Real(7, samples->percentile(10))
-            .Real(8, samples->percentile(90)).Text(9, Json(samples->us).dump());
+            .Real(8, samples->percentile(90)).Text(9, JsonText(Json(samples->us)));
         if (t.Step() != SQLITE_DONE) return fail("insert timing");
       }
     }

@@ -76,7 +76,7 @@ Status PrepareWorkspace(const TaskSpec& task, const std::string& workspace,
     configs.push_back({{"name", c->name}, {"params", c->params}});
   }
   ARENA_RETURN_IF_ERROR(
-      WriteFileAtomic((fs::path(workspace) / "configs.json").string(), configs.dump(2) + "\n"));
+      WriteFileAtomic((fs::path(workspace) / "configs.json").string(), JsonText(configs, 2) + "\n"));
   std::string text = "# " + task.id + "\n\n" + task.description + "\n\n" + task.instructions +
                      (task.starter ? "\n\nFiles you may edit: "
                                    : "\n\nNo starting code is shipped: write these files from scratch: ");
@@ -113,6 +113,23 @@ uint64_t TaskSeed(uint64_t run_seed, const std::string& task_id) {
 Status TakeEditableFiles(const TaskSpec& task, const std::string& workspace,
                          const std::string& dest) {
   ARENA_RETURN_IF_ERROR(ResetDir(dest));
+  // What the agent made unreadable (a file, a folder on its way) is its
+  // own: the arena's user owns what a sandbox writes, so it is made
+  // readable again and taken as it is, rather than stopping the run. Links
+  // are not followed.
+  std::error_code ec;
+  fs::permissions(workspace, fs::perms::owner_all, fs::perm_options::add | fs::perm_options::nofollow,
+                  ec);
+  for (const auto& rel : task.editable) {
+    fs::path p = workspace;
+    for (const auto& part : fs::path(rel)) {
+      p /= part;
+      if (fs::is_symlink(fs::symlink_status(p, ec))) break;
+      fs::permissions(p, fs::is_directory(p, ec) ? fs::perms::owner_all
+                                                 : fs::perms::owner_read | fs::perms::owner_write,
+                      fs::perm_options::add | fs::perm_options::nofollow, ec);
+    }
+  }
   // A file the agent deleted or replaced by a link is left out: the
   // candidate then fails to compile, saying so.
   return CopyRegularFiles(workspace, task.editable, dest).status();
@@ -245,7 +262,7 @@ Result<TaskResult> RunOneTask(const RunRequest& req, const std::string& run_dir,
   result.agent.erase("transcript");  // kept in agent.log
   result.agent["budget_s"] = req.agent_time_budget_s;  // 0: the agent's own default
   ARENA_RETURN_IF_ERROR(WriteFileAtomic((fs::path(task_dir) / "result.json").string(),
-                                        result.ToJson().dump(2) + "\n"));
+                                        JsonText(result.ToJson(), 2) + "\n"));
   return result;
 }
 
@@ -372,7 +389,7 @@ Result<PreparedRun> PrepareRun(const RunRequest& request) {
   run.run_dir = (fs::path(req.runs_dir) / info.run_id).string();
   ARENA_RETURN_IF_ERROR(MakeDirs(run.run_dir));
   ARENA_RETURN_IF_ERROR(WriteFileAtomic((fs::path(run.run_dir) / "run.json").string(),
-                                        info.ToJson().dump(2) + "\n"));
+                                        JsonText(info.ToJson(), 2) + "\n"));
   return run;
 }
 
@@ -384,7 +401,7 @@ Status FinishRun(PreparedRun& run, RunOutcome* outcome) {
   for (const auto& r : outcome->results) complete = complete && !LostToScheduler(r);
   if (complete) ARENA_RETURN_IF_ERROR(run.store->SetRunStatus(run.info.run_id, "finished"));
   return WriteFileAtomic((fs::path(run.run_dir) / "summary.json").string(),
-                         Summarize(outcome->results).ToJson().dump(2) + "\n");
+                         JsonText(Summarize(outcome->results).ToJson(), 2) + "\n");
 }
 
 std::string TaskVerdict(const TaskResult& r) {

@@ -1,17 +1,35 @@
 // Runs of the noop agent over the fake tasks, in process.
 #include "core/run.h"
 
+#include <sys/stat.h>
+
 #include <filesystem>
 
 #include <gtest/gtest.h>
 
+#include "core/agent.h"
 #include "core/files.h"
 #include "core/report.h"
 #include "core/results_store.h"
+#include "core/testing/unprivileged.h"
 
 namespace arena {
 namespace {
 namespace fs = std::filesystem;
+
+// An agent that leaves its editable file, and the workspace holding it,
+// unreadable to their owner.
+class LockingAgent : public AgentAdapter {
+ public:
+  Result<AgentOutcome> Run(const AgentRequest& request) override {
+    chmod((request.workspace + "/kernel.fake").c_str(), 0);
+    chmod(request.workspace.c_str(), 0);
+    AgentOutcome o;
+    o.ok = true;
+    return o;
+  }
+};
+ARENA_REGISTER_AGENT("test-locking", LockingAgent);
 
 RunRequest Request(const std::string& runs_dir) {
   RunRequest r;
@@ -98,6 +116,40 @@ TEST(Run, AResumeKeepsTheOptionsTheRunStartedWith) {
   ApplyStoredOptions(older, &old_resume);
   EXPECT_EQ(old_resume.agent_time_budget_s, 25);
   EXPECT_EQ(old_resume.stage_timeout_s, 600);
+}
+
+TEST(Run, WhatTheAgentMadeUnreadableIsTakenAsItIs) {
+  // Its own files: made readable again and evaluated, not an error that
+  // stops the run (and every --resume of it) at this task.
+  // As their owner (root would read them anyway): the tasks and the runs
+  // in a folder of /tmp, whose path that user can walk.
+  char tmpl[] = "/tmp/arena-locking-XXXXXX";
+  ASSERT_NE(mkdtemp(tmpl), nullptr);
+  const std::string dir = tmpl;
+  fs::copy("tests/testdata/tasks", dir + "/tasks", fs::copy_options::recursive);
+  const int status = testing_support::AsUnprivileged(dir, [&] {
+    RunRequest req = Request(dir + "/runs");
+    req.tasks_root = dir + "/tasks";
+    req.agent = "test-locking";
+    auto out = ExecuteRun(req);
+    if (!out.ok() || out->results.size() != 3) {
+      fprintf(stderr, "run: %s\n", out.ok() ? "not 3 results" : out.status().ToString().c_str());
+      return false;
+    }
+    for (const auto& r : out->results) {
+      if (!ScoreTask(r).correct) {
+        fprintf(stderr, "%s: not correct\n", r.task_id.c_str());
+        return false;
+      }
+    }
+    return true;
+  });
+  std::error_code ec;
+  for (const auto& e : fs::recursive_directory_iterator(dir, ec)) {
+    fs::permissions(e.path(), fs::perms::owner_all, fs::perm_options::add | fs::perm_options::nofollow, ec);
+  }
+  fs::remove_all(dir, ec);
+  EXPECT_EQ(status, 0);
 }
 
 TEST(Run, UnknownAgentIsBadInput) {

@@ -41,7 +41,7 @@ Status SaveRecord(const PreparedRun& run, const Submission& s) {
             {"tasks", s.tasks},
             {"resolved", std::vector<int>(s.resolved.begin(), s.resolved.end())},
             {"elements_dir", s.elements_dir}};
-  return WriteFileAtomic(RecordPath(run, s.k), j.dump(2) + "\n");
+  return WriteFileAtomic(RecordPath(run, s.k), JsonText(j, 2) + "\n");
 }
 
 Result<std::vector<Submission>> LoadRecords(const PreparedRun& run) {
@@ -191,7 +191,7 @@ Result<RunOutcome> ExecuteRunOnSlurm(const RunRequest& request, const SlurmOptio
   ARENA_RETURN_IF_ERROR(MakeDirs(dir + "/logs"));
   if (!run.req.agent_config.empty()) {
     ARENA_RETURN_IF_ERROR(
-        WriteFileAtomic(dir + "/agent-config.json", run.req.agent_config.dump(2) + "\n"));
+        WriteFileAtomic(dir + "/agent-config.json", JsonText(run.req.agent_config, 2) + "\n"));
   }
   // A resume submits as the run was first submitted (partition, GPUs, time)
   // unless it is given sbatch arguments of its own.
@@ -318,7 +318,7 @@ Result<RunOutcome> ExecuteRunOnSlurm(const RunRequest& request, const SlurmOptio
     const ProcessResult& r = *submitted;
     s.job_id = r.out.substr(0, r.out.find_first_of(";\n "));
     ARENA_RETURN_IF_ERROR(SaveRecord(run, s));
-    ARENA_RETURN_IF_ERROR(WriteFileAtomic(args_path, Json(slurm.sbatch_args).dump() + "\n"));
+    ARENA_RETURN_IF_ERROR(WriteFileAtomic(args_path, JsonText(Json(slurm.sbatch_args)) + "\n"));
     progress("run " + run.info.run_id + ": " + std::to_string(todo.size()) +
              " task(s) submitted as Slurm job " + s.job_id + " (" + script + ")" +
              (done.size() ? ", " + std::to_string(done.size()) + " already finished" : "") +

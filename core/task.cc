@@ -11,6 +11,10 @@
 #include "core/tunables.h"
 
 namespace arena {
+
+std::string JsonText(const Json& j, int indent) {
+  return j.dump(indent, ' ', false, Json::error_handler_t::replace);
+}
 namespace fs = std::filesystem;
 
 const char* ConfigKindName(ConfigKind kind) {

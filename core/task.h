@@ -27,6 +27,13 @@ namespace arena {
 
 using Json = nlohmann::json;
 
+// `j` as JSON text (`indent` as Json::dump's). Bytes in its strings that are
+// not UTF-8, which a subject or an agent can put there (a compiler's log
+// echoing a candidate's source, a transcript), become U+FFFD instead of an
+// exception: whatever a subject prints, its result is written. Every
+// document the arena writes or sends goes through it.
+std::string JsonText(const Json& j, int indent = -1);
+
 enum class ConfigKind { kSmall, kTuning, kHeldout };
 const char* ConfigKindName(ConfigKind kind);
 

@@ -109,6 +109,25 @@ check "reference run exits 0" test $? -eq 0
 ref_id=$(ls "$tmp/ref_runs" | grep -v arena.db)
 "$arena" report "$ref_id" --runs-dir "$tmp/ref_runs" | tail -n +2 >"$tmp/ref_report.txt"
 
+# --- a candidate whose compiler echoes bytes that are not UTF-8 (a compile
+# log quoting its source): the result is stored, the run goes on ---
+mkdir -p "$tmp/subs_bytes/fake/suite/alpha" "$tmp/subs_bytes/fake/suite/beta"
+printf 'compile: "kernel.fake:1: unexpected \xff\xfe\xc3\x28 here"\n' >"$tmp/subs_bytes/fake/suite/alpha/kernel.fake"
+printf 'time_us: 40\n' >"$tmp/subs_bytes/fake/suite/beta/kernel.fake"
+printf 'submissions: %s\n' "$tmp/subs_bytes" >"$tmp/replay_bytes.yaml"
+"$arena" --root "$fake_root" run --agent replay --agent-config "$tmp/replay_bytes.yaml" \
+  --tasks fake/suite/alpha,fake/suite/beta --runs-dir "$tmp/bytes_runs" >"$tmp/bytes_out.txt" 2>&1
+status=$?
+check "bytes that are not UTF-8 in a compile log: a failed task (exit 1), not an abort" test $status -eq 1
+check "... the next task evaluated" grep -q "fake/suite/beta: correct" "$tmp/bytes_out.txt"
+"$arena" report latest --runs-dir "$tmp/bytes_runs" --json >"$tmp/bytes_report.json"
+check "... the stored log readable, the bytes replaced" python3 -c '
+import json, sys
+tasks = {t["task_id"]: t for t in json.load(open(sys.argv[1]))["tasks"]}
+log = tasks["fake/suite/alpha"]["candidate_compile"]["log"]
+assert "unexpected \ufffd" in log and log.endswith(" here"), log
+' "$tmp/bytes_report.json"
+
 # --- the same run, killed with SIGKILL after its first task, then resumed ---
 "$arena" --root "$fake_root" run --agent replay --agent-config "$tmp/replay.yaml" \
   --tasks fake --seed 11 --runs-dir "$tmp/runs" >"$tmp/killed_out.txt" 2>&1 &

@@ -562,7 +562,7 @@ int Main(int argc, char** argv) {
     if (eval_json) {
       Json j = r->ToJson();
       j["score"] = s.ToJson();
-      std::cout << j.dump(2) << "\n";
+      std::cout << JsonText(j, 2) << "\n";
     } else {
       RunInfo info;
       info.run_id = "eval";
@@ -602,7 +602,7 @@ int Main(int argc, char** argv) {
       ceilings = *c;
     }
     if (as_json) {
-      std::cout << ReportJson(*info, *results).dump(2) << "\n";
+      std::cout << JsonText(ReportJson(*info, *results), 2) << "\n";
     } else if (as_csv) {
       std::cout << ReportCsv(*info, *results);
     } else {
@@ -665,7 +665,7 @@ int Main(int argc, char** argv) {
       if (!b.ok()) return Fail(b.status());
       RunComparison c = CompareRuns(a->second, b->second);
       if (as_json) {
-        std::cout << ComparisonJson(a->first, b->first, c).dump(2) << "\n";
+        std::cout << JsonText(ComparisonJson(a->first, b->first, c), 2) << "\n";
       } else {
         std::cout << FormatComparison(a->first, b->first, c);
       }
@@ -693,7 +693,7 @@ int Main(int argc, char** argv) {
     }
     auto rows = BuildLeaderboard(by_agent ? MergeRunsByAgent(all, tasks) : all, tasks);
     if (as_json) {
-      std::cout << LeaderboardJson(rows).dump(2) << "\n";
+      std::cout << JsonText(LeaderboardJson(rows), 2) << "\n";
     } else {
       std::cout << FormatLeaderboard(rows);
     }
