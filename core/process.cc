@@ -110,8 +110,9 @@ class DiskWalk {
       int child = openat(dirfd(dir), name.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
       if (child < 0 && errno == EACCES) {
         // Made unreadable by the program that owns it (as the arena's user):
-        // readable again, so that nothing hides in it.
-        fchmodat(dirfd(dir), name.c_str(), (st.st_mode & 07777) | S_IRWXU, 0);
+        // readable again, so that nothing hides in it. Never through a link
+        // it put there meanwhile (which could name a file of the host).
+        fchmodat(dirfd(dir), name.c_str(), (st.st_mode & 07777) | S_IRWXU, AT_SYMLINK_NOFOLLOW);
         child = openat(dirfd(dir), name.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
       }
       if (child < 0) {
@@ -138,6 +139,11 @@ DiskUsage MeasureDiskUsage(const std::vector<std::string>& folders, long long ma
   for (const auto& folder : folders) {
     if (walk.Full()) break;
     int fd = ::open(folder.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    struct stat top;
+    if (fd < 0 && errno == EACCES && lstat(folder.c_str(), &top) == 0) {
+      fchmodat(AT_FDCWD, folder.c_str(), (top.st_mode & 07777) | S_IRWXU, AT_SYMLINK_NOFOLLOW);
+      fd = ::open(folder.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    }
     if (fd < 0) {
       if (errno != ENOENT) usage.unmeasured = "cannot read '" + folder + "': " + strerror(errno);
       continue;

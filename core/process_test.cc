@@ -206,7 +206,7 @@ TEST_F(DiskWatchTest, NothingHidesInAFolderMadeUnreadable) {
   const std::string dir = tmpl;
   const int status = testing_support::AsUnprivileged(dir, [&] {
     ProcessOptions o = Sh("cd " + ShellQuote(dir) +
-                          " && mkdir d && head -c 16777216 /dev/zero > d/f && chmod 000 d && sleep 10");
+                          " && mkdir d && head -c 16777216 /dev/zero > d/f && chmod 000 d . && sleep 10");
     o.disk_folders = {dir};
     o.disk_bytes = 8 << 20;
     auto r = RunProcess(o);
