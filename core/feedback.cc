@@ -16,6 +16,8 @@ using LocalSocket = asio::local::stream_protocol;
 
 namespace {
 
+constexpr size_t kMaxRequestBytes = 64 << 10;
+
 // Check details may quote a reference value ("e.g. got 1.5, expected 2.0"):
 // an agent is told how many elements are off, never what the reference says.
 std::string WithoutReferenceValues(std::string detail) {
@@ -111,8 +113,15 @@ Result<std::unique_ptr<FeedbackServer>> FeedbackServer::Start(const std::string&
       boost::system::error_code aec;
       s.acceptor.accept(peer, aec);
       if (aec) return;  // closed: the server is stopping
-      asio::streambuf request;
+      // A request is one short line: a client that sends more (the agent
+      // is not trusted) is answered without the arena holding it all.
+      asio::streambuf request(kMaxRequestBytes);
       asio::read_until(peer, request, '\n', aec);
+      if (aec == asio::error::not_found) {
+        asio::write(peer, asio::buffer("bad-request\na request is one line of at most " +
+                                       std::to_string(kMaxRequestBytes) + " bytes\n"), aec);
+        continue;
+      }
       if (aec) continue;
       ++self->calls_;
       // "evaluate\n", or "evaluate {options as JSON}\n".

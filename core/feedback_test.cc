@@ -1,7 +1,10 @@
 #include "core/feedback.h"
 
+#include <sys/socket.h>
+#include <sys/un.h>
 #include <unistd.h>
 
+#include <cstdio>
 #include <filesystem>
 
 #include <gtest/gtest.h>
@@ -147,6 +150,40 @@ TEST(FeedbackServer, CarriesTheOptionsAndRefusesBadOnes) {
   ASSERT_FALSE(bad.ok());
   EXPECT_EQ(bad.status().code(), StatusCode::kInvalidArgument);
   EXPECT_EQ(bad.status().message(), "no such config");
+}
+
+TEST(FeedbackServer, AnOverlongRequestIsRefusedAndTheServerGoesOn) {
+  const std::string dir = "/tmp/arena-feedback-long-" + std::to_string(getpid());
+  ASSERT_TRUE(ResetDir(dir).ok());
+  int calls = 0;
+  auto server = FeedbackServer::Start(dir + "/sock", [&](const FeedbackOptions&) -> Result<FeedbackReport> {
+    ++calls;
+    FeedbackReport r;
+    r.compiled = r.correct = true;
+    return r;
+  });
+  ASSERT_TRUE(server.ok());
+  // 128 KiB with no end of line (within the socket's buffers, so that
+  // sending does not wait for a reader).
+  const int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  ASSERT_GE(fd, 0);
+  sockaddr_un addr{};
+  addr.sun_family = AF_UNIX;
+  const std::string path = dir + "/sock";
+  std::snprintf(addr.sun_path, sizeof(addr.sun_path), "%s", path.c_str());
+  ASSERT_EQ(connect(fd, reinterpret_cast<sockaddr*>(&addr), sizeof(addr)), 0);
+  const std::string flood(128 << 10, 'x');
+  ASSERT_EQ(send(fd, flood.data(), flood.size(), MSG_NOSIGNAL), static_cast<ssize_t>(flood.size()));
+  std::string reply;
+  char buf[256];
+  for (ssize_t n; (n = recv(fd, buf, sizeof(buf), 0)) > 0;) reply.append(buf, n);
+  close(fd);
+  EXPECT_EQ(reply, "bad-request\na request is one line of at most 65536 bytes\n");
+  EXPECT_EQ(calls, 0);
+  // The next request is served as ever.
+  auto ok = RequestFeedback(dir + "/sock", 10);
+  ASSERT_TRUE(ok.ok()) << ok.status().ToString();
+  EXPECT_EQ(calls, 1);
 }
 
 TEST(FeedbackOptions, FieldErrorsNameTheField) {
