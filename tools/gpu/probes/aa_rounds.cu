@@ -27,12 +27,18 @@
 //            copy records off
 //   silent   paused, and every callback off too from the prime to the end
 //            of the round (the subscriber kept)
+//   loaded   prime, and CUPTI's library loaded in each runner, nothing
+//            subscribed or recorded (does its presence alone cost?)
+//   detached cupti, unsubscribed and the records off from the prime to the
+//            end of the round, subscribed again after it
+//   finalized  detached, and CUPTI finalized (detached from the process)
+//            for the round, attached again after it
 // Per variant and repetition (fresh runners each time): the median us per
 // launch of each runner, the spread of its rounds (p90/p10) and the ratio of
 // the two medians (A versus A). A variant whose ratios leave 1.00 +- 0.02
 // where `self` stays inside names what makes the arena's rounds noisy.
 //
-//   aa_rounds [REPETITIONS=6] [ROUNDS=30]
+//   aa_rounds [REPETITIONS=6] [ROUNDS=30] [VARIANT,...]
 #include <cuda_runtime.h>
 #include <cupti.h>
 #include <dlfcn.h>
@@ -83,7 +89,28 @@ void* LoadCupti() {
 decltype(&cuptiActivityEnable) activity_on = nullptr;
 decltype(&cuptiActivityDisable) activity_off = nullptr;
 decltype(&cuptiEnableDomain) domain_on = nullptr;
+decltype(&cuptiSubscribe) subscribe_fn = nullptr;
+decltype(&cuptiUnsubscribe) unsubscribe_fn = nullptr;
+decltype(&cuptiFinalize) finalize_fn = nullptr;
+decltype(&cuptiActivityRegisterCallbacks) register_fn = nullptr;
 CUpti_SubscriberHandle subscriber = nullptr;
+
+// Callbacks of both domains and the copy records, on (again).
+bool Attach() {
+  return subscribe_fn(&subscriber, OnApi, nullptr) == CUPTI_SUCCESS &&
+         domain_on(1, subscriber, CUPTI_CB_DOMAIN_RUNTIME_API) == CUPTI_SUCCESS &&
+         domain_on(1, subscriber, CUPTI_CB_DOMAIN_DRIVER_API) == CUPTI_SUCCESS &&
+         register_fn(Requested, Completed) == CUPTI_SUCCESS &&
+         activity_on(CUPTI_ACTIVITY_KIND_MEMCPY) == CUPTI_SUCCESS;
+}
+
+// Unsubscribed and the records off; finalized too when `finalize`.
+void Detach(bool finalize) {
+  activity_off(CUPTI_ACTIVITY_KIND_MEMCPY);
+  unsubscribe_fn(subscriber);
+  subscriber = nullptr;
+  if (finalize) finalize_fn();
+}
 
 // mode: 'c' callbacks, 'r' copy records, 'b' both ('q': both, the graph
 // made with the records off).
@@ -99,6 +126,12 @@ bool StartCupti(char mode) {
   activity_off = reinterpret_cast<decltype(&cuptiActivityDisable)>(dlsym(lib, "cuptiActivityDisable"));
   if (!subscribe || !enable_domain || !register_buffers || !activity || !activity_off) return false;
   domain_on = enable_domain;
+  subscribe_fn = subscribe;
+  register_fn = register_buffers;
+  unsubscribe_fn = reinterpret_cast<decltype(&cuptiUnsubscribe)>(dlsym(lib, "cuptiUnsubscribe"));
+  finalize_fn = reinterpret_cast<decltype(&cuptiFinalize)>(dlsym(lib, "cuptiFinalize"));
+  if (!unsubscribe_fn || !finalize_fn) return false;
+  if (mode == 'l') return true;  // loaded, nothing on
   CUpti_SubscriberHandle& sub = subscriber;
   if (mode != 'r' && (subscribe(&sub, OnApi, nullptr) != CUPTI_SUCCESS ||
                       enable_domain(1, sub, CUPTI_CB_DOMAIN_RUNTIME_API) != CUPTI_SUCCESS ||
@@ -159,6 +192,12 @@ struct Evictor {
       activity_on(CUPTI_ACTIVITY_KIND_MEMCPY);
       domain_on(1, subscriber, CUPTI_CB_DOMAIN_RUNTIME_API);
       domain_on(1, subscriber, CUPTI_CB_DOMAIN_DRIVER_API);
+    } else if (c == 'R') {  // attached again, outside the round
+      if (!Attach()) _exit(4);
+    } else if (c == 'D' || c == 'F') {  // detached, then the prime
+      Detach(c == 'F');
+      Check(cudaMemsetAsync(pool, 0, 4, stream), "prime");
+      Check(cudaStreamSynchronize(stream), "prime sync");
     } else if (c == 'p' || c == 'P' || c == 'S') {  // prime: 4 bytes of its own, outside the round
       if (c != 'p') activity_off(CUPTI_ACTIVITY_KIND_MEMCPY);
       if (c == 'S') {
@@ -230,15 +269,27 @@ int main(int argc, char** argv) {
   std::setvbuf(stdout, nullptr, _IOLBF, 0);
   std::printf("| variant | rep | A us/launch | B us/launch | A p90/p10 | B p90/p10 | A/A |\n|---|---:|---:|---:|---:|---:|---:|\n");
   std::vector<std::string> summary;
-  for (const std::string variant : {"self", "judge", "prime", "stop", "gap", "cupti", "callbacks", "records",
-                                    "paused", "quiet", "silent"}) {
+  std::vector<std::string> variants = {"self",   "judge",  "prime",  "stop",   "gap",      "cupti",    "callbacks",
+                                       "records", "paused", "quiet", "silent", "loaded", "detached", "finalized"};
+  if (argc > 3) {  // a comma-separated choice of them
+    variants.clear();
+    std::string list = argv[3];
+    for (size_t at = 0; at <= list.size();) {
+      const size_t end = std::min(list.find(',', at), list.size());
+      variants.push_back(list.substr(at, end - at));
+      at = end + 1;
+    }
+  }
+  for (const std::string& variant : variants) {
     const bool self_evict = variant == "self";
+    const bool detached = variant == "detached" || variant == "finalized";
     const bool paused = variant == "paused" || variant == "quiet" || variant == "silent";
-    const char cupti = variant == "quiet"              ? 'q'
-                       : variant == "cupti" || paused ? 'b'
-                       : variant == "callbacks"       ? 'c'
-                       : variant == "records"         ? 'r'
-                                                      : '0';
+    const char cupti = variant == "quiet"                         ? 'q'
+                       : variant == "cupti" || paused || detached ? 'b'
+                       : variant == "callbacks"                   ? 'c'
+                       : variant == "records"                     ? 'r'
+                       : variant == "loaded"                      ? 'l'
+                                                                  : '0';
     const bool primed = variant == "prime" || cupti != '0';
     if (cupti != '0' && LoadCupti() == nullptr) {
       summary.push_back(variant + ": skipped, CUPTI cannot be loaded (set ARENA_CUPTI to its path)");
@@ -262,7 +313,13 @@ int main(int argc, char** argv) {
             judge.Run();
           }
           if (variant == "stop") kill(other.pid, SIGSTOP);
-          if (primed) Ask(runners[r], variant == "silent" ? 'S' : paused ? 'P' : 'p');
+          if (primed) {
+            Ask(runners[r], variant == "finalized" ? 'F'
+                            : detached             ? 'D'
+                            : variant == "silent"  ? 'S'
+                            : paused               ? 'P'
+                                                   : 'p');
+          }
           const auto t0 = std::chrono::steady_clock::now();
           if (!Ask(runners[r], 'r')) {
             std::fprintf(stderr, "a runner died\n");
@@ -271,6 +328,10 @@ int main(int argc, char** argv) {
           const double t = std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0).count();
           if (variant == "stop") kill(other.pid, SIGCONT);
           if (paused) Ask(runners[r], 'q');
+          if (detached && !Ask(runners[r], 'R')) {
+            std::fprintf(stderr, "a runner could not attach CUPTI again\n");
+            return 1;
+          }
           if (round > 0) us[r].push_back(t / kLaunches);
         }
       }
