@@ -34,6 +34,7 @@ constexpr char kRunnerDir[] = "plugins/common/python";
 constexpr char kRunnerInside[] = "/opt/arena/python";
 constexpr char kCacheInside[] = "/tmp/triton";
 constexpr char kCacheSeed[] = "/opt/arena/triton_seed";
+constexpr long long kRunnerTmpBytes = 1LL << 30;
 
 Status ValidateEntry(const Section& s, const std::string& key,
                      const std::vector<std::string>& allowed_files, const char* what) {
@@ -147,6 +148,9 @@ class TritonSession : public EvaluationSession {
     SandboxOptions sb;
     sb.workspace = SubjectDir(s);
     sb.workspace_read_only = true;
+    // Its /tmp holds its compiled kernels (megabytes) and lives in the
+    // host's memory: a size that leaves the host room for every runner.
+    sb.tmp_bytes = kRunnerTmpBytes;
     const std::string cache = BaselineCache();
     ARENA_RETURN_IF_ERROR(MakeDirs(cache));
     // The memory it works on comes as descriptors over its socket; the

@@ -603,6 +603,8 @@ Result<Json> HipRunner(const EvaluationContext& ctx, const std::string& subject,
   SandboxOptions sb;
   sb.workspace = dir.string();
   sb.workspace_read_only = true;
+  // Its /tmp (the host's memory) serves at most the driver's JIT cache.
+  sb.tmp_bytes = 1LL << 30;
   sb.read_only = {{code.string(), "/opt/arena/runner"}};
   ARENA_ASSIGN_OR_RETURN(sb.libraries, HipRunnerLibraries(bin));
   AllowDevice(ctx.device, &sb);
