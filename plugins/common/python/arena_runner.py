@@ -115,18 +115,14 @@ def main():
     device = "cuda" if "--device=cuda" in sys.argv else "cpu"
     allowed_ops = set()
     workspace = "/workspace"
+    cache_seed = ""
     for arg in sys.argv:
         if arg.startswith("--allow-ops="):
             allowed_ops = {o for o in arg.split("=", 1)[1].split(",") if o}
         if arg.startswith("--workspace="):
             workspace = arg.split("=", 1)[1]
         if arg.startswith("--cache-seed="):
-            # Kernels compiled before (the baseline's), into this runner's
-            # own cache, which lives in its private /tmp: it writes nothing
-            # to the host's disk.
-            seed = arg.split("=", 1)[1]
-            if os.path.isdir(seed):
-                shutil.copytree(seed, os.environ["TRITON_CACHE_DIR"], dirs_exist_ok=True)
+            cache_seed = arg.split("=", 1)[1]
     sock = socket.socket(fileno=0)
     send = sock.sendall
     recv_fds = socket.recv_fds
@@ -286,6 +282,13 @@ def main():
             fn(**sets[k], **params)
 
     def load(req):
+        if cache_seed and os.path.isdir(cache_seed):
+            # The kernels the baseline compiled (a live view of its cache,
+            # read-only: its compile stage came first), into this runner's
+            # own cache, which lives in its private /tmp: it writes nothing
+            # to the host's disk, and kernels it left as they were are not
+            # compiled again.
+            shutil.copytree(cache_seed, os.environ["TRITON_CACHE_DIR"], dirs_exist_ok=True)
         file_name, _, func = req["entry"].partition(":")
         path = os.path.join(workspace, file_name)
         if not os.path.isfile(path):
