@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <atomic>
+#include <exception>
 #include <filesystem>
 #include <mutex>
 #include <random>
@@ -218,7 +219,15 @@ Result<TaskResult> RunOneTask(const RunRequest& req, const std::string& run_dir,
                          {socket_path, "/opt/arena/feedback.sock"}};
 
   auto started = std::chrono::steady_clock::now();
-  Result<AgentOutcome> outcome = agent.Run(areq);
+  // An adapter meets what its agent or endpoint sends back; code of it that
+  // throws on something unexpected is that agent's failure on this task,
+  // not the run's end.
+  Result<AgentOutcome> outcome = Internal("no outcome");
+  try {
+    outcome = agent.Run(areq);
+  } catch (const std::exception& e) {
+    outcome = Internal(std::string("the agent's adapter threw: ") + e.what());
+  }
   server.reset();
   feedback_session.Close();  // its workers end before their folder goes
   RemoveTree(socket_dir).ok();

@@ -4,6 +4,7 @@
 #include <sys/stat.h>
 
 #include <filesystem>
+#include <stdexcept>
 
 #include <gtest/gtest.h>
 
@@ -30,6 +31,16 @@ class LockingAgent : public AgentAdapter {
   }
 };
 ARENA_REGISTER_AGENT("test-locking", LockingAgent);
+
+// An agent whose adapter throws, as one meeting a reply of an unexpected
+// shape would.
+class ThrowingAgent : public AgentAdapter {
+ public:
+  Result<AgentOutcome> Run(const AgentRequest&) override {
+    throw std::runtime_error("type must be string, but is number");
+  }
+};
+ARENA_REGISTER_AGENT("test-throwing", ThrowingAgent);
 
 RunRequest Request(const std::string& runs_dir) {
   RunRequest r;
@@ -150,6 +161,22 @@ TEST(Run, WhatTheAgentMadeUnreadableIsTakenAsItIs) {
   }
   fs::remove_all(dir, ec);
   EXPECT_EQ(status, 0);
+}
+
+TEST(Run, AnAdapterThatThrowsFailsItsTasksNotTheRun) {
+  const std::string runs = testing::TempDir() + "/run_throwing";
+  ASSERT_TRUE(ResetDir(runs).ok());
+  RunRequest req = Request(runs);
+  req.agent = "test-throwing";
+  auto out = ExecuteRun(req);
+  ASSERT_TRUE(out.ok()) << out.status().ToString();
+  ASSERT_EQ(out->results.size(), 3u);
+  for (const auto& r : out->results) {
+    EXPECT_EQ(r.candidate_compile.status, StageStatus::kFailed) << r.task_id;
+    EXPECT_NE(r.candidate_compile.detail.find("the agent's adapter threw: type must be string"),
+              std::string::npos)
+        << r.candidate_compile.detail;
+  }
 }
 
 TEST(Run, UnknownAgentIsBadInput) {
