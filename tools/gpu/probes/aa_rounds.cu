@@ -33,6 +33,9 @@
 //            end of the round, subscribed again after it
 //   finalized  detached, and CUPTI finalized (detached from the process)
 //            for the round, attached again after it
+//   pinned   quiet, and both runners on the same two CPU cores (2 and 3):
+//            is CUPTI's per-launch cost host work that differs between
+//            the cores each runner happens to run on?
 // Per variant and repetition (fresh runners each time): the median us per
 // launch of each runner, the spread of its rounds (p90/p10) and the ratio of
 // the two medians (A versus A). A variant whose ratios leave 1.00 +- 0.02
@@ -43,6 +46,7 @@
 #include <cupti.h>
 #include <dlfcn.h>
 #include <fcntl.h>
+#include <sched.h>
 #include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -220,13 +224,20 @@ struct Child {
   int to, from;
 };
 
-Child Spawn(bool self_evict, char cupti) {
+Child Spawn(bool self_evict, char cupti, bool pinned) {
   // Close-on-exec everywhere: a runner that inherited the other runner's
   // pipe would keep it open, and that runner would never see its end.
   int down[2], up[2];
   if (pipe2(down, O_CLOEXEC) != 0 || pipe2(up, O_CLOEXEC) != 0) std::exit(1);
   const pid_t pid = fork();
   if (pid == 0) {
+    if (pinned) {
+      cpu_set_t cpus;
+      CPU_ZERO(&cpus);
+      CPU_SET(2, &cpus);
+      CPU_SET(3, &cpus);
+      if (sched_setaffinity(0, sizeof(cpus), &cpus) != 0) _exit(126);
+    }
     fcntl(down[0], F_SETFD, 0);
     fcntl(up[1], F_SETFD, 0);
     // A fresh image: a forked copy of a process that holds a CUDA context
@@ -269,8 +280,9 @@ int main(int argc, char** argv) {
   std::setvbuf(stdout, nullptr, _IOLBF, 0);
   std::printf("| variant | rep | A us/launch | B us/launch | A p90/p10 | B p90/p10 | A/A |\n|---|---:|---:|---:|---:|---:|---:|\n");
   std::vector<std::string> summary;
-  std::vector<std::string> variants = {"self",   "judge",  "prime",  "stop",   "gap",      "cupti",    "callbacks",
-                                       "records", "paused", "quiet", "silent", "loaded", "detached", "finalized"};
+  std::vector<std::string> variants = {"self",   "judge", "prime",  "stop",   "gap",
+                                       "cupti",  "callbacks", "records", "paused", "quiet",
+                                       "silent", "loaded", "detached", "finalized", "pinned"};
   if (argc > 3) {  // a comma-separated choice of them
     variants.clear();
     std::string list = argv[3];
@@ -283,8 +295,9 @@ int main(int argc, char** argv) {
   for (const std::string& variant : variants) {
     const bool self_evict = variant == "self";
     const bool detached = variant == "detached" || variant == "finalized";
-    const bool paused = variant == "paused" || variant == "quiet" || variant == "silent";
-    const char cupti = variant == "quiet"                         ? 'q'
+    const bool paused =
+        variant == "paused" || variant == "quiet" || variant == "silent" || variant == "pinned";
+    const char cupti = variant == "quiet" || variant == "pinned"  ? 'q'
                        : variant == "cupti" || paused || detached ? 'b'
                        : variant == "callbacks"                   ? 'c'
                        : variant == "records"                     ? 'r'
@@ -298,7 +311,8 @@ int main(int argc, char** argv) {
     int inside = 0;
     std::vector<double> ratios;
     for (int rep = 0; rep < repetitions; ++rep) {
-      Child runners[2] = {Spawn(self_evict, cupti), Spawn(self_evict, cupti)};
+      const bool pinned = variant == "pinned";
+      Child runners[2] = {Spawn(self_evict, cupti, pinned), Spawn(self_evict, cupti, pinned)};
       static Evictor judge;
       if (judge.buffer == nullptr) judge.Init();
       std::vector<double> us[2];
