@@ -43,20 +43,18 @@ Status Stage(const TaskSpec& task, const std::string& dest, const std::string& s
   return OkStatus();
 }
 
-std::string ThrewText(const std::exception& e) {
-  return std::string("the family's code threw: ") + e.what();
-}
+StageOutcome HarnessError(const std::string& why) { return StageOutcome::Failed("harness error", why); }
 
-// A stage of a family's session whose code throws (a reply of an
-// unexpected shape, a value no parser took) is that stage's failure, said
-// as such: the other stages, the next task and the run go on, and a
-// --resume does not meet the same abort again.
-template <typename Fn>
-StageOutcome Guarded(Fn&& fn) {
+// A call into a family's session whose code throws (a reply of an
+// unexpected shape, a value no parser took) gives what `on_throw` makes of
+// why: that stage's failure, said as such; the other stages, the next task
+// and the run go on, and a --resume does not meet the same abort again.
+template <typename Fn, typename OnThrow>
+auto Guarded(Fn&& fn, OnThrow&& on_throw) -> decltype(fn()) {
   try {
     return fn();
   } catch (const std::exception& e) {
-    return StageOutcome::Failed("harness error", ThrewText(e));
+    return on_throw(std::string("the family's code threw: ") + e.what());
   }
 }
 
@@ -127,7 +125,7 @@ Result<TaskResult> EvaluateCandidate(const TaskSpec& task, const TaskFamily& fam
 
   auto timed = [](auto&& fn) {
     auto t = std::chrono::steady_clock::now();
-    StageOutcome o = Guarded(fn);
+    StageOutcome o = Guarded(fn, HarnessError);
     if (o.seconds == 0) o.seconds = SecondsSince(t);
     return o;
   };
@@ -231,12 +229,11 @@ Result<TaskResult> EvaluateCandidate(const TaskSpec& task, const TaskFamily& fam
     } else if (cr.baseline_check.passed() && cr.candidate_check.passed()) {
       note("time " + config->name);
       auto t = std::chrono::steady_clock::now();
-      try {
-        cr.timing = session->Time(*config);
-      } catch (const std::exception& e) {
-        cr.timing = TimingOutcome();
-        cr.timing.stage = StageOutcome::Failed("harness error", ThrewText(e));
-      }
+      cr.timing = Guarded([&] { return session->Time(*config); }, [](const std::string& why) {
+        TimingOutcome failed;
+        failed.stage = HarnessError(why);
+        return failed;
+      });
       if (cr.timing.stage.seconds == 0) cr.timing.stage.seconds = SecondsSince(t);
       if (cr.timing.stage.metrics.value("timed_out", false)) ++timing_timeouts;
     } else if (cr.candidate_check.status == StageStatus::kSkipped ||
@@ -251,11 +248,8 @@ Result<TaskResult> EvaluateCandidate(const TaskSpec& task, const TaskFamily& fam
     }
     result.configs.push_back(std::move(cr));
   }
-  try {
-    result.provenance["toolchain"] = session->Toolchain();
-  } catch (const std::exception& e) {
-    result.provenance["toolchain"] = ThrewText(e);
-  }
+  result.provenance["toolchain"] =
+      Guarded([&] { return session->Toolchain(); }, [](const std::string& why) { return Json(why); });
   owned.reset();  // ends worker processes before the integrity check
 
   // Harness files must be exactly as shipped in the candidate's folder.

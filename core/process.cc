@@ -68,6 +68,22 @@ std::string BytesText(long long bytes) {
 
 namespace {
 
+// `name` (below `at`) opened as a folder to read, not through a link
+// (`flags` add to that). One its owner made unreadable (as the arena's
+// user owns what a sandbox writes) is made readable first, so that nothing
+// hides in it; never through a link put in its place meanwhile, which
+// could name a file of the host. -1 with errno on failure.
+int OpenFolder(int at, const char* name, int flags = 0) {
+  flags |= O_RDONLY | O_DIRECTORY | O_CLOEXEC;
+  int fd = openat(at, name, flags);
+  struct stat st;
+  if (fd < 0 && errno == EACCES && fstatat(at, name, &st, AT_SYMLINK_NOFOLLOW) == 0) {
+    fchmodat(at, name, (st.st_mode & 07777) | S_IRWXU, AT_SYMLINK_NOFOLLOW);
+    fd = openat(at, name, flags);
+  }
+  return fd;
+}
+
 // One folder's walk, below an open descriptor of it.
 class DiskWalk {
  public:
@@ -107,14 +123,7 @@ class DiskWalk {
                              " levels under '" + path + "'";
         break;
       }
-      int child = openat(dirfd(dir), name.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-      if (child < 0 && errno == EACCES) {
-        // Made unreadable by the program that owns it (as the arena's user):
-        // readable again, so that nothing hides in it. Never through a link
-        // it put there meanwhile (which could name a file of the host).
-        fchmodat(dirfd(dir), name.c_str(), (st.st_mode & 07777) | S_IRWXU, AT_SYMLINK_NOFOLLOW);
-        child = openat(dirfd(dir), name.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-      }
+      const int child = OpenFolder(dirfd(dir), name.c_str(), O_NOFOLLOW);
       if (child < 0) {
         if (errno == ENOENT || errno == ENOTDIR) continue;  // replaced while walked
         usage_->unmeasured = "cannot read '" + path + "/" + name + "': " + strerror(errno);
@@ -138,12 +147,7 @@ DiskUsage MeasureDiskUsage(const std::vector<std::string>& folders, long long ma
   DiskWalk walk(max_entries, &usage);
   for (const auto& folder : folders) {
     if (walk.Full()) break;
-    int fd = ::open(folder.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-    struct stat top;
-    if (fd < 0 && errno == EACCES && lstat(folder.c_str(), &top) == 0) {
-      fchmodat(AT_FDCWD, folder.c_str(), (top.st_mode & 07777) | S_IRWXU, AT_SYMLINK_NOFOLLOW);
-      fd = ::open(folder.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-    }
+    const int fd = OpenFolder(AT_FDCWD, folder.c_str());
     if (fd < 0) {
       if (errno != ENOENT) usage.unmeasured = "cannot read '" + folder + "': " + strerror(errno);
       continue;

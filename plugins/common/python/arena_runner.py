@@ -308,7 +308,8 @@ def main():
         fds = [pending_fds.pop(0) for _ in range(need)]
         buffers = []
         for desc in req["buffers"]:
-            take = [fds.pop(0)] if desc["kind"] in ("vmm", "memfd") else []
+            # Every kind of lent memory comes as one descriptor.
+            take = [fds.pop(0)] if fds else []
             buffers.append(MappedBuffer.open(desc, take, device))
         for i, spec_set in enumerate(req["sets"]):
             tensors = {}
