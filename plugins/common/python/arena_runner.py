@@ -25,7 +25,8 @@ Replies: {"ok": true, ...} or {"ok": false, "error": "...", "log": "..."};
 findings: {"finding": "..."} lines, at any moment.
 
 Public API: main() (the process above, run as a script), import_file(path,
-name, execute) and warm_up_triton(torch). Importing it sends prints to stderr.
+name, execute), warm_up_triton(torch) and seed_cache(seed, cache).
+Importing it sends prints to stderr.
 """
 
 import gc
@@ -109,6 +110,25 @@ def _mapped_libraries():
             return {line.rsplit("/", 1)[-1].strip() for line in f if "/" in line}
     except OSError:
         return set()
+
+
+def seed_cache(seed, cache):
+    """Copies into the folder CACHE the files of the folder SEED it lacks.
+
+    A file CACHE already holds is left as it is: this process may have it
+    mapped (Triton's launcher library, built by the warm-up, has the same
+    name in every cache), and a mapped library rewritten in place kills the
+    process that mapped it. Each copy lands whole, under a temporary name
+    renamed into place. Links in SEED are not followed."""
+    for folder, _, files in os.walk(seed):
+        target = os.path.normpath(os.path.join(cache, os.path.relpath(folder, seed)))
+        os.makedirs(target, exist_ok=True)
+        for name in files:
+            source, destination = os.path.join(folder, name), os.path.join(target, name)
+            if os.path.islink(source) or os.path.lexists(destination):
+                continue
+            shutil.copyfile(source, destination + ".seeding")
+            os.replace(destination + ".seeding", destination)
 
 
 def main():
@@ -288,7 +308,7 @@ def main():
             # own cache, which lives in its private /tmp: it writes nothing
             # to the host's disk, and kernels it left as they were are not
             # compiled again.
-            shutil.copytree(cache_seed, os.environ["TRITON_CACHE_DIR"], dirs_exist_ok=True)
+            seed_cache(cache_seed, os.environ["TRITON_CACHE_DIR"])
         file_name, _, func = req["entry"].partition(":")
         path = os.path.join(workspace, file_name)
         if not os.path.isfile(path):

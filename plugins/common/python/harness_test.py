@@ -1,6 +1,7 @@
 """Unit tests of the Python harness's pieces that need no GPU: the
 expression evaluator never runs task text as code; a runner client blames
-the subject for a process that dies, hangs or breaks the protocol."""
+the subject for a process that dies, hangs or breaks the protocol; a
+runner's cache is seeded without rewriting a file it may have mapped."""
 
 import os
 import sys
@@ -77,6 +78,37 @@ class LentMemoryTest(unittest.TestCase):
         with self.assertRaises(ValueError):
             MappedBuffer.open({"kind": "file", "path": "/etc/passwd", "nbytes": 8}, [], "cpu")
         buf.free()
+
+
+class SeedCacheTest(unittest.TestCase):
+    def test_a_file_the_runner_holds_is_never_rewritten(self):
+        import mmap
+
+        import arena_runner
+        with tempfile.TemporaryDirectory() as seed, tempfile.TemporaryDirectory() as cache:
+            for folder in ("h1", "h2"):
+                os.makedirs(os.path.join(seed, folder))
+            os.makedirs(os.path.join(cache, "h1"))
+            with open(os.path.join(seed, "h1", "launcher.so"), "wb") as f:
+                f.write(b"B" * 4096)
+            with open(os.path.join(seed, "h2", "kernel.cubin"), "wb") as f:
+                f.write(b"K")
+            os.symlink("/etc/hostname", os.path.join(seed, "h2", "elsewhere"))
+            held = os.path.join(cache, "h1", "launcher.so")
+            with open(held, "wb") as f:
+                f.write(b"A" * 4096)
+            inode = os.stat(held).st_ino
+            with open(held, "rb") as f, mmap.mmap(f.fileno(), 4096, prot=mmap.PROT_READ) as mapped:
+                arena_runner.seed_cache(seed, cache)
+                # Rewritten in place, the mapping would show the seed's bytes
+                # (or fault, had the copy been shorter): the library the
+                # runner loaded would change under it.
+                self.assertEqual(mapped[:], b"A" * 4096)
+            self.assertEqual(os.stat(held).st_ino, inode)
+            with open(os.path.join(cache, "h2", "kernel.cubin"), "rb") as f:
+                self.assertEqual(f.read(), b"K")
+            self.assertFalse(os.path.lexists(os.path.join(cache, "h2", "elsewhere")))
+            self.assertEqual(sorted(os.listdir(os.path.join(cache, "h2"))), ["kernel.cubin"])
 
 
 class RunnerClientTest(unittest.TestCase):
