@@ -23,12 +23,15 @@ def median(v):
 def main():
     report = json.load(open(sys.argv[1]))
     ceil = json.load(open(sys.argv[2]))
-    bw, fl = ceil["copy_bytes_per_s"], ceil["bf16_matmul_flops"]
+    # Ceilings measured before the best of three streams name the copy's.
+    bw, fl = ceil.get("memory_bytes_per_s", ceil["copy_bytes_per_s"]), ceil["bf16_matmul_flops"]
+    bw_name = "memory" if "memory_bytes_per_s" in ceil else "copy"
     rows, ratios, walls, compiles = [], [], [], []
     split = {"compile": 0.0, "checks": 0.0, "timing": 0.0}  # seconds over the family
     phases = {}  # the HIP worker's check phases, seconds over the family
     family = report["tasks"][0]["family"] if report["tasks"] else "?"
     nvcc = []  # hip families: the platform compiler's time per subject
+    rtc = []  # the same, for subjects built by runtime compilation
     cache_hits = 0  # hip families: subjects served by the build cache
     compiled_rows = []  # torch2hip: eager, torch.compile and the candidate
     wrong = []
@@ -39,7 +42,7 @@ def main():
             split["compile"] += task[subject]["seconds"]
             m = task[subject].get("metrics") or {}
             if "nvidia_compile_s" in m:
-                nvcc.append(m["nvidia_compile_s"])
+                (rtc if m.get("rtc") else nvcc).append(m["nvidia_compile_s"])
             elif m.get("cache") == "hit":
                 cache_hits += 1
         for c in task["configs"]:
@@ -82,10 +85,10 @@ def main():
     # torch2hip's noop candidate is the shipped HIP against PyTorch eager.
     a_versus_a = noop and family != "torch2hip"
     print(f"# {family} on {ceil['device']}\n")
-    print(f"Ceilings measured on this device by tools/gpu/ceilings.py: copy "
+    print(f"Ceilings measured on this device by tools/gpu/ceilings.py: {bw_name} "
           f"{bw / 1e12:.2f} TB/s, bf16 matmul {fl / 1e12:.0f} TFLOP/s.\n")
     ratio_head = "A/A" if a_versus_a else "speedup"
-    print(f"| task | config | kind | baseline us | of copy BW | of bf16 peak | {ratio_head} | method |")
+    print(f"| task | config | kind | baseline us | of {bw_name} BW | of bf16 peak | {ratio_head} | method |")
     print("|---|---|---|---:|---:|---:|---:|---|")
     for r in rows:
         if r[3] is None:
@@ -109,7 +112,7 @@ def main():
     above = [r for r in rows if r[3] is not None and (r[4] > 1.0 or r[5] > 1.0)]
     print(f"- configurations above a measured ceiling (cost model or ceiling to fix): {len(above)}")
     for r in above:
-        print(f"  - {r[0]} {r[1]}: {r[4] * 100:.0f}% of copy bandwidth, {r[5] * 100:.1f}% of bf16 peak")
+        print(f"  - {r[0]} {r[1]}: {r[4] * 100:.0f}% of {bw_name} bandwidth, {r[5] * 100:.1f}% of bf16 peak")
     subjects = "baseline or noop candidate" if noop else "baseline or candidate"
     print(f"- configurations checked wrong ({subjects}): {len(wrong)}")
     for w in wrong:
@@ -154,10 +157,13 @@ def main():
     if nvcc:
         print(f"- nvcc compile time per subject (kernel.hip to a shared library, "
               f"{len(nvcc)} compiles): median {median(nvcc):.2f} s, max {max(nvcc):.2f} s")
+    if rtc:
+        print(f"- hipRTC compile time per subject (NVRTC, then g++ for the host code, "
+              f"{len(rtc)} compiles): median {median(rtc):.2f} s, max {max(rtc):.2f} s")
     if cache_hits:
         print(f"- subjects served by the build cache (same source, headers and compilers; "
               f"no nvcc run): {cache_hits}")
-    if nvcc or cache_hits:
+    if nvcc or rtc or cache_hits:
         if family != "torch2hip":
             print(f"- compile stage per task (nvcc or the build cache, plus the CPU reference "
                   f"once): median {median(compiles):.2f} s")

@@ -18,6 +18,21 @@ expect() {  # expect FOLDER TEXT...: each TEXT is in the folder's table
     fi
   done
 }
+expect validation-h200-2026-12-03/hip2hip \
+  "configurations checked wrong (baseline or noop candidate): 0" \
+  "A versus A over 348 timed configurations: 324/348 = 93.1% within 1.00 +- 0.02" \
+  "calls under 10 us: 33/51 = 64.7%" \
+  "median 17.5 s, whole family 611 s over 31 tasks"
+expect validation-h200-2026-12-03/triton2triton \
+  "configurations above a measured ceiling (cost model or ceiling to fix): 0" \
+  "A versus A over 132 timed configurations: 129/132 = 97.7% within 1.00 +- 0.02" \
+  "median 21.9 s, whole family 246 s over 11 tasks" \
+  "median 2.7 s, max 6.1 s"
+expect validation-h200-2026-12-03/torch2hip-rtc \
+  "configurations checked wrong (baseline or noop candidate): 0" \
+  "configurations above a measured ceiling (cost model or ceiling to fix): 6" \
+  "hipRTC compile time per subject (NVRTC, then g++ for the host code, 6 compiles): median 0.34 s" \
+  "median 85.2 s, whole family 520 s over 6 tasks"
 expect triton2triton-h200-2026-11-30 \
   "configurations checked wrong (baseline or noop candidate): 0" \
   "A versus A over 433 timed configurations: 427/433 = 98.6% within 1.00 +- 0.02" \
