@@ -1,8 +1,20 @@
 #include "core/sandbox.h"
 
+#include <fcntl.h>
+#include <linux/audit.h>
+#include <linux/filter.h>
+#include <linux/seccomp.h>
+#include <sched.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
 #include <algorithm>
+#include <cerrno>
+#include <cstdint>
 #include <cstdlib>
 #include <filesystem>
+#include <cstring>
 #include <map>
 #include <mutex>
 #include <set>
@@ -30,6 +42,108 @@ std::string Bwrap() {
   return "";
 }
 
+#if defined(__x86_64__)
+constexpr uint32_t kNativeArch = AUDIT_ARCH_X86_64;
+#elif defined(__aarch64__)
+constexpr uint32_t kNativeArch = AUDIT_ARCH_AARCH64;
+#else
+#error "the sandbox's system-call filter knows x86-64 and AArch64"
+#endif
+
+// What no subject (an agent, a compiler, code under test) needs and the
+// kernel's most exposed code lies behind, refused with an error number its
+// libraries expect: namespaces and mounts of its own (a nested namespace
+// in which it is root), io_uring (whose operations no filter sees), eBPF,
+// userfaultfd, performance counters, the kernel's keyrings and log, opening
+// files by handle, modules and kexec. And preallocation: one fallocate
+// takes any amount of disk at once, past the disk watch between two of its
+// measurements; refused, glibc's posix_fallocate writes instead, at the
+// disk's own pace.
+struct Refused {
+  long nr;
+  int error;
+};
+constexpr Refused kRefused[] = {
+    {SYS_fallocate, EOPNOTSUPP},
+    {SYS_io_uring_setup, ENOSYS}, {SYS_io_uring_enter, ENOSYS}, {SYS_io_uring_register, ENOSYS},
+    // Its argument is a structure a filter cannot read; glibc then uses
+    // clone, whose flags are checked below.
+    {SYS_clone3, ENOSYS},
+    {SYS_unshare, EPERM}, {SYS_setns, EPERM}, {SYS_mount, EPERM}, {SYS_umount2, EPERM},
+    {SYS_pivot_root, EPERM}, {SYS_fsopen, EPERM}, {SYS_fsconfig, EPERM}, {SYS_fsmount, EPERM},
+    {SYS_fspick, EPERM}, {SYS_open_tree, EPERM}, {SYS_move_mount, EPERM},
+    {SYS_mount_setattr, EPERM}, {SYS_bpf, EPERM}, {SYS_userfaultfd, EPERM},
+    {SYS_perf_event_open, EPERM}, {SYS_keyctl, EPERM}, {SYS_add_key, EPERM},
+    {SYS_request_key, EPERM}, {SYS_syslog, EPERM}, {SYS_open_by_handle_at, EPERM},
+    {SYS_kexec_load, EPERM}, {SYS_kexec_file_load, EPERM}, {SYS_init_module, EPERM},
+    {SYS_finit_module, EPERM}, {SYS_delete_module, EPERM}, {SYS_swapon, EPERM},
+    {SYS_swapoff, EPERM}, {SYS_reboot, EPERM}, {SYS_acct, EPERM}, {SYS_quotactl, EPERM},
+};
+constexpr uint32_t kNewNamespaces = CLONE_NEWNS | CLONE_NEWCGROUP | CLONE_NEWUTS | CLONE_NEWIPC |
+                                    CLONE_NEWUSER | CLONE_NEWPID | CLONE_NEWNET;
+
+// The filter as classic BPF over struct seccomp_data (nr at 0, arch at 4,
+// the first argument's low word at 16 on these little-endian machines).
+std::vector<sock_filter> SyscallFilter() {
+  auto errno_ret = [](int error) -> uint32_t {
+    return SECCOMP_RET_ERRNO | (static_cast<uint32_t>(error) & SECCOMP_RET_DATA);
+  };
+  std::vector<sock_filter> f = {
+      BPF_STMT(BPF_LD | BPF_W | BPF_ABS, 4),
+      BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, kNativeArch, 1, 0),
+      // Another ABI's calls (numbered differently) are none of these.
+      BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_KILL_PROCESS),
+      BPF_STMT(BPF_LD | BPF_W | BPF_ABS, 0),
+  };
+#if defined(__x86_64__)
+  // x32's calls: the same numbers with this bit set.
+  f.push_back(BPF_JUMP(BPF_JMP | BPF_JGE | BPF_K, 0x40000000u, 0, 1));
+  f.push_back(BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_KILL_PROCESS));
+#endif
+  for (const Refused& r : kRefused) {
+    f.push_back(BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, static_cast<uint32_t>(r.nr), 0, 1));
+    f.push_back(BPF_STMT(BPF_RET | BPF_K, errno_ret(r.error)));
+  }
+  f.push_back(BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, static_cast<uint32_t>(SYS_clone), 0, 3));
+  f.push_back(BPF_STMT(BPF_LD | BPF_W | BPF_ABS, 16));
+  f.push_back(BPF_JUMP(BPF_JMP | BPF_JSET | BPF_K, kNewNamespaces, 0, 1));
+  f.push_back(BPF_STMT(BPF_RET | BPF_K, errno_ret(EPERM)));
+  f.push_back(BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW));
+  return f;
+}
+
+// Where bubblewrap reads the filter from: a sealed memory file of this
+// process, named through /proc (its bytes cannot travel on a command line,
+// and the descriptors a child inherits are closed). The file is made once;
+// the path names the calling process, so a forked child's is its own.
+Result<std::string> SyscallFilterPath() {
+  static std::once_flag once;
+  static int fd = -1;
+  static std::string error;
+  std::call_once(once, [] {
+    const std::vector<sock_filter> f = SyscallFilter();
+    const size_t size = f.size() * sizeof(sock_filter);
+    int file = memfd_create("arena-syscall-filter", MFD_CLOEXEC | MFD_ALLOW_SEALING);
+    if (file < 0 || write(file, f.data(), size) != static_cast<ssize_t>(size) ||
+        fcntl(file, F_ADD_SEALS, F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_WRITE | F_SEAL_SEAL) != 0) {
+      error = std::string("sandbox: cannot write the system-call filter: ") + std::strerror(errno);
+      if (file >= 0) close(file);
+      return;
+    }
+    fd = file;
+  });
+  if (fd < 0) return Internal(error);
+  return "/proc/" + std::to_string(getpid()) + "/fd/" + std::to_string(fd);
+}
+
+// A command line's start: a shell opens the filter on descriptor 9 and
+// becomes bubblewrap, which reads it there and applies it to the command.
+Result<std::vector<std::string>> FilteredBwrap(const std::string& bwrap) {
+  ARENA_ASSIGN_OR_RETURN(std::string filter, SyscallFilterPath());
+  return std::vector<std::string>{"/bin/sh", "-c", "exec \"$@\" 9<\"$0\"", filter,
+                                  bwrap,     "--seccomp", "9"};
+}
+
 }  // namespace
 
 std::string SandboxUnavailableReason() {
@@ -40,11 +154,14 @@ std::string SandboxUnavailableReason() {
   static std::map<std::string, std::string> known;
   std::lock_guard<std::mutex> lock(mu);
   if (auto it = known.find(bwrap); it != known.end()) return it->second;
+  auto start = FilteredBwrap(bwrap);
+  if (!start.ok()) return known[bwrap] = start.status().message();
   ProcessOptions probe;
-  probe.argv = {bwrap, "--ro-bind", "/usr", "/usr", "--symlink", "usr/bin", "/bin",
-                "--symlink", "usr/lib", "/lib", "--symlink", "usr/lib64", "/lib64",
-                "--proc", "/proc", "--dev", "/dev", "--unshare-all", "--die-with-parent",
-                "/bin/true"};
+  probe.argv = std::move(*start);
+  probe.argv.insert(probe.argv.end(),
+                    {"--ro-bind", "/usr", "/usr", "--symlink", "usr/bin", "/bin", "--symlink",
+                     "usr/lib", "/lib", "--symlink", "usr/lib64", "/lib64", "--proc", "/proc",
+                     "--dev", "/dev", "--unshare-all", "--die-with-parent", "/bin/true"});
   probe.timeout_s = 20;
   auto r = RunProcess(probe);
   std::string why;
@@ -90,7 +207,7 @@ Result<std::vector<std::string>> SandboxArgv(const SandboxOptions& sb,
   }
   std::string bwrap = Bwrap();
   if (bwrap.empty()) return Unavailable("sandbox: bubblewrap (bwrap) is not installed");
-  std::vector<std::string> a = {bwrap};
+  ARENA_ASSIGN_OR_RETURN(std::vector<std::string> a, FilteredBwrap(bwrap));
   if (sb.libraries.empty()) a.insert(a.end(), {"--ro-bind", "/usr", "/usr"});
   a.insert(a.end(), {
       "--symlink", "usr/bin", "/bin",

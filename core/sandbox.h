@@ -6,6 +6,10 @@
 // unless the adapter needs its API endpoint (then allowed, and recorded), a
 // fresh environment holding only what is passed on, limits on time, memory
 // and number of processes, and its whole process tree is killed at the end.
+// A system-call filter refuses what no subject needs and the kernel's most
+// exposed code lies behind (namespaces and mounts of its own, io_uring,
+// eBPF, userfaultfd, performance counters, keyrings, modules; and
+// fallocate, which would take disk past the watch at once).
 //
 //   SandboxOptions sb;
 //   sb.workspace = "/runs/r/tasks/t/workspace";

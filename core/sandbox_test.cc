@@ -195,6 +195,35 @@ TEST_F(SandboxTest, NumberOfProcessesIsLimited) {
   EXPECT_LT(forked, 20) << "the limit of 20 processes was not enforced";
 }
 
+TEST_F(SandboxTest, RefusesTheSystemCallsNoSubjectNeeds) {
+  // Each line prints what it saw; a refused call's errno is the one its
+  // libraries expect (io_uring and clone3: ENOSYS, 38; preallocation:
+  // EOPNOTSUPP, after which posix_fallocate writes instead).
+  ProcessResult r = Run(
+      "grep '^Seccomp:' /proc/self/status; "
+      "fallocate -l 1M /workspace/a 2>/dev/null && echo preallocated; "
+      "unshare -U true 2>/dev/null && echo nested-namespace; "
+      "exec python3 -c \"\n"
+      "import ctypes, os, threading\n"
+      "libc = ctypes.CDLL(None, use_errno=True)\n"
+      "for name, nr in (('io_uring_setup', 425), ('clone3', 435)):\n"
+      "    print(name, libc.syscall(nr, 0, 0), ctypes.get_errno())\n"
+      "fd = os.open('/workspace/b', os.O_CREAT | os.O_WRONLY)\n"
+      "os.posix_fallocate(fd, 0, 1 << 20)\n"
+      "print('posix_fallocate wrote', os.fstat(fd).st_size)\n"
+      "t = threading.Thread(target=print, args=('a thread ran',))\n"
+      "t.start()\n"
+      "t.join()\n"
+      "\"");
+  EXPECT_NE(r.out.find("Seccomp:\t2"), std::string::npos) << r.out << r.err;
+  EXPECT_EQ(r.out.find("preallocated"), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("nested-namespace"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("io_uring_setup -1 38"), std::string::npos) << r.out << r.err;
+  EXPECT_NE(r.out.find("clone3 -1 38"), std::string::npos) << r.out << r.err;
+  EXPECT_NE(r.out.find("posix_fallocate wrote 1048576"), std::string::npos) << r.out << r.err;
+  EXPECT_NE(r.out.find("a thread ran"), std::string::npos) << r.out << r.err;
+}
+
 TEST_F(SandboxTest, MissingWorkspaceIsBadInput) {
   sb_.workspace = root_ + "/nope";
   auto p = SandboxedProcess(sb_, {"true"});
