@@ -4,7 +4,7 @@
 # each baseline checked on every configuration and timed against itself)
 # over the family's tasks, and the tables. Resumes a run of the same agent
 # and selector left unfinished by an earlier call when runs/arena.db* is
-# carried along.
+# carried along, or was kept by an earlier call on the same machine.
 #
 #   [GPUS=0,1] [RUN_ARGS=...] tools/gpu/run_family.sh SELECTOR OUT_DIR [TIME_LIMIT_S] [AGENT]
 #
@@ -16,6 +16,15 @@ out="${2:?output folder}"
 limit="${3:-480}"
 agent="${4:-noop}"
 mkdir -p "$out" runs
+# Between two calls on the same warm machine the bundle is sent again, and
+# its runs/ with it: the results database also lives in the machine's /tmp
+# ($ARENA_GPU_STATE), and the newer of the two is resumed.
+state="${ARENA_GPU_STATE:-/tmp/arena-gpu-state${GPUS:+-$GPUS}}"
+if [ -f "$state/arena.db" ] && { [ ! -f runs/arena.db ] || [ "$state/arena.db" -nt runs/arena.db ]; }; then
+  cp -f "$state/arena.db" runs/arena.db && rm -f runs/arena.db-wal runs/arena.db-shm
+  [ -f "$state/ceilings.json" ] && cp -f "$state/ceilings.json" runs/
+  echo "results database: the one this machine kept in $state"
+fi
 export ARENA_PYTHON="${ARENA_PYTHON:-python3}"
 export PYTHONUNBUFFERED=1
 export ARENA_BWRAP="${ARENA_BWRAP:-$PWD/bin/bwrap}"
@@ -52,6 +61,7 @@ echo "arena exit $? after $(( $(date +%s) - start )) s" | tee -a "$out/log.txt"
 tail -3 "$out/progress.txt"
 python3 -c "import sqlite3; sqlite3.connect('runs/arena.db').execute('PRAGMA wal_checkpoint(TRUNCATE)')"
 cp runs/arena.db* runs/ceilings.json "$out/" 2>/dev/null
+mkdir -p "$state" && cp -f runs/arena.db runs/ceilings.json "$state/" 2>/dev/null
 tools/arena/arena --root . report latest --json >"$out/report.json"
 python3 tools/gpu/family_table.py "$out/report.json" runs/ceilings.json >"$out/table.md"
 tail -8 "$out/table.md"
