@@ -1,11 +1,10 @@
 #include "core/sandbox.h"
 
-#include <fcntl.h>
 #include <linux/audit.h>
 #include <linux/filter.h>
 #include <linux/seccomp.h>
 #include <sched.h>
-#include <sys/mman.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -13,12 +12,14 @@
 #include <cerrno>
 #include <cstdint>
 #include <cstdlib>
-#include <filesystem>
 #include <cstring>
+#include <filesystem>
 #include <map>
 #include <mutex>
 #include <set>
 #include <sstream>
+
+#include "core/files.h"
 
 namespace arena {
 namespace fs = std::filesystem;
@@ -112,28 +113,44 @@ std::vector<sock_filter> SyscallFilter() {
   return f;
 }
 
-// Where bubblewrap reads the filter from: a sealed memory file of this
-// process, named through /proc (its bytes cannot travel on a command line,
-// and the descriptors a child inherits are closed). The file is made once;
-// the path names the calling process, so a forked child's is its own.
+// Where bubblewrap reads the filter from: a file of this process's own
+// scratch folder (only its user may enter it; a subject, in its sandbox,
+// sees no host /tmp), written once and removed when the process ends (by
+// the next arena if it was killed). Not a memory file named through /proc:
+// a judge in a user namespace of its own, which starts runners, may not
+// open another process's descriptors there.
 Result<std::string> SyscallFilterPath() {
-  static std::once_flag once;
-  static int fd = -1;
-  static std::string error;
-  std::call_once(once, [] {
-    const std::vector<sock_filter> f = SyscallFilter();
-    const size_t size = f.size() * sizeof(sock_filter);
-    int file = memfd_create("arena-syscall-filter", MFD_CLOEXEC | MFD_ALLOW_SEALING);
-    if (file < 0 || write(file, f.data(), size) != static_cast<ssize_t>(size) ||
-        fcntl(file, F_ADD_SEALS, F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_WRITE | F_SEAL_SEAL) != 0) {
-      error = std::string("sandbox: cannot write the system-call filter: ") + std::strerror(errno);
-      if (file >= 0) close(file);
-      return;
-    }
-    fd = file;
-  });
-  if (fd < 0) return Internal(error);
-  return "/proc/" + std::to_string(getpid()) + "/fd/" + std::to_string(fd);
+  // One file per user the process runs as: one that dropped its privileges
+  // could not read root's.
+  static std::mutex mu;
+  static std::map<uid_t, std::string> paths;
+  std::lock_guard<std::mutex> lock(mu);
+  const uid_t user = geteuid();
+  if (auto it = paths.find(user); it != paths.end()) return it->second;
+  const std::vector<sock_filter> f = SyscallFilter();
+  std::error_code ec;
+  const fs::path dir = fs::temp_directory_path(ec) / (ScratchName("filter") + "-" + std::to_string(user));
+  const std::string file = (dir / "syscalls.bpf").string();
+  Status written = MakeDirs(dir.string());
+  if (written.ok() && chmod(dir.c_str(), 0700) != 0) written = Internal(std::strerror(errno));
+  if (written.ok()) {
+    written = WriteFileAtomic(
+        file, std::string(reinterpret_cast<const char*>(f.data()), f.size() * sizeof(sock_filter)));
+  }
+  if (!written.ok()) {
+    return Internal("sandbox: cannot write the system-call filter to " + file + ": " +
+                    written.message());
+  }
+  if (paths.empty()) {
+    static const pid_t owner = getpid();
+    // A forked child that exits normally runs this too: only the owner
+    // removes what it wrote.
+    std::atexit([] {
+      if (getpid() != owner) return;
+      for (const auto& [user, path] : paths) (void)RemoveTree(fs::path(path).parent_path().string());
+    });
+  }
+  return paths[user] = file;
 }
 
 // A command line's start: a shell opens the filter on descriptor 9 and

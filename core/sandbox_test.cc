@@ -5,6 +5,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -13,6 +14,7 @@
 #include <gtest/gtest.h>
 
 #include "core/files.h"
+#include "core/testing/unprivileged.h"
 
 namespace arena {
 namespace {
@@ -222,6 +224,45 @@ TEST_F(SandboxTest, RefusesTheSystemCallsNoSubjectNeeds) {
   EXPECT_NE(r.out.find("clone3 -1 38"), std::string::npos) << r.out << r.err;
   EXPECT_NE(r.out.find("posix_fallocate wrote 1048576"), std::string::npos) << r.out << r.err;
   EXPECT_NE(r.out.find("a thread ran"), std::string::npos) << r.out << r.err;
+}
+
+TEST_F(SandboxTest, AJudgeInANamespaceOfItsOwnStartsTheSandboxesOfItsCommandLines) {
+  // A judge starts its runners from command lines the arena made; when the
+  // arena is not root, the judge lives in a user namespace of its own (its
+  // network's), from which the arena's own descriptors cannot be opened.
+  // As an unprivileged user (the arena as root has no such namespace), in
+  // a folder of /tmp, whose path that user can walk.
+  char tmpl[] = "/tmp/arena-sandbox-XXXXXX";
+  ASSERT_NE(mkdtemp(tmpl), nullptr);
+  const std::string dir = tmpl;
+  ASSERT_TRUE(ResetDir(dir + "/workspace").ok());
+  sb_.workspace = dir + "/workspace";
+  // Bubblewrap itself cannot nest in that namespace here; a stand-in in its
+  // place says whether it got the filter on its descriptor.
+  {
+    std::ofstream stand_in(dir + "/bwrap");
+    stand_in << "#!/bin/sh\necho filter of $(wc -c <&9) bytes\n";
+  }
+  fs::permissions(dir + "/bwrap", fs::perms::owner_all | fs::perms::others_read | fs::perms::others_exec);
+  const int status = testing_support::AsUnprivileged(dir, [&] {
+    setenv("TMPDIR", dir.c_str(), 1);
+    setenv("ARENA_BWRAP", (dir + "/bwrap").c_str(), 1);
+    auto argv = SandboxArgv(sb_, {"true"});
+    if (!argv.ok()) return false;
+    ProcessOptions judge;
+    judge.argv = *argv;
+    judge.isolate_network = true;
+    judge.timeout_s = 20;
+    auto r = RunProcess(judge);
+    if (!r.ok() || !r->success() || r->out.find("filter of ") == std::string::npos ||
+        r->out.find("filter of 0 ") != std::string::npos) {
+      std::fprintf(stderr, "%s\n", r.ok() ? (r->out + r->err).c_str() : r.status().ToString().c_str());
+      return false;
+    }
+    return true;
+  });
+  EXPECT_EQ(status, 0);
+  EXPECT_TRUE(RemoveTree(dir).ok());
 }
 
 TEST_F(SandboxTest, MissingWorkspaceIsBadInput) {
