@@ -129,7 +129,9 @@ Result<std::string> SyscallFilterPath() {
   if (auto it = paths.find(user); it != paths.end()) return it->second;
   const std::vector<sock_filter> f = SyscallFilter();
   std::error_code ec;
-  const fs::path dir = fs::temp_directory_path(ec) / (ScratchName("filter") + "-" + std::to_string(user));
+  const fs::path tmp = fs::temp_directory_path(ec);
+  if (ec) return Internal("sandbox: no folder for the system-call filter: " + ec.message());
+  const fs::path dir = tmp / (ScratchName("filter") + "-" + std::to_string(user));
   const std::string file = (dir / "syscalls.bpf").string();
   Status written = MakeDirs(dir.string());
   if (written.ok() && chmod(dir.c_str(), 0700) != 0) written = Internal(std::strerror(errno));
