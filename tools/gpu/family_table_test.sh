@@ -18,6 +18,18 @@ expect() {  # expect FOLDER TEXT...: each TEXT is in the folder's table
     fi
   done
 }
+expect triton-pending-h200-2026-12-03/triton2triton \
+  "configurations above a measured ceiling (cost model or ceiling to fix): 0" \
+  "configurations checked wrong (baseline or noop candidate): 0" \
+  "A versus A over 461 timed configurations: 448/461 = 97.2% within 1.00 +- 0.02" \
+  "calls under 10 us: 38/46 = 82.6%" \
+  "median 21.6 s, whole family 984 s over 39 tasks" \
+  "median 2.2 s, max 7.8 s" \
+  "memory 4.65 TB/s"
+expect triton-pending-h200-2026-12-03/second-machine \
+  "configurations checked wrong (baseline or noop candidate): 0" \
+  "A versus A over 222 timed configurations: 221/222 = 99.5% within 1.00 +- 0.02" \
+  "median 21.9 s, whole family 456 s over 19 tasks"
 expect validation-h200-2026-12-03/hip2hip \
   "configurations checked wrong (baseline or noop candidate): 0" \
   "A versus A over 348 timed configurations: 324/348 = 93.1% within 1.00 +- 0.02" \
