@@ -286,9 +286,11 @@ class PidsCgroup {
 
 // Sets the child's limits between fork and exec (async-signal-safe calls only).
 // Moves the calling process into a network namespace of its own: directly
-// as root, else inside a user namespace mapping the caller's ids.
-bool UnshareNetwork() {
+// as root, else (when `via_user_namespace`) inside a user namespace mapping
+// the caller's ids.
+bool UnshareNetwork(bool via_user_namespace = true) {
   if (unshare(CLONE_NEWNET) == 0) return true;
+  if (!via_user_namespace) return false;
   uid_t uid = getuid();
   gid_t gid = getgid();
   if (unshare(CLONE_NEWUSER | CLONE_NEWNET) != 0) return false;
@@ -332,6 +334,7 @@ struct ChildLimits {
   // The arena: the child is killed when it dies (a SIGKILLed arena leaves no
   // worker or candidate running). 0: not asked for.
   pid_t parent = 0;
+  bool network_via_user_namespace = true;
   template <typename Executor>
   void operator()(Executor&) const {
     if (parent > 0) {
@@ -339,7 +342,7 @@ struct ChildLimits {
       if (getppid() != parent) _exit(127);  // it died before the line above
     }
     CloseInheritedDescriptors();
-    if (isolate_network) UnshareNetwork();
+    if (isolate_network) UnshareNetwork(network_via_user_namespace);
     if (bytes > 0) {
       struct rlimit lim;
       lim.rlim_cur = lim.rlim_max = static_cast<rlim_t>(bytes);
@@ -435,7 +438,7 @@ Result<ProcessResult> RunProcess(const ProcessOptions& o) {
       bp::extend::on_exec_setup =
           ChildLimits{o.memory_limit_bytes, nproc,
                       cgroup.procs_file().empty() ? nullptr : cgroup.procs_file().c_str(),
-                      o.isolate_network, getpid()},
+                      o.isolate_network, getpid(), o.network_via_user_namespace},
       ec);
   if (ec) return Unavailable("cannot start '" + o.argv[0] + "': " + ec.message());
 
@@ -546,7 +549,8 @@ Result<std::unique_ptr<WorkerProcess>> WorkerProcess::Start(const ProcessOptions
                           BuildEnvironment(o), impl->group,
                           bp::start_dir(o.cwd.empty() ? "." : o.cwd),
                           bp::extend::on_exec_setup =
-                              ChildLimits{o.memory_limit_bytes, 0, nullptr, o.isolate_network, getpid()},
+                              ChildLimits{o.memory_limit_bytes, 0, nullptr, o.isolate_network, getpid(),
+                                          o.network_via_user_namespace},
                           ec);
   if (ec) return Unavailable("cannot start '" + o.argv[0] + "': " + ec.message());
   impl->ReadStderr();

@@ -44,6 +44,13 @@ struct ProcessOptions {
   // only). Where the machine refuses (not root and no user namespaces), the
   // program still runs; NetworkIsolationAvailable() says which.
   bool isolate_network = false;
+  // Whether that namespace may come inside a user namespace of its own,
+  // where the arena is not privileged to make one alone. A process that
+  // starts sandboxes (a judge starting its runners) says no: bubblewrap
+  // cannot make its namespaces inside such a user namespace. Its network
+  // then stays the machine's where only a user namespace would take it
+  // away; the subjects' code it starts runs in sandboxes that have none.
+  bool network_via_user_namespace = true;
   // Folders the program may write (its sandbox's writable binds), and what
   // they may hold together: the disk blocks of everything in them (sparse
   // and preallocated files as they really take the disk) and the number of

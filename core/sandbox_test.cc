@@ -265,6 +265,37 @@ TEST_F(SandboxTest, AJudgeInANamespaceOfItsOwnStartsTheSandboxesOfItsCommandLine
   EXPECT_TRUE(RemoveTree(dir).ok());
 }
 
+TEST_F(SandboxTest, AJudgeOfAnArenaThatIsNotRootStartsRealSandboxes) {
+  // A judge's network namespace that needs no user namespace of its own
+  // (network_via_user_namespace = false, as the families' judges ask):
+  // as an unprivileged user, the judge keeps the machine's network, and
+  // the real bubblewrap it starts makes its namespaces, the filter on.
+  char tmpl[] = "/tmp/arena-sandbox-XXXXXX";
+  ASSERT_NE(mkdtemp(tmpl), nullptr);
+  const std::string dir = tmpl;
+  ASSERT_TRUE(ResetDir(dir + "/workspace").ok());
+  sb_.workspace = dir + "/workspace";
+  const int status = testing_support::AsUnprivileged(dir, [&] {
+    setenv("TMPDIR", dir.c_str(), 1);
+    auto argv = SandboxArgv(sb_, {"/bin/sh", "-c", "grep ^Seccomp: /proc/self/status; echo sandboxed"});
+    if (!argv.ok()) return false;
+    ProcessOptions judge;
+    judge.argv = *argv;
+    judge.isolate_network = true;
+    judge.network_via_user_namespace = false;
+    judge.timeout_s = 20;
+    auto r = RunProcess(judge);
+    if (!r.ok() || !r->success() || r->out.find("sandboxed") == std::string::npos ||
+        r->out.find("Seccomp:\t2") == std::string::npos) {
+      std::fprintf(stderr, "%s\n", r.ok() ? (r->out + r->err).c_str() : r.status().ToString().c_str());
+      return false;
+    }
+    return true;
+  });
+  EXPECT_EQ(status, 0);
+  EXPECT_TRUE(RemoveTree(dir).ok());
+}
+
 TEST_F(SandboxTest, MissingWorkspaceIsBadInput) {
   sb_.workspace = root_ + "/nope";
   auto p = SandboxedProcess(sb_, {"true"});

@@ -232,7 +232,11 @@ class TritonSession : public EvaluationSession {
       o.env["CUDA_VISIBLE_DEVICES"] = "";
     }
     o.memory_limit_bytes = ctx_.memory_limit_bytes;
-    o.isolate_network = true;  // candidate code gets no network
+    // The judge runs no candidate code (its runners do, in sandboxes
+    // without a network); it starts those sandboxes, so its own network
+    // namespace may not need a user namespace of its own.
+    o.isolate_network = true;
+    o.network_via_user_namespace = false;
     ARENA_ASSIGN_OR_RETURN(std::unique_ptr<WorkerProcess> worker, WorkerProcess::Start(o));
     Json init = {{"op", "init"},
                  {"task", ctx_.task->ToJson()},

@@ -638,7 +638,10 @@ Result<std::unique_ptr<WorkerProcess>> StartHipWorker(const EvaluationContext& c
   o.argv = {bin};
   o.cwd = ctx.work_dir;
   for (const auto& [k, v] : AccessTo(ctx.device).env) o.env[k] = v;
+  // It starts the runners' sandboxes (ProcessOptions says why no user
+  // namespace of its own); the subjects' code runs only in those.
   o.isolate_network = true;
+  o.network_via_user_namespace = false;
   ARENA_ASSIGN_OR_RETURN(std::unique_ptr<WorkerProcess> worker, WorkerProcess::Start(o));
   Json init = {{"op", "init"},
                {"task", ctx.task->ToJson()},
