@@ -2,7 +2,6 @@
 
 #include <dirent.h>
 #include <fcntl.h>
-#include <sched.h>
 #include <signal.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
@@ -20,26 +19,6 @@ namespace arena::hip2hip {
 namespace {
 
 constexpr rlim_t kLogCap = 8 << 20;
-
-// The CPUs both subjects' runners are kept on, from ARENA_HIP_RUNNER_CPUS
-// ("2,3"): the same ones for both, so that the host's share of a launch
-// (the driver's and CUPTI's work) is done on the same cores for each. For
-// measuring whether that evens out the short calls' A versus A; off (false)
-// unless set, and unless it names valid CPUs.
-bool RunnerCpus(cpu_set_t* cpus) {
-  const char* v = std::getenv("ARENA_HIP_RUNNER_CPUS");
-  if (v == nullptr || *v == '\0') return false;
-  CPU_ZERO(cpus);
-  std::stringstream in(v);
-  std::string item;
-  while (std::getline(in, item, ',')) {
-    char* end = nullptr;
-    const long cpu = std::strtol(item.c_str(), &end, 10);
-    if (item.empty() || *end != '\0' || cpu < 0 || cpu >= CPU_SETSIZE) return false;
-    CPU_SET(static_cast<int>(cpu), cpus);
-  }
-  return CPU_COUNT(cpus) > 0;
-}
 
 // Whether this kernel lists a thread's children in /proc (CONFIG_PROC_CHILDREN).
 bool ChildrenListed() {
@@ -123,8 +102,6 @@ Status RunnerClient::Start(double timeout_s) {
   args.push_back(nullptr);
   char path_env[] = "PATH=/usr/bin:/bin";
   char* env[] = {path_env, nullptr};
-  cpu_set_t cpus;
-  const bool pinned = RunnerCpus(&cpus);
   const pid_t judge = getpid();
   const pid_t pid = fork();
   if (pid < 0) {
@@ -142,7 +119,6 @@ Status RunnerClient::Start(double timeout_s) {
       dup2(log, 1);
       dup2(log, 2);
     }
-    if (pinned && sched_setaffinity(0, sizeof(cpus), &cpus) != 0) _exit(126);
     rlimit fsize{kLogCap, kLogCap}, core{0, 0};
     setrlimit(RLIMIT_FSIZE, &fsize);
     setrlimit(RLIMIT_CORE, &core);

@@ -2,7 +2,6 @@
 // written in sh that speak (or break) the protocol on their stdin socket.
 #include "plugins/common/hip/runner/runner_client.h"
 
-#include <sched.h>
 #include <signal.h>
 #include <unistd.h>
 
@@ -34,31 +33,6 @@ TEST(RunnerClient, ARunnerThatAnswersServes) {
   auto a = r.Request({{"op", "empty"}}, 5);  // 14 bytes of JSON + 4
   ASSERT_TRUE(a.ok()) << a.status().message();
   EXPECT_TRUE((*a)["ok"].get<bool>());
-}
-
-TEST(RunnerClient, RunnersAreKeptOnTheCpusAskedFor) {
-  // Both subjects' runners on the same CPUs when ARENA_HIP_RUNNER_CPUS names
-  // them; the runner says where it may run in its log.
-  ASSERT_EQ(setenv("ARENA_HIP_RUNNER_CPUS", "0", 1), 0);
-  auto r = Runner("grep Cpus_allowed_list /proc/self/status >&2; " + std::string(kReady) + "sleep 5");
-  ASSERT_TRUE(r.Start(5).ok());
-  EXPECT_NE(r.LogTail().find("Cpus_allowed_list:\t0\n"), std::string::npos) << r.LogTail();
-  r.Stop();
-  // Not set, or not CPUs: where the judge may run.
-  for (const char* v : {"", "x,1", "-1"}) {
-    ASSERT_EQ(setenv("ARENA_HIP_RUNNER_CPUS", v, 1), 0);
-    auto free = RunnerClient("baseline", {"/bin/sh", "-c", "grep Cpus_allowed_list /proc/self/status >&2; " +
-                                                             std::string(kReady) + "sleep 5"},
-                             Log() + ".free");
-    ASSERT_TRUE(free.Start(5).ok()) << v;
-    cpu_set_t mine;
-    ASSERT_EQ(sched_getaffinity(0, sizeof(mine), &mine), 0);
-    if (CPU_COUNT(&mine) > 1) {
-      EXPECT_EQ(free.LogTail().find("Cpus_allowed_list:\t0\n"), std::string::npos) << v << free.LogTail();
-    }
-    free.Stop();
-  }
-  unsetenv("ARENA_HIP_RUNNER_CPUS");
 }
 
 TEST(RunnerClient, ARefusalAtStartIsTheSubjectsWithItsReason) {
