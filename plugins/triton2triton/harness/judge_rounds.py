@@ -115,8 +115,15 @@ class TimingRounds:
                 for s in list(lent):
                     runners[s].unbind(lent.pop(s)[0], self.timeout_s)
             rounds = max(10, min(int(timing["repetitions"]), 30))
-            # What evicting the L2 takes on an idle GPU.
-            quiet_us = median([self._timed_eviction() for _ in range(5)])
+            # What evicting the L2 takes on an idle GPU, every runner stopped
+            # (never more than it took before any subject ran: IdleGpu).
+            for any_runner in runners.values():
+                any_runner.freeze(True)
+            try:
+                self.idle_gpu.measure()
+            finally:
+                for any_runner in runners.values():
+                    any_runner.freeze(False)
             phases.lap("setup_s")
             samples = {s: [] for s in SUBJECTS}
             worst = {"max_abs_err": 0.0, "max_rel_err": 0.0}
@@ -150,7 +157,7 @@ class TimingRounds:
                     for any_runner in runners.values():
                         any_runner.freeze(True)
                     try:
-                        busy = self._evict_and_wait_quiet(quiet_us)
+                        busy = self.idle_gpu.wait()
                         if busy:
                             raise IntegrityFailure([
                                 "a subject left work running on the GPU for over 2 s after its "
@@ -219,18 +226,6 @@ class TimingRounds:
         self.flush.add_(1.0)
         torch.cuda.synchronize()
         return (time.perf_counter() - t0) * 1e6
-
-    def _evict_and_wait_quiet(self, quiet_us):
-        """Evicts the L2 until an eviction takes what it takes on an idle
-        GPU; after two seconds, what it took ("" once quiet)."""
-        deadline = time.perf_counter() + 2.0
-        while True:
-            us = self._timed_eviction()
-            if us <= 2.0 * quiet_us + 50.0:
-                return ""
-            if time.perf_counter() > deadline:
-                return f"an L2 eviction took {us:.0f} us against {quiet_us:.0f} us when idle"
-            time.sleep(0.0005)
 
     def _round_trip(self, runner, request):
         """Microseconds from asking the runner to its accepted answer."""

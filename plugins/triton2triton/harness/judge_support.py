@@ -1,6 +1,7 @@
 """What the triton2triton judge's parts share (worker.py, judge_rounds.py):
 the subjects' names, a tensor's slot in lent memory, where a timed call's
-outputs are read, integrity findings, and a clock of phases."""
+outputs are read, integrity findings, the idle GPU's measure, and a clock
+of phases."""
 
 import math
 import time
@@ -42,6 +43,40 @@ class IntegrityFailure(Exception):
     def __init__(self, findings):
         super().__init__("integrity: " + "; ".join(findings))
         self.findings = findings
+
+
+class IdleGpu:
+    """When the GPU is free of work a subject left running, told by how long
+    the judge's L2 eviction takes (`evict()`, microseconds on the host's
+    clock: while another context's kernels hold the GPU, the judge's work
+    waits for its time slice). A subject's leftover work can only make an
+    eviction slower, so the idle time is the least ever measured,
+    including before any subject's code ran (`first`): a subject that keeps
+    the GPU busy while the idle time is measured cannot raise the bar the
+    next subject's rounds wait for."""
+
+    def __init__(self, evict, first=5):
+        self._evict = evict
+        self.idle_us = min(evict() for _ in range(first)) if first else math.inf
+
+    def measure(self, times=5):
+        """The idle time, with this many more evictions (every runner
+        stopped) taken into account."""
+        self.idle_us = min([self.idle_us] + [self._evict() for _ in range(times)])
+        return self.idle_us
+
+    def wait(self, limit_s=2.0, pause_s=0.0005):
+        """Evicts until an eviction takes what it takes on an idle GPU
+        (twice that and 50 us: the noise of one); "" once quiet, else what
+        the last one took after `limit_s`."""
+        deadline = time.perf_counter() + limit_s
+        while True:
+            us = self._evict()
+            if us <= 2.0 * self.idle_us + 50.0:
+                return ""
+            if time.perf_counter() > deadline:
+                return f"an L2 eviction took {us:.0f} us against {self.idle_us:.0f} us when idle"
+            time.sleep(pause_s)
 
 
 class Phases:

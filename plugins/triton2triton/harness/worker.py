@@ -75,7 +75,7 @@ from arena_buffers import BufferPool  # noqa: E402
 import torch  # noqa: E402
 from judge_rounds import TimingRounds  # noqa: E402
 from judge_support import (  # noqa: E402,F401  (public names of this module too)
-    SAMPLE_ELEMENTS, SUBJECTS, IntegrityFailure, gather, sample_index, slot_bytes)
+    SAMPLE_ELEMENTS, SUBJECTS, IdleGpu, IntegrityFailure, gather, sample_index, slot_bytes)
 
 def _resolve(ref, directory, prefix):
     """'file.py:function' inside `directory` -> the function (judge side only)."""
@@ -129,6 +129,8 @@ class Judge(TimingRounds):
             self.l2_bytes = l2
             self.flush = torch.empty(max(2 * l2, 64 << 20) // 4, dtype=torch.float32,
                                      device="cuda")
+            # Before any runner has loaded a subject's code.
+            self.idle_gpu = IdleGpu(self._timed_eviction)
         early = _EARLY[1]
         for subject, spec in req["runners"].items():
             pool = BufferPool(self.device)

@@ -104,5 +104,31 @@ class SampleTest(unittest.TestCase):
         self.assertTrue(torch.equal(worker.gather(t[:1], None), t[0]))
 
 
+class IdleGpuTest(unittest.TestCase):
+    """The idle GPU's measure, with evictions timed by a stand-in: a
+    subject that keeps the GPU busy while the idle time is measured cannot
+    raise the bar the next rounds wait for."""
+
+    def test_a_busy_measure_does_not_raise_the_idle_time(self):
+        times = iter([40.0, 38.0, 41.0, 39.0, 40.0] + [900.0] * 5)
+        idle = worker.IdleGpu(lambda: next(times))
+        self.assertEqual(idle.idle_us, 38.0)
+        # Measured again with work a subject left running: still 38 us.
+        self.assertEqual(idle.measure(), 38.0)
+        # A quieter measure lowers it.
+        times = iter([30.0] * 5)
+        idle._evict = lambda: next(times)
+        self.assertEqual(idle.measure(), 30.0)
+
+    def test_waits_out_leftover_work_then_names_what_stays(self):
+        times = iter([40.0] * 5 + [500.0, 300.0, 100.0])
+        idle = worker.IdleGpu(lambda: next(times))
+        self.assertEqual(idle.wait(limit_s=5, pause_s=0), "")  # quiet at 100 <= 2 * 40 + 50
+        idle = worker.IdleGpu(lambda: 40.0)
+        idle._evict = lambda: 400.0  # 0.3 ms of someone else's work, every time
+        busy = idle.wait(limit_s=0.01, pause_s=0)
+        self.assertIn("an L2 eviction took 400 us against 40 us when idle", busy)
+
+
 if __name__ == "__main__":
     unittest.main()

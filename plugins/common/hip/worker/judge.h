@@ -26,6 +26,7 @@
 #include <cstdio>
 #include <cstring>
 #include <iostream>
+#include <limits>
 #include <map>
 #include <memory>
 #include <optional>
@@ -86,6 +87,8 @@ class Judge {
     cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, req.value("device_index", 0));
     l2_bytes_ = static_cast<size_t>(l2);
     flush_ = std::make_unique<DeviceBuffer>(std::max<size_t>(2 * l2_bytes_, 64 << 20));
+    // Before any runner has loaded a subject's library (IdleEvictionUs).
+    for (int k = 0; k < 5; ++k) idle_us_ = std::min(idle_us_, TimedEviction(k));
     auto vmm = Vmm::Open(req.value("device_index", 0));
     if (!vmm.ok()) return Reply("failed", vmm.status().message());
     vmm_ = *vmm;
@@ -489,6 +492,16 @@ class Judge {
     return std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0).count();
   }
 
+  // What evicting the L2 takes on an idle GPU: the least ever measured, with
+  // `times` more evictions now (every runner stopped). Work a subject leaves
+  // running can only make an eviction slower, and the judge measured before
+  // any subject's library was loaded: a subject that keeps the GPU busy
+  // while this is measured cannot raise the bar the next rounds wait for.
+  double IdleEvictionUs(int times) {
+    for (int k = 0; k < times; ++k) idle_us_ = std::min(idle_us_, TimedEviction(k));
+    return idle_us_;
+  }
+
   // Evicts the L2 until an eviction takes what it takes on an idle GPU;
   // after two seconds, what it took ("" once quiet).
   std::string EvictAndWaitQuiet(double quiet_us, int value) {
@@ -528,6 +541,7 @@ class Judge {
   ReferenceFn reference_ = nullptr;
   size_t l2_bytes_ = 0;
   std::unique_ptr<DeviceBuffer> flush_;
+  double idle_us_ = std::numeric_limits<double>::infinity();  // IdleEvictionUs
   std::string trial_key_;
   std::map<uint64_t, Trial> trials_;
   // Earlier configurations' trials (ResetTrials).

@@ -268,10 +268,11 @@ Json Judge::Time(const Json& req) {
   cudaEvent_t snap_start, snap_end;
   cudaEventCreate(&snap_start);
   cudaEventCreate(&snap_end);
-  // What evicting the L2 takes on an otherwise idle GPU.
-  std::vector<double> evictions;
-  for (int k = 0; k < 5; ++k) evictions.push_back(TimedEviction(k));
-  const double quiet_us = Median(evictions);
+  // What evicting the L2 takes on an otherwise idle GPU, every runner
+  // stopped (never more than before any subject ran: IdleEvictionUs).
+  for (const auto& any : order) runners[any]->Freeze(true);
+  const double quiet_us = IdleEvictionUs(5);
+  for (const auto& any : order) runners[any]->Freeze(false);
   phases.Lap("setup_s");  // the sizing round, snapshots, the idle eviction's time
   std::map<std::string, std::vector<double>> samples;
   double worst_abs = 0, worst_rel = 0;
