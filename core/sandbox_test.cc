@@ -40,6 +40,17 @@ class SandboxTest : public ::testing::Test {
     return *r;
   }
 
+  // A folder of /tmp (whose path an unprivileged user can walk) holding
+  // the sandbox's workspace, for a case run as such a user.
+  std::string UnprivilegedFolder() {
+    char tmpl[] = "/tmp/arena-sandbox-XXXXXX";
+    if (mkdtemp(tmpl) == nullptr) return "";
+    const std::string dir = tmpl;
+    if (!ResetDir(dir + "/workspace").ok()) return "";
+    sb_.workspace = dir + "/workspace";
+    return dir;
+  }
+
   std::string root_;
   SandboxOptions sb_;
 };
@@ -230,13 +241,9 @@ TEST_F(SandboxTest, AJudgeInANamespaceOfItsOwnStartsTheSandboxesOfItsCommandLine
   // A judge starts its runners from command lines the arena made; when the
   // arena is not root, the judge lives in a user namespace of its own (its
   // network's), from which the arena's own descriptors cannot be opened.
-  // As an unprivileged user (the arena as root has no such namespace), in
-  // a folder of /tmp, whose path that user can walk.
-  char tmpl[] = "/tmp/arena-sandbox-XXXXXX";
-  ASSERT_NE(mkdtemp(tmpl), nullptr);
-  const std::string dir = tmpl;
-  ASSERT_TRUE(ResetDir(dir + "/workspace").ok());
-  sb_.workspace = dir + "/workspace";
+  // As an unprivileged user (the arena as root has no such namespace).
+  const std::string dir = UnprivilegedFolder();
+  ASSERT_FALSE(dir.empty());
   // Bubblewrap itself cannot nest in that namespace here; a stand-in in its
   // place says whether it got the filter on its descriptor.
   {
@@ -270,11 +277,8 @@ TEST_F(SandboxTest, AJudgeOfAnArenaThatIsNotRootStartsRealSandboxes) {
   // (network_via_user_namespace = false, as the families' judges ask):
   // as an unprivileged user, the judge keeps the machine's network, and
   // the real bubblewrap it starts makes its namespaces, the filter on.
-  char tmpl[] = "/tmp/arena-sandbox-XXXXXX";
-  ASSERT_NE(mkdtemp(tmpl), nullptr);
-  const std::string dir = tmpl;
-  ASSERT_TRUE(ResetDir(dir + "/workspace").ok());
-  sb_.workspace = dir + "/workspace";
+  const std::string dir = UnprivilegedFolder();
+  ASSERT_FALSE(dir.empty());
   const int status = testing_support::AsUnprivileged(dir, [&] {
     setenv("TMPDIR", dir.c_str(), 1);
     auto argv = SandboxArgv(sb_, {"/bin/sh", "-c", "grep ^Seccomp: /proc/self/status; echo sandboxed"});
