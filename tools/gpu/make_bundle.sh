@@ -7,7 +7,9 @@
 #
 # RUNS_DB=docs/results/FOLDER/arena.db.gz puts a committed results database
 # (and the ceilings.json beside it) into .bundle/runs/, so that the GPU
-# scripts resume its unfinished run or compare against its runs.
+# scripts resume its unfinished run or compare against its runs;
+# RUNS_DB=DIR.tgz, what a run_family.sh call brought back, does the same
+# with that call's database and ceilings.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 cd "$root"
@@ -33,12 +35,18 @@ find "$bundle/plugins" "$bundle/tasks" "$bundle/agents" "$bundle/tools" \( -name
 if [ -n "${RUNS_DB:-}" ]; then
   mkdir -p "$bundle/runs"
   rm -f "$bundle/runs/arena.db-wal" "$bundle/runs/arena.db-shm"
+  ceilings="$(dirname "$RUNS_DB")/ceilings.json"
   case "$RUNS_DB" in
+    # What a run_family.sh call brought back (its DIR.tgz): its database
+    # and ceilings, so that the next call resumes that run even on a fresh
+    # machine (one can come back cold right after a call).
+    *.tgz)
+      tar xzf "$RUNS_DB" -C "$bundle/runs" ./arena.db ./ceilings.json
+      ceilings="" ;;
     *.gz) gunzip -c "$RUNS_DB" >"$bundle/runs/arena.db" ;;
     *) cp -f "$RUNS_DB" "$bundle/runs/arena.db" ;;
   esac
-  ceilings="$(dirname "$RUNS_DB")/ceilings.json"
-  [ -f "$ceilings" ] && cp -f "$ceilings" "$bundle/runs/ceilings.json"
+  [ -n "$ceilings" ] && [ -f "$ceilings" ] && cp -f "$ceilings" "$bundle/runs/ceilings.json"
 fi
 # The probes (tools/gpu/probes/*.cu): standalone CUDA programs, built here
 # with the static runtime where nvcc is installed.
