@@ -238,10 +238,13 @@ TEST_F(SandboxTest, RefusesTheSystemCallsNoSubjectNeeds) {
 }
 
 TEST_F(SandboxTest, AJudgeInANamespaceOfItsOwnStartsTheSandboxesOfItsCommandLines) {
-  // A judge starts its runners from command lines the arena made; when the
-  // arena is not root, the judge lives in a user namespace of its own (its
-  // network's), from which the arena's own descriptors cannot be opened.
-  // As an unprivileged user (the arena as root has no such namespace).
+  // A process that starts sandboxes from command lines the arena made may
+  // live in a user namespace of its own (its network's, when the arena is
+  // not root and the process asks for network_via_user_namespace), from
+  // which the arena's own descriptors cannot be opened: the filter must
+  // still reach bubblewrap. (The families' judges no longer ask for one:
+  // AJudgeOfAnArenaThatIsNotRootStartsRealSandboxes.) As an unprivileged
+  // user (the arena as root has no such namespace).
   const std::string dir = UnprivilegedFolder();
   ASSERT_FALSE(dir.empty());
   // Bubblewrap itself cannot nest in that namespace here; a stand-in in its

@@ -87,8 +87,7 @@ class Judge {
     cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, req.value("device_index", 0));
     l2_bytes_ = static_cast<size_t>(l2);
     flush_ = std::make_unique<DeviceBuffer>(std::max<size_t>(2 * l2_bytes_, 64 << 20));
-    // Before any runner has loaded a subject's library (IdleEvictionUs).
-    for (int k = 0; k < 5; ++k) idle_us_ = std::min(idle_us_, TimedEviction(k));
+    IdleEvictionUs(5);  // before any runner has loaded a subject's library
     auto vmm = Vmm::Open(req.value("device_index", 0));
     if (!vmm.ok()) return Reply("failed", vmm.status().message());
     vmm_ = *vmm;
