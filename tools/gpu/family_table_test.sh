@@ -18,6 +18,26 @@ expect() {  # expect FOLDER TEXT...: each TEXT is in the folder's table
     fi
   done
 }
+expect pending-h200-2026-12-04/triton2triton \
+  "configurations above a measured ceiling (cost model or ceiling to fix): 0" \
+  "configurations checked wrong (baseline or noop candidate): 0" \
+  "A versus A over 534 timed configurations: 520/534 = 97.4% within 1.00 +- 0.02" \
+  "calls of 10 us or more: 470/475 = 98.9%" \
+  "median 21.2 s, whole family 1115 s over 45 tasks" \
+  "median 2.4 s, max 7.8 s"
+expect pending-h200-2026-12-04/hip2hip \
+  "configurations above a measured ceiling (cost model or ceiling to fix): 0" \
+  "configurations checked wrong (baseline or noop candidate): 0" \
+  "A versus A over 360 timed configurations: 338/360 = 93.9% within 1.00 +- 0.02" \
+  "calls of 10 us or more: 301/307 = 98.0%" \
+  "median 19.7 s, whole family 697 s over 32 tasks" \
+  "64 compiles): median 0.32 s, max 0.93 s"
+expect pending-h200-2026-12-04/torch2hip \
+  "configurations above a measured ceiling (cost model or ceiling to fix): 0" \
+  "configurations checked wrong (baseline or noop candidate): 0" \
+  "min 0.0015, max 5.2393" \
+  "median 65.1 s, whole family 453 s over 7 tasks" \
+  "7 compiles): median 0.34 s, max 0.54 s"
 expect triton-pending-h200-2026-12-03/triton2triton \
   "configurations above a measured ceiling (cost model or ceiling to fix): 0" \
   "configurations checked wrong (baseline or noop candidate): 0" \
