@@ -42,7 +42,7 @@ def main():
             split["compile"] += task[subject]["seconds"]
             m = task[subject].get("metrics") or {}
             if "nvidia_compile_s" in m:
-                (rtc if m.get("rtc") else nvcc).append(m["nvidia_compile_s"])
+                (rtc if m.get("rtc") == "nvrtc+g++" else nvcc).append(m["nvidia_compile_s"])
             elif m.get("cache") == "hit":
                 cache_hits += 1
         for c in task["configs"]:

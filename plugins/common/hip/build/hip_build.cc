@@ -174,13 +174,23 @@ ProcessResult RunSandboxedBuildStep(const HipBuildOptions& options, const std::s
   return RunStep(*p);
 }
 
-// Runtime compilation (ARENA_HIP_RTC=1): build/hip_rtc_build splits the
-// source, NVRTC builds its device side and g++ its host side. Not yet the
-// default: PyTorch-to-HIP candidates have not run this way on a GPU
-// (hip2hip's have: plugins/hip2hip/README.md).
+// Runtime compilation, the default on NVIDIA (ARENA_HIP_RTC=0 turns it
+// off): build/hip_rtc_build splits the source, NVRTC builds its device side
+// and g++ its host side; what the split refuses is built by nvcc.
 bool RuntimeCompilationAsked() {
   const char* v = std::getenv("ARENA_HIP_RTC");
-  return v != nullptr && std::string(v) == "1";
+  return v == nullptr || std::string(v) != "0";
+}
+
+// A file's digest, once per process: what identifies the runtime build tool.
+std::string FileDigest(const std::string& path) {
+  static std::mutex mu;
+  static std::map<std::string, std::string> known;
+  std::lock_guard<std::mutex> lock(mu);
+  auto it = known.find(path);
+  if (it != known.end()) return it->second;
+  auto text = ReadFile(path);
+  return known[path] = text.ok() ? Sha256Hex(*text) : "";
 }
 
 constexpr char kFellBack[] = "fell back to nvcc: ";
@@ -303,34 +313,62 @@ StageOutcome BuildHip(const HipBuildOptions& options, const std::string& source_
   const std::vector<std::string> nv_flags = {"-x", "cu", "-std=c++17", "-O3", "-t", "0",
                                              "-arch=" + arch, "-shared", "-Xcompiler", "-fPIC",
                                              "-cudart", "shared"};
+  const bool rtc_asked = RuntimeCompilationAsked();
+  const bool rtc = rtc_asked && !options.nvcc_only && !on_amd;
+  std::string rtc_tool;  // hip_rtc_build, where runtime compilation is on
+  if (rtc) {
+    std::error_code ec;
+    const std::string tool = FindBuiltBinary(options.project_root, "plugins/common/hip/hip_rtc_build");
+    if (!tool.empty()) rtc_tool = fs::canonical(tool, ec).string();
+  }
   // The cache key: the compilers, the flags, the source's folder (the
-  // editable files it may include), and the headers it is built against.
+  // editable files it may include), and the headers it is built against;
+  // for a runtime-compiled build also the build tool and g++.
   const std::string cache = CacheDir();
   std::string key;
-  if (!cache.empty() && !on_amd) {
+  if (!cache.empty() && !on_amd && (!rtc || !rtc_tool.empty())) {
     std::string what = CompilerIdentity(options, nvcc) + '\0';
+    if (rtc) {
+      what += "rtc\0" + FileDigest(rtc_tool) + '\0' + CompilerIdentity(options, "g++") + '\0';
+    }
     if (!hipcc.empty()) what += CompilerIdentity(options, hipcc) + '\0';
     for (const auto& f : nv_flags) what += f + '\0';
     what += fs::path(source).filename().string() + '\0' + TreeContents(fs::path(source).parent_path());
     what += HeaderDigest(layer) + HeaderDigest(include);
     key = Sha256Hex(what);
   }
-  const bool rtc_asked = RuntimeCompilationAsked();
-  const bool rtc = rtc_asked && !options.nvcc_only && !on_amd;
-  // Not cached on an AMD GPU (the key names nvcc's flags).
-  const fs::path cached = key.empty() || rtc ? fs::path() : fs::path(cache) / (key + ".so");
+  // Not cached on an AMD GPU (the key names nvcc's flags). A runtime-compiled
+  // entry is three files: its module and kernel names, then the library,
+  // stored last and taken only with both beside it.
+  const fs::path cached = key.empty() ? fs::path() : fs::path(cache) / (key + ".so");
   const fs::path amd_ok = key.empty() ? fs::path() : fs::path(cache) / (key + ".gfx90a-ok");
-  if (!cached.empty() && fs::is_regular_file(cached) &&
-      (hipcc.empty() || fs::is_regular_file(amd_ok)) && CopyAtomically(cached, lib)) {
+  const std::vector<std::string> cached_sides = rtc && !cached.empty() ? SideFiles(cached.string())
+                                                                       : std::vector<std::string>{};
+  auto take_cached = [&] {
+    if (cached.empty() || !fs::is_regular_file(cached) || (!hipcc.empty() && !fs::is_regular_file(amd_ok))) {
+      return false;
+    }
+    const auto sides = SideFiles(lib);
+    for (size_t i = 0; i < cached_sides.size(); ++i) {
+      if (!fs::is_regular_file(cached_sides[i]) || !CopyAtomically(cached_sides[i], sides[i])) return false;
+    }
+    return CopyAtomically(cached, lib);
+  };
+  if (take_cached()) {
     // Built before from exactly these inputs (the baseline of every
     // evaluation; a candidate checked through ./feedback, then evaluated).
     o.metrics["nvidia_arch"] = arch;
     o.metrics["cache"] = "hit";
+    if (rtc) o.metrics["rtc"] = "nvrtc+g++";
     o.metrics["amd"] = hipcc.empty() ? "not checked: hipcc not installed" : "gfx90a";
     *library = lib;
-    o.detail = "built for NVIDIA " + arch + (hipcc.empty() ? "" : " and AMD gfx90a") +
+    o.detail = "built for NVIDIA " + arch + (rtc ? " (NVRTC and g++)" : "") + (hipcc.empty() ? "" : " and AMD gfx90a") +
                " (cached: same source, headers and compilers)";
     return o;
+  }
+  for (const auto& side : SideFiles(lib)) {  // a partial copy of an entry
+    std::error_code ec;
+    fs::remove(side, ec);
   }
   // Outputs: in the stage when sandboxed (the only folder it may write),
   // moved out after.
@@ -350,9 +388,7 @@ StageOutcome BuildHip(const HipBuildOptions& options, const std::string& source_
   }
   ProcessResult nv;
   bool built = false;
-  if (rtc_asked && on_amd) {
-    o.metrics["rtc"] = "not used: runtime compilation is built for NVIDIA only";
-  } else if (rtc_asked && options.nvcc_only) {
+  if (rtc_asked && options.nvcc_only && !on_amd) {
     o.metrics["rtc"] =
         "not used: the other subject was built by nvcc (both are built the same way)";
   }
@@ -360,9 +396,8 @@ StageOutcome BuildHip(const HipBuildOptions& options, const std::string& source_
     // NVRTC and g++ on the split source; what the split refuses, or a
     // compiler rejects, goes to nvcc below, saying why.
     std::error_code ec;
-    const std::string tool = FindBuiltBinary(options.project_root, "plugins/common/hip/hip_rtc_build");
     const std::string cuda = fs::canonical(nvcc, ec).parent_path().parent_path().string();
-    const std::string tool_path = tool.empty() ? "" : fs::canonical(tool, ec).string();
+    const std::string& tool_path = rtc_tool;
     if (tool_path.empty()) {
       o.metrics["rtc"] = "not used: hip_rtc_build not found";
     } else {
@@ -421,14 +456,19 @@ StageOutcome BuildHip(const HipBuildOptions& options, const std::string& source_
     }
     o.metrics["amd"] = "gfx90a";
   }
-  if (!cached.empty()) {
+  // A build that fell back to nvcc under runtime compilation is not kept:
+  // its entry would be taken later without saying it fell back.
+  if (!cached.empty() && (!rtc || built)) {
     o.metrics["cache"] = "miss";
     if (!hipcc.empty()) {
       std::error_code ec;
       fs::create_directories(cache, ec);
       std::ofstream(amd_ok) << "built for gfx90a\n";
     }
-    CopyAtomically(lib, cached);  // the marker first: a library alone is never taken
+    const auto sides = SideFiles(lib);
+    bool sides_kept = true;
+    for (size_t i = 0; i < cached_sides.size(); ++i) sides_kept = sides_kept && CopyAtomically(sides[i], cached_sides[i]);
+    if (sides_kept) CopyAtomically(lib, cached);  // the markers first: a library alone is never taken
   }
   *library = lib;
   o.detail = "built for NVIDIA " + arch + (built ? " (NVRTC and g++)" : "") +

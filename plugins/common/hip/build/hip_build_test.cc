@@ -27,6 +27,13 @@ extern "C" int arena_run(const ArenaTensor* in, int nin, ArenaTensor* out, int n
 }
 )";
 
+// kKernel launched with triple chevrons, which runtime compilation refuses.
+std::string WithChevronLaunch() {
+  const std::string launch = "hipLaunchKernelGGL(scale, dim3(1), dim3(64), 0, stream, ";
+  std::string text = kKernel;
+  return text.replace(text.find(launch), launch.size(), "scale<<<1, 64, 0, stream>>>(");
+}
+
 class HipBuild : public ::testing::Test {
  protected:
   void SetUp() override {
@@ -38,7 +45,10 @@ class HipBuild : public ::testing::Test {
     options_.work_dir = root_ + "/work";
     fs::create_directories(options_.work_dir);
   }
-  void TearDown() override { unsetenv("ARENA_HIP_CACHE"); }
+  void TearDown() override {
+    unsetenv("ARENA_HIP_CACHE");
+    unsetenv("ARENA_HIP_RTC");
+  }
 
   StageOutcome Build(const std::string& text, const std::string& name) {
     const std::string src = root_ + "/src_" + name + "/kernel.hip";
@@ -56,6 +66,7 @@ class HipBuild : public ::testing::Test {
 };
 
 TEST_F(HipBuild, SameInputsAreBuiltOnceThenTakenFromTheCache) {
+  setenv("ARENA_HIP_RTC", "0", 1);  // nvcc's builds
   StageOutcome first = Build(kKernel, "a");
   ASSERT_TRUE(first.passed()) << first.detail << first.log;
   EXPECT_EQ(first.metrics.value("cache", ""), "miss");
@@ -89,7 +100,8 @@ TEST_F(HipBuild, AnEditableHeaderBesideTheSourceIsPartOfTheKey) {
   ASSERT_TRUE(WriteFileAtomic(root_ + "/src_h1/knobs.h", "#define KNOB 1\n").ok());
   ASSERT_TRUE(Build(with_header, "h1").passed());
   ASSERT_TRUE(WriteFileAtomic(root_ + "/src_h2/knobs.h", "#define KNOB 2\n").ok());
-  EXPECT_EQ(Build(with_header, "h2").metrics.value("cache", ""), "miss");
+  StageOutcome h2 = Build(with_header, "h2");
+  EXPECT_EQ(h2.metrics.value("cache", ""), "miss") << h2.metrics.dump() << h2.log;
 }
 
 TEST_F(HipBuild, AnUntrustedSourceSeesItsEditableFilesAlone) {
@@ -132,10 +144,7 @@ TEST_F(HipBuild, RuntimeCompilationBuildsTheSplitAndFallsBackToNvcc) {
   EXPECT_EQ(*names, "scale\t_Z5scalePfx\n");
   EXPECT_GT(fs::file_size(options_.work_dir + "/rtc.cubin"), 0u);
   // What the split refuses is built by nvcc, saying why.
-  const std::string chevrons = std::string(kKernel).replace(
-      std::string(kKernel).find("hipLaunchKernelGGL(scale, dim3(1), dim3(64), 0, stream, "),
-      std::string("hipLaunchKernelGGL(scale, dim3(1), dim3(64), 0, stream, ").size(),
-      "scale<<<1, 64, 0, stream>>>(");
+  const std::string chevrons = WithChevronLaunch();
   StageOutcome nvcc = Build(chevrons, "rtc");
   ASSERT_TRUE(nvcc.passed()) << nvcc.detail << nvcc.log;
   EXPECT_EQ(nvcc.metrics.value("rtc", ""),
@@ -146,6 +155,52 @@ TEST_F(HipBuild, RuntimeCompilationBuildsTheSplitAndFallsBackToNvcc) {
   StageOutcome broken = Build(std::string(kKernel) + "int broken(", "rtc");
   EXPECT_EQ(broken.status, StageStatus::kFailed);
   unsetenv("ARENA_HIP_RTC");
+}
+
+TEST_F(HipBuild, RuntimeCompilationIsTheDefaultAndItsBuildsAreCachedWhole) {
+  options_.editable = {"kernel.hip"};
+  StageOutcome first = Build(kKernel, "r1");
+  ASSERT_TRUE(first.passed()) << first.detail << first.log;
+  EXPECT_EQ(first.metrics.value("rtc", ""), "nvrtc+g++") << first.metrics.dump();
+  EXPECT_EQ(first.metrics.value("cache", ""), "miss");
+  // The same source again: the library and the two files it loads beside it.
+  StageOutcome again = Build(kKernel, "r2");
+  ASSERT_TRUE(again.passed()) << again.detail << again.log;
+  EXPECT_EQ(again.metrics.value("cache", ""), "hit");
+  EXPECT_EQ(again.metrics.value("rtc", ""), "nvrtc+g++");
+  for (const char* ext : {".so", ".cubin", ".names"}) {
+    auto a = ReadFile(options_.work_dir + "/r1" + ext);
+    auto b = ReadFile(options_.work_dir + "/r2" + ext);
+    ASSERT_TRUE(a.ok() && b.ok()) << ext;
+    EXPECT_EQ(*a, *b) << ext;
+  }
+  // An entry missing a side file is never taken: built again, whole.
+  int removed = 0;
+  for (const auto& e : fs::directory_iterator(root_ + "/cache")) {
+    if (e.path().extension() == ".cubin") removed += fs::remove(e.path()) ? 1 : 0;
+  }
+  ASSERT_EQ(removed, 1);
+  StageOutcome rebuilt = Build(kKernel, "r3");
+  ASSERT_TRUE(rebuilt.passed()) << rebuilt.detail << rebuilt.log;
+  EXPECT_EQ(rebuilt.metrics.value("cache", ""), "miss");
+  EXPECT_GT(fs::file_size(options_.work_dir + "/r3.cubin"), 0u);
+  // nvcc's build of the same source is another entry, with no module beside it.
+  setenv("ARENA_HIP_RTC", "0", 1);
+  StageOutcome nvcc = Build(kKernel, "n1");
+  ASSERT_TRUE(nvcc.passed()) << nvcc.detail << nvcc.log;
+  EXPECT_EQ(nvcc.metrics.value("cache", ""), "miss");
+  EXPECT_FALSE(nvcc.metrics.contains("rtc")) << nvcc.metrics.dump();
+  EXPECT_FALSE(fs::exists(options_.work_dir + "/n1.cubin"));
+  // A build that fell back to nvcc is not kept under runtime compilation's
+  // key: taken later, it would not say that it fell back.
+  unsetenv("ARENA_HIP_RTC");
+  const std::string chevrons = WithChevronLaunch();
+  for (const char* name : {"f1", "f2"}) {
+    StageOutcome fell = Build(chevrons, name);
+    ASSERT_TRUE(fell.passed()) << fell.detail << fell.log;
+    EXPECT_EQ(fell.metrics.value("rtc", "").rfind("fell back to nvcc: ", 0), 0u) << fell.metrics.dump();
+    EXPECT_FALSE(fell.metrics.contains("cache")) << fell.metrics.dump();
+  }
 }
 
 }  // namespace

@@ -46,10 +46,13 @@ int Main(int argc, char** argv) {
 
   // The device side, in this process, while g++ builds the host side.
   arena::Result<arena::hip2hip::RtcModule> module = arena::Internal("not compiled");
-  std::thread device([&] { module = arena::hip2hip::CompileDeviceSide(*split, arch, abi); });
+  // Headers the source includes beside it are found in its own folder.
+  std::string source_dir = source_path.substr(0, source_path.find_last_of('/') + 1);
+  if (source_dir.empty()) source_dir = ".";
+  std::thread device([&] { module = arena::hip2hip::CompileDeviceSide(*split, arch, abi, source_dir); });
   arena::ProcessOptions host;
   host.argv =
-      arena::hip2hip::HostSideCommand(host_cc, out + "/" + name + ".so", layer, abi, cuda);
+      arena::hip2hip::HostSideCommand(host_cc, out + "/" + name + ".so", layer, abi, cuda, source_dir);
   host.timeout_s = 600;
   auto built = arena::RunProcess(host);
   device.join();

@@ -5,7 +5,7 @@
 namespace arena::hip2hip {
 
 Result<RtcModule> CompileDeviceSide(const RtcSplit& split, const std::string& arch,
-                                    const std::string& abi_include) {
+                                    const std::string& abi_include, const std::string& source_dir) {
   hiprtcProgram prog;
   if (hiprtcCreateProgram(&prog, split.device_source.c_str(), "kernel.hip", 0, nullptr, nullptr) !=
       HIPRTC_SUCCESS) {
@@ -14,8 +14,10 @@ Result<RtcModule> CompileDeviceSide(const RtcSplit& split, const std::string& ar
   for (const auto& k : split.kernels) hiprtcAddNameExpression(prog, ("&" + k).c_str());
   const std::string gpu = "--gpu-architecture=" + arch;
   const std::string include = "-I" + abi_include;
-  const char* options[] = {gpu.c_str(), "-std=c++17", include.c_str()};
-  const hiprtcResult r = hiprtcCompileProgram(prog, 3, options);
+  const std::string beside = "-I" + source_dir;
+  std::vector<const char*> options = {gpu.c_str(), "-std=c++17", include.c_str()};
+  if (!source_dir.empty()) options.push_back(beside.c_str());
+  const hiprtcResult r = hiprtcCompileProgram(prog, static_cast<int>(options.size()), options.data());
   RtcModule m;
   size_t n = 0;
   hiprtcGetProgramLogSize(prog, &n);
@@ -49,10 +51,12 @@ Result<RtcModule> CompileDeviceSide(const RtcSplit& split, const std::string& ar
 std::vector<std::string> HostSideCommand(const std::string& host_source, const std::string& library,
                                          const std::string& layer_include,
                                          const std::string& abi_include,
-                                         const std::string& cuda_root) {
-  return {"g++", "-std=c++17", "-O2", "-shared", "-fPIC", "-I" + layer_include, "-I" + abi_include,
-          "-I" + cuda_root + "/include", host_source, "-o", library, "-L" + cuda_root + "/lib64",
-          "-lcudart", "-Wl,-rpath," + cuda_root + "/lib64"};
+                                         const std::string& cuda_root, const std::string& source_dir) {
+  std::vector<std::string> argv = {"g++", "-std=c++17", "-O2", "-shared", "-fPIC"};
+  if (!source_dir.empty()) argv.push_back("-iquote" + source_dir);
+  argv.insert(argv.end(), {"-I" + layer_include, "-I" + abi_include, "-I" + cuda_root + "/include", host_source, "-o",
+                           library, "-L" + cuda_root + "/lib64", "-lcudart", "-Wl,-rpath," + cuda_root + "/lib64"});
+  return argv;
 }
 
 }  // namespace arena::hip2hip

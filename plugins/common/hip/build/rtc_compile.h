@@ -21,17 +21,21 @@ struct RtcModule {
 };
 
 // An error carries NVRTC's messages; every launched kernel must be named.
+// `source_dir`, where set, is the original source's folder: the headers it
+// includes beside it (an editable header) are found there.
 Result<RtcModule> CompileDeviceSide(const RtcSplit& split, const std::string& arch,
-                                    const std::string& abi_include);
+                                    const std::string& abi_include, const std::string& source_dir = "");
 
 // The host compiler's command line for a split candidate's host side
 // (`host_source`, written to a file) into the shared library `library`:
 // g++ with the HIP-on-CUDA layer's headers (`layer_include`), the C ABI's
-// (`abi_include`) and the CUDA runtime under `cuda_root`.
+// (`abi_include`) and the CUDA runtime under `cuda_root`; `source_dir` as
+// for CompileDeviceSide.
 std::vector<std::string> HostSideCommand(const std::string& host_source, const std::string& library,
                                          const std::string& layer_include,
                                          const std::string& abi_include,
-                                         const std::string& cuda_root);
+                                         const std::string& cuda_root,
+                                         const std::string& source_dir = "");
 
 }  // namespace arena::hip2hip
 
