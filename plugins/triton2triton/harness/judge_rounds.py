@@ -9,7 +9,8 @@ import time
 import torch
 
 from arena_harness import bitwise_equal, compare, make_reply, median
-from judge_support import SUBJECTS, IntegrityFailure, Phases, gather, sample_index, slot_bytes
+from judge_support import (SUBJECTS, IntegrityFailure, Phases, compare_sets, gather, sample_index,
+                           slot_bytes)
 
 
 class TimingRounds:
@@ -30,9 +31,11 @@ class TimingRounds:
         the outputs of one set, chosen in secret, out of its own memory. That
         copy is verified afterwards at 64 Ki places drawn in secret, against
         the other subject's on the same inputs, and the set's inputs must be
-        unchanged: a runner that answers before its work is done, skips or
-        caches calls, or behaves differently when timed is caught, and all
-        its work, on any stream or host thread, is inside the round. Before
+        unchanged; every other set's outputs are compared too, after the
+        round, at fewer places: a runner that answers before its work is
+        done, skips or caches calls, or behaves differently when timed is
+        caught, and all its work, on any stream or host thread, is inside
+        the round. Before
         a round every runner is stopped (SIGSTOP) and the GPU waited for
         until it is idle (work a subject left running, to slow whoever is
         timed next, is a finding after 2 s); then only the timed runner is
@@ -205,6 +208,21 @@ class TimingRounds:
                         raise IntegrityFailure([
                             "candidate: a timed call's outputs differ from the baseline's on the "
                             f"same inputs (round {i}): {detail}"])
+                # Every other set of the round, after it, at fewer places: a
+                # subject that skips the work of a few sets, betting that the
+                # chosen one is not among them, loses that bet every round.
+                others = [k for k in range(count) if k != secret]
+                for name in names:
+                    atol, rtol = self._tolerance(snapshots["candidate"][name])
+                    ok, detail, errs = compare_sets(name, lent["candidate"][2][name],
+                                                    lent["baseline"][2][name], others, rng,
+                                                    (2 * atol, 2 * rtol))
+                    worst["max_abs_err"] = max(worst["max_abs_err"], errs[0])
+                    worst["max_rel_err"] = max(worst["max_rel_err"], errs[1])
+                    if not ok:
+                        raise IntegrityFailure([
+                            "candidate: a timed round's other sets differ from the baseline's on "
+                            f"the same inputs (round {i}): {detail}"])
                 phases.lap("verify_s")
         finally:
             for s, (ids, _, _) in lent.items():

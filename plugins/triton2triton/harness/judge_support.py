@@ -1,12 +1,14 @@
 """What the triton2triton judge's parts share (worker.py, judge_rounds.py):
 the subjects' names, a tensor's slot in lent memory, where a timed call's
-outputs are read, integrity findings, the idle GPU's measure, and a clock
+outputs are read and how a round's other sets are compared, integrity findings, the idle GPU's measure, and a clock
 of phases."""
 
 import math
 import time
 
 import torch
+
+from arena_harness import compare
 
 SUBJECTS = ("baseline", "candidate")
 _ALIGN = 256
@@ -37,6 +39,42 @@ def sample_index(numel, rng, device):
 def gather(t, idx):
     flat = t.reshape(-1)
     return flat.clone() if idx is None else flat[idx]
+
+
+OTHER_SETS_SAMPLES = 1 << 20  # places read over a round's other sets, per output
+
+
+def compare_sets(name, got, ref, rows, rng, tol, total=OTHER_SETS_SAMPLES):
+    """One output of a round's sets, the candidate's (`got`) against the
+    baseline's on the same inputs (`ref`), both [sets, elements] (the lent
+    slabs), over the sets `rows`: each at total / len(rows) places of its own
+    drawn in secret (at least 64; all of it where it is smaller), in one
+    comparison. A subject that skips the work of some sets leaves their
+    poison behind wherever they are read. Returns compare()'s
+    (ok, detail, (max_abs, max_rel)), the detail saying how many sets were
+    wrong."""
+    if not rows:
+        return True, "", (0.0, 0.0)
+    atol, rtol = tol
+    device = got.device
+    numel = got.shape[1]
+    per = max(64, total // len(rows))
+    picked = torch.tensor(rows, device=device)
+    if numel <= per:
+        g, r = got[picked], ref[picked]
+    else:
+        gen = torch.Generator(device=device)
+        gen.manual_seed(rng.getrandbits(62))
+        cols = torch.randint(0, numel, (len(rows), per), generator=gen, device=device)
+        g, r = got[picked[:, None], cols], ref[picked[:, None], cols]
+    ok, detail, errs = compare(name, g, r, tol)
+    if not ok:
+        gd, rd = g.to(torch.float64), r.to(torch.float64)
+        finite = torch.isfinite(rd)
+        bad = finite & (~torch.isfinite(gd) | ((gd - rd).abs() > atol + rtol * rd.abs()))
+        bad |= ~finite & ~((torch.isnan(rd) & torch.isnan(gd)) | (rd == gd))
+        detail = f"{int(bad.any(dim=1).sum())} of {len(rows)} set(s) wrong: {detail}"
+    return ok, detail, errs
 
 
 class IntegrityFailure(Exception):

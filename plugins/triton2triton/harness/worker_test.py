@@ -1,12 +1,14 @@
 """Unit tests of the Triton judge's pieces that need no GPU: a timing
 round's sets are drawn into lent memory from the task's distributions, all
-different, the same from the same seed; verification reads secret places."""
+different, the same from the same seed; verification reads secret places,
+in every set of a round."""
 
 import random
 import unittest
 
 import torch
 
+import judge_support
 import worker
 from arena_harness import DTYPES, bitwise_equal, evaluate
 
@@ -102,6 +104,50 @@ class SampleTest(unittest.TestCase):
         self.assertFalse(torch.equal(first, second))
         self.assertTrue(torch.equal(worker.gather(t, first), first.float()))
         self.assertTrue(torch.equal(worker.gather(t[:1], None), t[0]))
+
+
+class CompareSetsTest(unittest.TestCase):
+    """A round's other sets, compared after it: a subject that skips the
+    work of a few sets (hoping the chosen one is not among them) leaves
+    their poison, which is read wherever the places fall."""
+
+    def test_honest_sets_pass_and_a_skipped_set_is_named(self):
+        rng = random.SystemRandom()
+        gen = torch.Generator().manual_seed(3)
+        for numel, total in ((1000, 1 << 20), (5000, 12 * 256)):  # read whole; 256 places a set
+            ref = torch.randn(13, numel, generator=gen)
+            got = ref.clone()
+            rows = [k for k in range(13) if k != 4]  # set 4 was the chosen one
+            ok, detail, errs = judge_support.compare_sets("out", got, ref, rows, rng, (1e-5, 1e-5),
+                                                          total)
+            self.assertTrue(ok, detail)
+            self.assertEqual(errs, (0.0, 0.0))
+            got[4].fill_(float("nan"))  # the chosen set is not read here
+            self.assertTrue(judge_support.compare_sets("out", got, ref, rows, rng, (1e-5, 1e-5),
+                                                       total)[0])
+            got[9].fill_(float("nan"))  # a set whose work was skipped: its poison left
+            ok, detail, _ = judge_support.compare_sets("out", got, ref, rows, rng, (1e-5, 1e-5),
+                                                       total)
+            self.assertFalse(ok)
+            self.assertIn("1 of 12 set(s) wrong", detail)
+            self.assertIn("NaN", detail)
+
+    def test_integer_poison_and_a_set_cut_short_are_caught(self):
+        rng = random.SystemRandom()
+        numel = 1 << 14
+        ref = torch.arange(4 * numel, dtype=torch.int32).reshape(4, numel)
+        got = ref.clone()
+        got[0].fill_(torch.iinfo(torch.int32).min)
+        got[3, -numel // 8:] = 0  # the work of a set cut short by an eighth
+        ok, detail, _ = judge_support.compare_sets("idx", got, ref, [0, 1, 2, 3], rng, (0, 0),
+                                                   4 * 1024)
+        self.assertFalse(ok)
+        self.assertIn("2 of 4 set(s) wrong", detail)
+
+    def test_no_other_set_is_nothing_to_compare(self):
+        empty = torch.zeros(1, 8)
+        self.assertEqual(judge_support.compare_sets("out", empty, empty, [], random.SystemRandom(),
+                                                    (0, 0)), (True, "", (0.0, 0.0)))
 
 
 class IdleGpuTest(unittest.TestCase):
