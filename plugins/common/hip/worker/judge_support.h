@@ -151,6 +151,36 @@ inline Sample PickSample(size_t n, std::mt19937_64& rng) {
   return {start, stride, (n - start + stride - 1) / stride};
 }
 
+// Every set of a timed round but read lightly, after it: one run of
+// elements in each set, at a start drawn in secret (the same in every set),
+// about 256 Ki elements over the round, at least 16 a set. A subject that
+// skips the work of a few sets, betting that the one set read inside the
+// round is not among them, leaves their poison where the runs fall.
+struct SetRuns {
+  size_t start = 0, length = 0;
+};
+
+inline SetRuns PickSetRuns(size_t n, size_t sets, std::mt19937_64& rng) {
+  constexpr size_t kTotal = size_t{1} << 18, kLeast = 16;
+  const size_t length = std::min(n, std::max(kLeast, kTotal / std::max<size_t>(sets, 1)));
+  if (length == 0) return {};
+  return {std::uniform_int_distribution<size_t>(0, n - length)(rng), length};
+}
+
+// The runs of `sets` sets laid `set_bytes` apart from `base`, packed on the
+// host (one copy).
+inline HostTensor DownloadSetRuns(const uint8_t* base, size_t set_bytes, size_t sets, ArenaDtype dtype,
+                                  const SetRuns& r) {
+  const size_t es = DtypeSize(dtype);
+  HostTensor t = Poisoned(dtype, {static_cast<int64_t>(sets * r.length)});
+  if (sets == 0 || r.length == 0) return t;
+  if (cudaMemcpy2D(t.bytes.data(), r.length * es, base + r.start * es, set_bytes, r.length * es, sets,
+                   cudaMemcpyDeviceToHost) != cudaSuccess) {
+    t = Poisoned(dtype, {static_cast<int64_t>(sets * r.length)});  // never compared as if downloaded
+  }
+  return t;
+}
+
 inline HostTensor DownloadSample(const void* src, ArenaDtype dtype, const Sample& s) {
   const size_t es = DtypeSize(dtype);
   HostTensor t = Poisoned(dtype, {static_cast<int64_t>(s.count)});

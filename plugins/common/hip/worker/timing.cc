@@ -398,11 +398,31 @@ Json Judge::Time(const Json& req) {
       worst_abs = std::max(worst_abs, c.max_abs_err);
       worst_rel = std::max(worst_rel, c.max_rel_err);
       if (!c.ok) return Finding(what + " (round " + std::to_string(round) + "): " + c.detail);
+      // Every set of the round, lightly (PickSetRuns), both subjects timed:
+      // skipping a few sets' work is caught every round, not only when the
+      // chosen set is one of them. (Timed alone, the other sets are windows
+      // at secret offsets whose reference is not computed.)
+      if (!alone) {
+        const size_t n = static_cast<size_t>(Numel(out[o].shape));
+        const SetRuns runs = PickSetRuns(n, count, rng);
+        std::map<std::string, HostTensor> all;
+        for (const auto& s : order) {
+          all[s] = DownloadSetRuns(reinterpret_cast<const uint8_t*>(runners[s]->slab_ptr()) + out[o].off,
+                                   out[o].stride, count, out[o].dtype, runs);
+        }
+        const Comparison every = Compare(outputs_[o].name, all["candidate"], Widen(all["baseline"]),
+                                         2 * atol, 2 * rtol);
+        if (!every.ok) {
+          return Finding("candidate: a timed round's other sets differ from the baseline's on the same inputs "
+                         "(round " + std::to_string(round) + ", " + std::to_string(count) + " sets): " +
+                         every.detail);
+        }
+      }
     }
   }
   cudaEventDestroy(snap_start);
   cudaEventDestroy(snap_end);
-  phases.Lap("verify_s");  // inputs re-sampled, the chosen set compared
+  phases.Lap("verify_s");  // inputs re-sampled, the chosen set compared, every set read lightly
   const std::string method = "judge-clock+" + std::string(mode == "graph" ? "cuda-graph" : "eager") +
                              "-rounds-of-" + std::to_string(count) +
                              "-fresh-input-sets+secret-verified-set" + (alone ? "" : "+interleaved");
