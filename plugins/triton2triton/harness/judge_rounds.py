@@ -211,12 +211,16 @@ class TimingRounds:
                 # Every other set of the round, after it, at fewer places: a
                 # subject that skips the work of a few sets, betting that the
                 # chosen one is not among them, loses that bet every round.
+                # What this looks for is poison or garbage, not precision
+                # (the chosen set's check): twice the chosen set's bound, so
+                # that the many more elements read cannot turn an honest
+                # subject's rare outlier into a finding.
                 others = [k for k in range(count) if k != secret]
                 for name in names:
                     atol, rtol = self._tolerance(snapshots["candidate"][name])
                     ok, detail, errs = compare_sets(name, lent["candidate"][2][name],
                                                     lent["baseline"][2][name], others, rng,
-                                                    (2 * atol, 2 * rtol))
+                                                    (4 * atol, 4 * rtol))
                     worst["max_abs_err"] = max(worst["max_abs_err"], errs[0])
                     worst["max_rel_err"] = max(worst["max_rel_err"], errs[1])
                     if not ok:

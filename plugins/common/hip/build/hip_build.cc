@@ -314,22 +314,23 @@ StageOutcome BuildHip(const HipBuildOptions& options, const std::string& source_
                                              "-arch=" + arch, "-shared", "-Xcompiler", "-fPIC",
                                              "-cudart", "shared"};
   const bool rtc_asked = RuntimeCompilationAsked();
-  const bool rtc = rtc_asked && !options.nvcc_only && !on_amd;
   std::string rtc_tool;  // hip_rtc_build, where runtime compilation is on
-  if (rtc) {
+  if (rtc_asked && !options.nvcc_only && !on_amd) {
     std::error_code ec;
     const std::string tool = FindBuiltBinary(options.project_root, "plugins/common/hip/hip_rtc_build");
     if (!tool.empty()) rtc_tool = fs::canonical(tool, ec).string();
+    if (rtc_tool.empty()) o.metrics["rtc"] = "not used: hip_rtc_build not found";
   }
+  const bool rtc = !rtc_tool.empty();
   // The cache key: the compilers, the flags, the source's folder (the
   // editable files it may include), and the headers it is built against;
   // for a runtime-compiled build also the build tool and g++.
   const std::string cache = CacheDir();
   std::string key;
-  if (!cache.empty() && !on_amd && (!rtc || !rtc_tool.empty())) {
+  if (!cache.empty() && !on_amd) {
     std::string what = CompilerIdentity(options, nvcc) + '\0';
     if (rtc) {
-      what += "rtc\0" + FileDigest(rtc_tool) + '\0' + CompilerIdentity(options, "g++") + '\0';
+      what += std::string("rtc") + '\0' + FileDigest(rtc_tool) + '\0' + CompilerIdentity(options, "g++") + '\0';
     }
     if (!hipcc.empty()) what += CompilerIdentity(options, hipcc) + '\0';
     for (const auto& f : nv_flags) what += f + '\0';
@@ -362,8 +363,8 @@ StageOutcome BuildHip(const HipBuildOptions& options, const std::string& source_
     if (rtc) o.metrics["rtc"] = "nvrtc+g++";
     o.metrics["amd"] = hipcc.empty() ? "not checked: hipcc not installed" : "gfx90a";
     *library = lib;
-    o.detail = "built for NVIDIA " + arch + (rtc ? " (NVRTC and g++)" : "") + (hipcc.empty() ? "" : " and AMD gfx90a") +
-               " (cached: same source, headers and compilers)";
+    o.detail = "built for NVIDIA " + arch + (rtc ? " (NVRTC and g++)" : "") +
+               (hipcc.empty() ? "" : " and AMD gfx90a") + " (cached: same source, headers and compilers)";
     return o;
   }
   for (const auto& side : SideFiles(lib)) {  // a partial copy of an entry
@@ -397,31 +398,26 @@ StageOutcome BuildHip(const HipBuildOptions& options, const std::string& source_
     // compiler rejects, goes to nvcc below, saying why.
     std::error_code ec;
     const std::string cuda = fs::canonical(nvcc, ec).parent_path().parent_path().string();
-    const std::string& tool_path = rtc_tool;
-    if (tool_path.empty()) {
-      o.metrics["rtc"] = "not used: hip_rtc_build not found";
-    } else {
-      const std::string out_dir = sandboxed ? std::string(kSandboxWorkspace) : options.work_dir;
-      std::vector<std::string> rtc_argv = {tool_path, in_source, out_dir, name, arch, in_layer,
-                                           in_include, cuda};
-      nv = sandboxed ? RunSandboxedBuildStep(options, stage, include, layer, rtc_argv,
-                                             {fs::path(tool_path).parent_path().string(), cuda})
-                     : RunBuildStep(options, rtc_argv);
-      if (nv.success()) {
-        built = true;
-        o.metrics["rtc"] = "nvrtc+g++";
-        if (sandboxed) {
-          for (const char* ext : {".so", ".cubin", ".names"}) {
-            fs::copy_file(fs::path(stage) / (name + ext), fs::path(options.work_dir) / (name + ext),
-                          fs::copy_options::overwrite_existing, ec);
-            if (ec) return StageOutcome::Failed("harness: " + name + ext + ": " + ec.message());
-          }
+    const std::string out_dir = sandboxed ? std::string(kSandboxWorkspace) : options.work_dir;
+    std::vector<std::string> rtc_argv = {rtc_tool, in_source, out_dir, name, arch, in_layer,
+                                         in_include, cuda};
+    nv = sandboxed ? RunSandboxedBuildStep(options, stage, include, layer, rtc_argv,
+                                           {fs::path(rtc_tool).parent_path().string(), cuda})
+                   : RunBuildStep(options, rtc_argv);
+    if (nv.success()) {
+      built = true;
+      o.metrics["rtc"] = "nvrtc+g++";
+      if (sandboxed) {
+        for (const char* ext : {".so", ".cubin", ".names"}) {
+          fs::copy_file(fs::path(stage) / (name + ext), fs::path(options.work_dir) / (name + ext),
+                        fs::copy_options::overwrite_existing, ec);
+          if (ec) return StageOutcome::Failed("harness: " + name + ext + ": " + ec.message());
         }
-      } else {
-        const std::string why = nv.err.substr(0, nv.err.find('\n'));
-        o.metrics["rtc"] = kFellBack + (why.empty() ? nv.Describe() : why);
-        for (const auto& side : SideFiles(lib)) fs::remove(side, ec);
       }
+    } else {
+      const std::string why = nv.err.substr(0, nv.err.find('\n'));
+      o.metrics["rtc"] = kFellBack + (why.empty() ? nv.Describe() : why);
+      for (const auto& side : SideFiles(lib)) fs::remove(side, ec);
     }
   }
   if (!built && !nvcc.empty()) {
@@ -467,7 +463,9 @@ StageOutcome BuildHip(const HipBuildOptions& options, const std::string& source_
     }
     const auto sides = SideFiles(lib);
     bool sides_kept = true;
-    for (size_t i = 0; i < cached_sides.size(); ++i) sides_kept = sides_kept && CopyAtomically(sides[i], cached_sides[i]);
+    for (size_t i = 0; i < cached_sides.size() && sides_kept; ++i) {
+      sides_kept = CopyAtomically(sides[i], cached_sides[i]);
+    }
     if (sides_kept) CopyAtomically(lib, cached);  // the markers first: a library alone is never taken
   }
   *library = lib;
