@@ -194,39 +194,33 @@ class TimingRounds:
                 # The chosen set's outputs, at secret places: each subject
                 # is within the tolerance of the reference when checked, so
                 # within twice of each other on the same inputs when timed.
+                # Then every other set of the round, at fewer places: a
+                # subject that skips the work of a few sets, betting that the
+                # chosen one is not among them, loses that bet every round.
+                # That looks for poison or garbage, not precision: twice the
+                # chosen set's bound, so that the many more elements read
+                # cannot turn an honest subject's rare outlier into a finding.
+                others = [k for k in range(count) if k != secret]
                 for name in names:
                     got = snapshots["candidate"][name]
                     idx = sample_index(got.numel(), rng, self.device)
                     atol, rtol = self._tolerance(got)
-                    ok, detail, errs = compare(name, gather(got, idx),
-                                               gather(snapshots["baseline"][name], idx),
-                                               (2 * atol, 2 * rtol))
-                    worst["max_abs_err"] = max(worst["max_abs_err"], errs[0])
-                    worst["max_rel_err"] = max(worst["max_rel_err"], errs[1])
-                    if not ok:
-                        # Right when checked, wrong when timed: not an accident.
-                        raise IntegrityFailure([
-                            "candidate: a timed call's outputs differ from the baseline's on the "
-                            f"same inputs (round {i}): {detail}"])
-                # Every other set of the round, after it, at fewer places: a
-                # subject that skips the work of a few sets, betting that the
-                # chosen one is not among them, loses that bet every round.
-                # What this looks for is poison or garbage, not precision
-                # (the chosen set's check): twice the chosen set's bound, so
-                # that the many more elements read cannot turn an honest
-                # subject's rare outlier into a finding.
-                others = [k for k in range(count) if k != secret]
-                for name in names:
-                    atol, rtol = self._tolerance(snapshots["candidate"][name])
-                    ok, detail, errs = compare_sets(name, lent["candidate"][2][name],
-                                                    lent["baseline"][2][name], others, rng,
-                                                    (4 * atol, 4 * rtol))
-                    worst["max_abs_err"] = max(worst["max_abs_err"], errs[0])
-                    worst["max_rel_err"] = max(worst["max_rel_err"], errs[1])
-                    if not ok:
-                        raise IntegrityFailure([
-                            "candidate: a timed round's other sets differ from the baseline's on "
-                            f"the same inputs (round {i}): {detail}"])
+                    checks = (
+                        ("a timed call's outputs", lambda: compare(
+                            name, gather(got, idx), gather(snapshots["baseline"][name], idx),
+                            (2 * atol, 2 * rtol))),
+                        ("a timed round's other sets", lambda: compare_sets(
+                            name, lent["candidate"][2][name], lent["baseline"][2][name], others,
+                            rng, (4 * atol, 4 * rtol))))
+                    for what, check in checks:
+                        ok, detail, errs = check()
+                        worst["max_abs_err"] = max(worst["max_abs_err"], errs[0])
+                        worst["max_rel_err"] = max(worst["max_rel_err"], errs[1])
+                        if not ok:
+                            # Right when checked, wrong when timed: not an accident.
+                            raise IntegrityFailure([
+                                f"candidate: {what} differ from the baseline's on the same "
+                                f"inputs (round {i}): {detail}"])
                 phases.lap("verify_s")
         finally:
             for s, (ids, _, _) in lent.items():

@@ -7,6 +7,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <map>
 #include <mutex>
 #include <set>
@@ -64,26 +65,37 @@ std::string TreeContents(const fs::path& dir) {
   return all;
 }
 
-// The digest of a folder of headers that does not change while the arena
-// runs (the HIP layer, arena_hip.h): read once per process.
-std::string HeaderDigest(const std::string& dir) {
+// What `make` gives for `key` of `kind`, made once per process: the inputs
+// of a build that do not change while the arena runs.
+std::string OncePerProcess(const char* kind, const std::string& key, const std::function<std::string()>& make) {
   static std::mutex mu;
   static std::map<std::string, std::string> known;
   std::lock_guard<std::mutex> lock(mu);
-  auto it = known.find(dir);
+  const std::string at = std::string(kind) + '\0' + key;
+  auto it = known.find(at);
   if (it != known.end()) return it->second;
-  return known[dir] = Sha256Hex(TreeContents(dir));
+  return known[at] = make();
 }
 
-// A compiler's identity: its path and what --version says (once per process).
+// The digest of a folder of headers (the HIP layer, arena_hip.h).
+std::string HeaderDigest(const std::string& dir) {
+  return OncePerProcess("headers", dir, [&] { return Sha256Hex(TreeContents(dir)); });
+}
+
+// A compiler's identity: its path and what --version says.
 std::string CompilerIdentity(const HipBuildOptions& options, const std::string& compiler) {
-  static std::mutex mu;
-  static std::map<std::string, std::string> known;
-  std::lock_guard<std::mutex> lock(mu);
-  auto it = known.find(compiler);
-  if (it != known.end()) return it->second;
-  ProcessResult r = RunBuildStep(options, {compiler, "--version"});
-  return known[compiler] = compiler + '\0' + r.out + r.err;
+  return OncePerProcess("compiler", compiler, [&] {
+    ProcessResult r = RunBuildStep(options, {compiler, "--version"});
+    return compiler + '\0' + r.out + r.err;
+  });
+}
+
+// A file's digest (the runtime build tool).
+std::string FileDigest(const std::string& path) {
+  return OncePerProcess("file", path, [&] {
+    auto text = ReadFile(path);
+    return text.ok() ? Sha256Hex(*text) : std::string();
+  });
 }
 
 // Where built libraries are kept, keyed by everything that went into them:
@@ -180,17 +192,6 @@ ProcessResult RunSandboxedBuildStep(const HipBuildOptions& options, const std::s
 bool RuntimeCompilationAsked() {
   const char* v = std::getenv("ARENA_HIP_RTC");
   return v == nullptr || std::string(v) != "0";
-}
-
-// A file's digest, once per process: what identifies the runtime build tool.
-std::string FileDigest(const std::string& path) {
-  static std::mutex mu;
-  static std::map<std::string, std::string> known;
-  std::lock_guard<std::mutex> lock(mu);
-  auto it = known.find(path);
-  if (it != known.end()) return it->second;
-  auto text = ReadFile(path);
-  return known[path] = text.ok() ? Sha256Hex(*text) : "";
 }
 
 constexpr char kFellBack[] = "fell back to nvcc: ";
