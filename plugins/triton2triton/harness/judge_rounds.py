@@ -13,11 +13,30 @@ from judge_support import (SUBJECTS, IntegrityFailure, Phases, compare_sets, gat
                            slot_bytes)
 
 
+CPU_ROUND_SETS = 6  # sets of a round on the CPU (tests only)
+
+
+class _HostEvent:
+    """torch.cuda.Event's part the rounds use, on the host's clock."""
+
+    def __init__(self):
+        self.at = 0.0
+
+    def record(self):
+        self.at = time.perf_counter()
+
+    def synchronize(self):
+        pass
+
+    def elapsed_time(self, end):
+        return (end.at - self.at) * 1e3
+
+
 class TimingRounds:
     """Times both subjects from the judge's clock, in rounds (Judge.time)."""
 
     def time(self, req):
-        if self.device != "cuda":
+        if self.device != "cuda" and not self.rounds_on_cpu:
             return make_reply("skipped", "skipped: no GPU")
         return self._guarded(lambda: self._time(req["config"]))
 
@@ -67,20 +86,22 @@ class TimingRounds:
                 times = []
                 for _ in range(3):
                     self._poison({k: views[0][k] for k in outputs})
-                    torch.cuda.synchronize()
+                    self._sync()
                     times.append(self._round_trip(r, {"op": "call", "sets": ids, "params": params}))
                 single[s] = max(median(times) - overhead, 1.0)
             finally:
                 r.unbind(ids, self.timeout_s)
         phases.lap("probe_s")
         estimate = min(single.values())
-        free, _ = torch.cuda.mem_get_info()
+        free = torch.cuda.mem_get_info()[0] if self.device == "cuda" else 1 << 30
         budget = min(8 << 30, free // 6)
         cap = int(max(1, min(256 if self.make_inputs is not None else 4096,
                              budget // max(per_set, 1))))
         # Enough sets to leave the L2 cold and to fill a round of about 5 ms.
         count = max(math.ceil(5000.0 / estimate), math.ceil(2 * self.l2_bytes / max(per_set, 1)))
         count = int(max(1, min(count, cap)))
+        if self.rounds_on_cpu:
+            count = CPU_ROUND_SETS  # the interpreter's calls are slow; several sets still
 
         lent = {}
         try:
@@ -94,7 +115,7 @@ class TimingRounds:
                 for s, r in runners.items():
                     for name, v in probe.items():
                         lent[s][2][name].copy_(v.reshape(1, -1).expand(count, -1))
-                    torch.cuda.synchronize()
+                    self._sync()
                     reply = r.request({"op": "capture", "sets": lent[s][0], "params": params},
                                       self.timeout_s)
                     self._raise_findings(r)
@@ -112,7 +133,7 @@ class TimingRounds:
                 resized = int(min(cap, math.ceil(count * 5000.0 / max(fastest, 1.0))))
                 resized = max(1, min(resized, int(count * 50000.0 / max(slowest, 1.0))))
                 far_off = fastest < 4000.0 or slowest > 50000.0
-                if attempt == 1 or not far_off or resized == count:
+                if attempt == 1 or not far_off or resized == count or self.rounds_on_cpu:
                     break
                 count = resized
                 for s in list(lent):
@@ -150,7 +171,7 @@ class TimingRounds:
                            for name in probe if name not in inplace}
                 before = {name: gather(lent[order[0]][1][secret][name], idx)
                           for name, idx in watched.items()}
-                torch.cuda.synchronize()
+                self._sync()
                 phases.lap("fill_s")
                 snapshots = {}
                 for s in order:
@@ -172,8 +193,7 @@ class TimingRounds:
                         phases.lap("wake_s")
                         t0 = time.perf_counter()
                         reply = r.request(request, self.timeout_s)
-                        snap_start = torch.cuda.Event(enable_timing=True)
-                        snap_end = torch.cuda.Event(enable_timing=True)
+                        snap_start, snap_end = self._event(), self._event()
                         snap_start.record()
                         snapshots[s] = {n: views[secret][n].clone() for n in names}
                         snap_end.record()
@@ -240,8 +260,16 @@ class TimingRounds:
         judge's work waits for its time slice."""
         t0 = time.perf_counter()
         self.flush.add_(1.0)
-        torch.cuda.synchronize()
+        self._sync()
         return (time.perf_counter() - t0) * 1e6
+
+    def _sync(self):
+        if self.device == "cuda":
+            torch.cuda.synchronize()
+
+    def _event(self):
+        """A timing event: CUDA's, or the host's clock for rounds on the CPU."""
+        return torch.cuda.Event(enable_timing=True) if self.device == "cuda" else _HostEvent()
 
     def _round_trip(self, runner, request):
         """Microseconds from asking the runner to its accepted answer."""

@@ -11,7 +11,9 @@ judge reads outputs from its own memory and times the runner from outside.
 
 Requests:
   {"op": "init", "task": {...}, "dirs": {"baseline": D}, "device": "cuda" | "cpu",
-   "runners": {S: {"argv": [...]}}}
+   "runners": {S: {"argv": [...]}}, "rounds_on_cpu": false}
+   (rounds_on_cpu, for tests: "time" runs its rounds on the CPU, their
+   times meaningless, the checks of the timed calls the GPU's)
   {"op": "compile", "subject": S, "configs": [{"name": N, "params": {...}}]}
   {"op": "check", "subject": S, "config": {...}, "seed": int, "trials": int}
   {"op": "time", "config": {...}}
@@ -109,6 +111,9 @@ class Judge(TimingRounds):
         self._reference_key = None
         self._reference_outputs = {}
         self.timeout_s = 300.0
+        # Tests only: timing rounds on the CPU (the interpreter), whose times
+        # mean nothing but whose checks of the timed calls are the GPU's.
+        self.rounds_on_cpu = False
 
     # -- setup ---------------------------------------------------------------
     def init(self, req):
@@ -130,6 +135,11 @@ class Judge(TimingRounds):
             self.flush = torch.empty(max(2 * l2, 64 << 20) // 4, dtype=torch.float32,
                                      device="cuda")
             # Before any runner has loaded a subject's code.
+            self.idle_gpu = IdleGpu(self._timed_eviction)
+        self.rounds_on_cpu = self.device == "cpu" and bool(req.get("rounds_on_cpu"))
+        if self.rounds_on_cpu:
+            self.l2_bytes = 0
+            self.flush = torch.empty(1 << 20, dtype=torch.float32)
             self.idle_gpu = IdleGpu(self._timed_eviction)
         early = _EARLY[1]
         for subject, spec in req["runners"].items():
@@ -482,10 +492,11 @@ def _triton_version():
         return "unavailable"
 
 
-def selftest(task_dir):
-    """Checks a task folder's baseline on its small configuration, with a
-    runner started without a sandbox (by hand, no arena)."""
-    import tempfile
+def start_judge(task_dir, scratch, workspaces=None, device=None, rounds_on_cpu=False):
+    """A judge of a task folder whose runners start without a sandbox (by
+    hand, tests), working in `scratch`: `workspaces` maps a subject to the
+    folder its files are read from (default: the task folder for both).
+    Returns (judge, the task's spec, init's reply)."""
     import yaml
     with open(os.path.join(task_dir, "task.yaml")) as f:
         spec = yaml.safe_load(f)
@@ -498,21 +509,33 @@ def selftest(task_dir):
         "timing": {"repetitions": 30, "warmup_ms": 25, "graph_below_us": 20,
                    **spec.get("timing", {})},
     }
-    device = "cuda" if torch.cuda.is_available() and not os.environ.get("TRITON_INTERPRET") else "cpu"
+    if device is None:
+        device = "cuda" if torch.cuda.is_available() and not os.environ.get("TRITON_INTERPRET") \
+            else "cpu"
     runner_py = os.path.join(os.path.dirname(os.path.abspath(arena_harness.__file__)),
                              "arena_runner.py")
     task_dir = os.path.abspath(task_dir)
-    scratch = tempfile.mkdtemp(prefix="selftest-")
+    workspaces = {s: os.path.abspath((workspaces or {}).get(s, task_dir)) for s in SUBJECTS}
     # Runners start with an empty environment: what they need is on the line.
     env = ["/usr/bin/env", f"TRITON_CACHE_DIR={scratch}/triton", f"TMPDIR={scratch}"] + (
         ["TRITON_INTERPRET=1"] if device == "cpu" else [])
     runners = {s: {"argv": env + [sys.executable, "-B", runner_py, f"--device={device}",
-                                  f"--workspace={os.path.abspath(task_dir)}"]}
+                                  f"--workspace={workspaces[s]}"]}
                for s in SUBJECTS}
     os.chdir(scratch)
-    w = Judge()
-    print(w.init({"task": task, "dirs": {"baseline": task_dir}, "device": device,
-                  "runners": runners}))
+    judge = Judge()
+    reply = judge.init({"task": task, "dirs": {"baseline": task_dir}, "device": device,
+                        "runners": runners, "rounds_on_cpu": rounds_on_cpu})
+    return judge, spec, reply
+
+
+def selftest(task_dir):
+    """Checks a task folder's baseline on its small configuration, with a
+    runner started without a sandbox (by hand, no arena)."""
+    import tempfile
+    w, spec, reply = start_judge(task_dir, tempfile.mkdtemp(prefix="selftest-"))
+    print(reply)
+    device = w.device
     configs = [("small", spec["configs"]["small"])] if device == "cpu" else \
         [(f"t{i}", c) for i, c in enumerate(spec["configs"]["tuning"] + spec["configs"]["heldout"])]
     configs = [(n, {k: v for k, v in p.items() if k != "name"}) for n, p in configs]

@@ -1,0 +1,75 @@
+"""Timed rounds of the Triton judge on the CPU (the interpreter, with
+rounds_on_cpu): the times mean nothing there, but what the judge checks in
+and after a timed round is the GPU's. The candidates of triton/ whose class
+shows only in timed calls are caught here, in CI, and an honest one
+passes."""
+
+import os
+import shutil
+import tempfile
+import unittest
+
+import worker
+from judge_support import SUBJECTS
+
+HERE = os.path.abspath(os.path.dirname(__file__))
+CANDIDATES = os.path.join(HERE, "triton")
+GELU = os.path.abspath("tasks/triton2triton/elementwise/gelu")
+
+
+def time_candidate(file):
+    """Compiles the baseline and the candidate (the prelude and `file`),
+    checks the candidate on the small configuration, then times both there;
+    returns (the check's reply, the timing's)."""
+    scratch = tempfile.mkdtemp(prefix="rounds-")
+    workspace = os.path.join(scratch, "candidate")
+    os.makedirs(workspace)
+    with open(os.path.join(CANDIDATES, "_prelude.py")) as f:
+        text = f.read() + "\n"
+    with open(os.path.join(CANDIDATES, file)) as f:
+        text += f.read()
+    with open(os.path.join(workspace, "kernel.py"), "w") as f:
+        f.write(text)
+    cwd = os.getcwd()
+    judge, spec, reply = worker.start_judge(GELU, scratch, {"candidate": workspace},
+                                            device="cpu", rounds_on_cpu=True)
+    try:
+        assert reply["status"] == "passed", reply
+        config = {"name": "small", "params": dict(spec["configs"]["small"])}
+        for subject in SUBJECTS:
+            compiled = judge.compile({"subject": subject, "configs": [config]})
+            assert compiled["status"] == "passed", compiled
+        check = judge.check({"subject": "candidate", "config": config, "seed": 7, "trials": 2})
+        return check, judge.time({"config": config})
+    finally:
+        for runner in judge.runners.values():
+            runner.stop()
+        os.chdir(cwd)
+        shutil.rmtree(scratch, ignore_errors=True)
+
+
+class TimedRoundsOnTheCpuTest(unittest.TestCase):
+    def test_an_honest_candidate_is_timed(self):
+        check, timed = time_candidate("honest_fast.py")
+        self.assertEqual(check["status"], "passed", check)
+        self.assertEqual(timed["status"], "passed", timed)
+        self.assertGreaterEqual(len(timed["candidate_us"]), 10)
+        self.assertEqual(len(timed["baseline_us"]), len(timed["candidate_us"]))
+        self.assertIn("eager-rounds-of-", timed["metrics"]["method"])
+
+    def test_skipping_a_few_sets_when_timed_is_caught(self):
+        check, timed = time_candidate("skip_some_sets.py")
+        self.assertEqual(check["status"], "passed", check)  # right when checked
+        self.assertEqual(timed["status"], "failed", timed)
+        self.assertIn("integrity", timed["detail"])
+        self.assertIn("differ from the baseline's", timed["detail"])
+
+    def test_inputs_modified_when_timed_are_caught(self):
+        check, timed = time_candidate("inputs_modified_when_timed.py")
+        self.assertEqual(check["status"], "passed", check)
+        self.assertEqual(timed["status"], "failed", timed)
+        self.assertIn("modified", timed["detail"])
+
+
+if __name__ == "__main__":
+    unittest.main()
