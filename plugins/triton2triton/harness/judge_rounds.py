@@ -54,11 +54,11 @@ class TimingRounds:
         round, at fewer places: a runner that answers before its work is
         done, skips or caches calls, or behaves differently when timed is
         caught, and all its work, on any stream or host thread, is inside
-        the round. Before
-        a round every runner is stopped (SIGSTOP) and the GPU waited for
-        until it is idle (work a subject left running, to slow whoever is
-        timed next, is a finding after 2 s); then only the timed runner is
-        resumed, and woken by an empty round trip outside the round.
+        the round. Before a round every runner is stopped (SIGSTOP) and the
+        GPU waited for until it is idle (work a subject left running, to
+        slow whoever is timed next, is a finding after 2 s); then only the
+        timed runner is resumed, and woken by an empty round trip outside
+        the round.
         """
         phases = Phases()
         params = config["params"]
