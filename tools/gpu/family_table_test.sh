@@ -18,6 +18,12 @@ expect() {  # expect FOLDER TEXT...: each TEXT is in the folder's table
     fi
   done
 }
+expect torch2hip-pending-h200-2026-12-04/torch2hip \
+  "configurations above a measured ceiling (cost model or ceiling to fix): 0" \
+  "configurations checked wrong (baseline or noop candidate): 1" \
+  "min 0.0014, max 44.8829" \
+  "median 49.7 s, whole family 1014 s over 20 tasks" \
+  "19 compiles): median 0.35 s, max 0.81 s"
 expect pending-h200-2026-12-04/triton2triton \
   "configurations above a measured ceiling (cost model or ceiling to fix): 0" \
   "configurations checked wrong (baseline or noop candidate): 0" \
