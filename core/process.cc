@@ -78,8 +78,9 @@ int OpenFolder(int at, const char* name, int flags = 0) {
   int fd = openat(at, name, flags);
   struct stat st;
   if (fd < 0 && errno == EACCES && fstatat(at, name, &st, AT_SYMLINK_NOFOLLOW) == 0) {
-    fchmodat(at, name, (st.st_mode & 07777) | S_IRWXU, AT_SYMLINK_NOFOLLOW);
-    fd = openat(at, name, flags);
+    if (fchmodat(at, name, (st.st_mode & 07777) | S_IRWXU, AT_SYMLINK_NOFOLLOW) == 0) {
+      fd = openat(at, name, flags);
+    }
   }
   return fd;
 }

@@ -21,6 +21,7 @@
 #include "core/harness_worker.h"
 #include "core/process.h"
 #include "core/sandbox.h"
+#include "plugins/common/hip/build/rtc_host_pch.h"
 
 namespace arena {
 namespace {
@@ -195,6 +196,40 @@ bool RuntimeCompilationAsked() {
 }
 
 constexpr char kFellBack[] = "fell back to nvcc: ";
+
+// The host side's precompiled header for runtime compilation
+// (rtc_compile.h), kept in the build cache (`cache`) beside the libraries:
+// made once per set of headers, g++ and build tool by `rtc_tool --pch`, in
+// the build sandbox when `sandboxed`, from the project's headers alone (no
+// subject's file is in it), and only ever read by the builds that use it.
+// Returns the header's path (its .gch beside it), or "" where there is none
+// to use (no cache, or making it failed: the host side then parses the
+// headers as text, slower but the same build).
+std::string HostPch(const HipBuildOptions& options, const std::string& cache, const std::string& rtc_tool,
+                    const std::string& include, const std::string& layer, const std::string& cuda,
+                    bool sandboxed) {
+  if (cache.empty()) return "";
+  const std::string key = Sha256Hex(FileDigest(rtc_tool) + '\0' + CompilerIdentity(options, "g++") + '\0' +
+                                    HeaderDigest(layer) + HeaderDigest(include) + cuda + '\0' +
+                                    hip2hip::kHostPchHeader);
+  const fs::path dir = fs::path(cache) / ("rtc-pch-" + key);
+  const fs::path header = dir / "arena_rtc_host.h";
+  const fs::path gch = dir / "arena_rtc_host.h.gch";
+  std::error_code ec;
+  // The header is stored last: one without its .gch beside it is never taken.
+  if (fs::is_regular_file(header, ec) && fs::is_regular_file(gch, ec)) return header.string();
+  const std::string stage = (fs::path(options.work_dir) / "build-pch").string();
+  if (!ResetDir(stage).ok()) return "";
+  ProcessResult made =
+      sandboxed ? RunSandboxedBuildStep(options, stage, include, layer,
+                                        {rtc_tool, "--pch", kSandboxWorkspace, kSandboxLayer, kSandboxInclude, cuda},
+                                        {fs::path(rtc_tool).parent_path().string(), cuda})
+                : RunBuildStep(options, {rtc_tool, "--pch", stage, layer, include, cuda});
+  const fs::path built = fs::path(stage) / "arena_rtc_host.h";
+  const bool kept = made.success() && CopyAtomically(built.string() + ".gch", gch) && CopyAtomically(built, header);
+  fs::remove_all(stage, ec);
+  return kept ? header.string() : "";
+}
 
 // The files a runtime-compiled library loads beside it (NAME.cubin and
 // NAME.names for NAME.so).
@@ -402,8 +437,14 @@ StageOutcome BuildHip(const HipBuildOptions& options, const std::string& source_
     const std::string out_dir = sandboxed ? std::string(kSandboxWorkspace) : options.work_dir;
     std::vector<std::string> rtc_argv = {rtc_tool, in_source, out_dir, name, arch, in_layer,
                                          in_include, cuda};
-    nv = sandboxed ? RunSandboxedBuildStep(options, stage, include, layer, rtc_argv,
-                                           {fs::path(rtc_tool).parent_path().string(), cuda})
+    std::vector<std::string> read_only = {fs::path(rtc_tool).parent_path().string(), cuda};
+    const std::string pch = HostPch(options, cache, rtc_tool, include, layer, cuda, sandboxed);
+    if (!pch.empty()) {
+      rtc_argv.push_back(pch);
+      read_only.push_back(fs::path(pch).parent_path().string());
+      o.metrics["rtc_host_pch"] = true;
+    }
+    nv = sandboxed ? RunSandboxedBuildStep(options, stage, include, layer, rtc_argv, read_only)
                    : RunBuildStep(options, rtc_argv);
     if (nv.success()) {
       built = true;

@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <vector>
 
 #include <gtest/gtest.h>
 
@@ -155,6 +156,36 @@ TEST_F(HipBuild, RuntimeCompilationBuildsTheSplitAndFallsBackToNvcc) {
   StageOutcome broken = Build(std::string(kKernel) + "int broken(", "rtc");
   EXPECT_EQ(broken.status, StageStatus::kFailed);
   unsetenv("ARENA_HIP_RTC");
+}
+
+TEST_F(HipBuild, RuntimeCompilationsHostSideTakesTheLayersHeadersPrecompiled) {
+  options_.editable = {"kernel.hip"};
+  StageOutcome first = Build(kKernel, "p1");
+  ASSERT_TRUE(first.passed()) << first.detail << first.log;
+  EXPECT_EQ(first.metrics.value("rtc", ""), "nvrtc+g++") << first.metrics.dump();
+  EXPECT_TRUE(first.metrics.value("rtc_host_pch", false)) << first.metrics.dump();
+  // Made once, in the cache, and read from there.
+  std::vector<fs::path> pch;
+  for (const auto& e : fs::directory_iterator(root_ + "/cache")) {
+    if (e.path().filename().string().rfind("rtc-pch-", 0) == 0) pch.push_back(e.path());
+  }
+  ASSERT_EQ(pch.size(), 1u);
+  ASSERT_TRUE(fs::is_regular_file(pch[0] / "arena_rtc_host.h"));
+  ASSERT_GT(fs::file_size(pch[0] / "arena_rtc_host.h.gch"), 1000u);
+  // A host side whose names clash with the precompiled headers' (a type
+  // of its own named __half, where it never includes hip_fp16.h) is built
+  // again without them, still by runtime compilation.
+  std::string clash = std::string("typedef int __half;\n") + kKernel;
+  StageOutcome own = Build(clash, "p2");
+  ASSERT_TRUE(own.passed()) << own.detail << own.log;
+  EXPECT_EQ(own.metrics.value("rtc", ""), "nvrtc+g++") << own.metrics.dump();
+  // A precompiled form g++ cannot use is read as text instead: same build.
+  ASSERT_TRUE(WriteFileAtomic((pch[0] / "arena_rtc_host.h.gch").string(), "not a precompiled header").ok());
+  std::string changed = kKernel;
+  changed.replace(changed.find("2.0f"), 4, "3.0f");
+  StageOutcome junk = Build(changed, "p3");
+  ASSERT_TRUE(junk.passed()) << junk.detail << junk.log;
+  EXPECT_EQ(junk.metrics.value("rtc", ""), "nvrtc+g++") << junk.metrics.dump();
 }
 
 TEST_F(HipBuild, RuntimeCompilationIsTheDefaultAndItsBuildsAreCachedWhole) {

@@ -4,11 +4,17 @@
 // while g++ builds its host side into NAME.so; the three files side by side
 // are what the layer's launcher (hip/nvidia_on_cuda/rtc_launch.h) loads.
 //
-//   hip_rtc_build SOURCE OUT_DIR NAME ARCH LAYER_INCLUDE ABI_INCLUDE CUDA_ROOT
+//   hip_rtc_build SOURCE OUT_DIR NAME ARCH LAYER_INCLUDE ABI_INCLUDE CUDA_ROOT [PCH_HEADER]
+//   hip_rtc_build --pch OUT_DIR LAYER_INCLUDE ABI_INCLUDE CUDA_ROOT
 //
 // Exit 0: built. Exit 3: the split refused the source (the reason on
 // stderr; the caller builds it with nvcc). Exit 1: a compiler failed (its
 // messages on stderr).
+//
+// PCH_HEADER: the host side's precompiled header (rtc_compile.h), made by
+// the second form as OUT_DIR/arena_rtc_host.h and its .gch. A host side
+// that does not build with it included first (a name of its own that
+// clashes with one of the header's) is built again without it.
 #include <cstdio>
 #include <fstream>
 #include <sstream>
@@ -22,13 +28,39 @@
 
 namespace {
 
+constexpr char kUsage[] =
+    "usage: hip_rtc_build SOURCE OUT_DIR NAME ARCH LAYER_INCLUDE ABI_INCLUDE CUDA_ROOT [PCH_HEADER]\n"
+    "       hip_rtc_build --pch OUT_DIR LAYER_INCLUDE ABI_INCLUDE CUDA_ROOT\n";
+
+// The second form: OUT_DIR/arena_rtc_host.h and its precompiled form.
+int MakePch(const std::string& out, const std::string& layer, const std::string& abi, const std::string& cuda) {
+  const std::string header = out + "/arena_rtc_host.h";
+  if (!(std::ofstream(header) << arena::hip2hip::kHostPchHeader)) {
+    std::fprintf(stderr, "%s: cannot write\n", header.c_str());
+    return 1;
+  }
+  arena::ProcessOptions pch;
+  pch.argv = arena::hip2hip::HostPchCommand(header, header + ".gch", layer, abi, cuda);
+  pch.timeout_s = 600;
+  auto built = arena::RunProcess(pch);
+  if (!built.ok() || !built->success()) {
+    std::fprintf(stderr, "precompiling the host side's header (g++): %s\n%s",
+                 built.ok() ? built->Describe().c_str() : "",
+                 built.ok() ? built->err.c_str() : built.status().message().c_str());
+    return 1;
+  }
+  return 0;
+}
+
 int Main(int argc, char** argv) {
-  if (argc != 8) {
-    std::fprintf(stderr, "usage: hip_rtc_build SOURCE OUT_DIR NAME ARCH LAYER_INCLUDE ABI_INCLUDE CUDA_ROOT\n");
+  if (argc == 6 && std::string(argv[1]) == "--pch") return MakePch(argv[2], argv[3], argv[4], argv[5]);
+  if (argc != 8 && argc != 9) {
+    std::fprintf(stderr, "%s", kUsage);
     return 2;
   }
   const std::string source_path = argv[1], out = argv[2], name = argv[3], arch = argv[4],
                     layer = argv[5], abi = argv[6], cuda = argv[7];
+  const std::string pch = argc == 9 ? argv[8] : "";
   std::ifstream in(source_path);
   if (!in) {
     std::fprintf(stderr, "%s: cannot read\n", source_path.c_str());
@@ -52,9 +84,13 @@ int Main(int argc, char** argv) {
   std::thread device([&] { module = arena::hip2hip::CompileDeviceSide(*split, arch, abi, source_dir); });
   arena::ProcessOptions host;
   host.argv =
-      arena::hip2hip::HostSideCommand(host_cc, out + "/" + name + ".so", layer, abi, cuda, source_dir);
+      arena::hip2hip::HostSideCommand(host_cc, out + "/" + name + ".so", layer, abi, cuda, source_dir, pch);
   host.timeout_s = 600;
   auto built = arena::RunProcess(host);
+  if (!pch.empty() && !(built.ok() && built->success())) {
+    host.argv = arena::hip2hip::HostSideCommand(host_cc, out + "/" + name + ".so", layer, abi, cuda, source_dir);
+    built = arena::RunProcess(host);
+  }
   device.join();
   bool device_ok = module.ok();
   if (device_ok) {

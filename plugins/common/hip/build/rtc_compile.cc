@@ -51,12 +51,21 @@ Result<RtcModule> CompileDeviceSide(const RtcSplit& split, const std::string& ar
 std::vector<std::string> HostSideCommand(const std::string& host_source, const std::string& library,
                                          const std::string& layer_include,
                                          const std::string& abi_include,
-                                         const std::string& cuda_root, const std::string& source_dir) {
+                                         const std::string& cuda_root, const std::string& source_dir,
+                                         const std::string& pch_header) {
   std::vector<std::string> argv = {"g++", "-std=c++17", "-O2", "-shared", "-fPIC"};
+  if (!pch_header.empty()) argv.insert(argv.end(), {"-include", pch_header});
   if (!source_dir.empty()) argv.push_back("-iquote" + source_dir);
   argv.insert(argv.end(), {"-I" + layer_include, "-I" + abi_include, "-I" + cuda_root + "/include", host_source, "-o",
                            library, "-L" + cuda_root + "/lib64", "-lcudart", "-Wl,-rpath," + cuda_root + "/lib64"});
   return argv;
+}
+
+std::vector<std::string> HostPchCommand(const std::string& header, const std::string& gch,
+                                        const std::string& layer_include, const std::string& abi_include,
+                                        const std::string& cuda_root) {
+  return {"g++",        "-std=c++17", "-O2", "-fPIC", "-I" + layer_include, "-I" + abi_include,
+          "-I" + cuda_root + "/include", "-x", "c++-header", header, "-o", gch};
 }
 
 }  // namespace arena::hip2hip
