@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -228,6 +229,22 @@ std::string HostPch(const HipBuildOptions& options, const std::string& cache, co
   const fs::path built = fs::path(stage) / "arena_rtc_host.h";
   const bool kept = made.success() && CopyAtomically(built.string() + ".gch", gch) && CopyAtomically(built, header);
   fs::remove_all(stage, ec);
+  if (kept) {
+    // Entries of other headers, compilers or tools (about 27 MB each), not
+    // made in the last day, go: what an older version of the arena that
+    // still runs here needs, it makes again.
+    const auto day_ago = fs::file_time_type::clock::now() - std::chrono::hours(24);
+    for (fs::directory_iterator it(cache, ec), end; !ec && it != end; it.increment(ec)) {
+      const fs::path other = it->path();
+      if (other == dir || other.filename().string().rfind("rtc-pch-", 0) != 0) continue;
+      std::error_code age;
+      const auto made_at = fs::last_write_time(other / "arena_rtc_host.h.gch", age);
+      if (age || made_at < day_ago) {
+        std::error_code gone;
+        fs::remove_all(other, gone);
+      }
+    }
+  }
   return kept ? header.string() : "";
 }
 

@@ -2,6 +2,7 @@
 // where installed), and its cache of built libraries.
 #include "plugins/common/hip/build/hip_build.h"
 
+#include <chrono>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -172,6 +173,24 @@ TEST_F(HipBuild, RuntimeCompilationsHostSideTakesTheLayersHeadersPrecompiled) {
   ASSERT_EQ(pch.size(), 1u);
   ASSERT_TRUE(fs::is_regular_file(pch[0] / "arena_rtc_host.h"));
   ASSERT_GT(fs::file_size(pch[0] / "arena_rtc_host.h.gch"), 1000u);
+  // Another version's entry, made over a day ago, goes when one is made;
+  // one made within the day stays.
+  const fs::path stale = fs::path(root_) / "cache/rtc-pch-stale";
+  const fs::path recent = fs::path(root_) / "cache/rtc-pch-recent";
+  for (const auto& d : {stale, recent}) {
+    ASSERT_TRUE(WriteFileAtomic((d / "arena_rtc_host.h.gch").string(), "x").ok());
+  }
+  fs::last_write_time(stale / "arena_rtc_host.h.gch",
+                      fs::file_time_type::clock::now() - std::chrono::hours(48));
+  fs::remove_all(pch[0]);
+  std::string other = kKernel;  // not in the library cache
+  other.replace(other.find("2.0f"), 4, "4.0f");
+  StageOutcome remade = Build(other, "p0");
+  ASSERT_TRUE(remade.passed()) << remade.detail << remade.log;
+  EXPECT_TRUE(fs::is_regular_file(pch[0] / "arena_rtc_host.h.gch"));
+  EXPECT_FALSE(fs::exists(stale));
+  EXPECT_TRUE(fs::exists(recent));
+  fs::remove_all(recent);
   // A host side whose names clash with the precompiled headers' (a type
   // of its own named __half, where it never includes hip_fp16.h) is built
   // again without them, still by runtime compilation.
