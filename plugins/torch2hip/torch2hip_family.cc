@@ -134,6 +134,10 @@ class TorchHipSession : public EvaluationSession {
                                   {"config", cfg},
                                   {"subjects", Json::array({"candidate"})},
                                   {"rounds", hip_rounds},
+                                  // All the rounds this configuration's
+                                  // requests time: each trial is first
+                                  // shown at a secret one of them.
+                                  {"expected_rounds", hip_rounds * kTimingRounds},
                                   {"verify", verify},
                                   // The same trials in every round: the
                                   // judge reads them once.

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The adversarial HIP candidates (tests/adversarial/hip/) on this GPU
-# machine: each one is the candidate of hip2hip/elementwise/silu_mul in an
-# arena run of its own (replay agent), every configuration checked and
-# timed. From inside the bundle (tools/gpu/make_bundle.sh):
+# machine: each one is the candidate of hip2hip/elementwise/silu_mul (or of
+# the task its "// task:" line names) in an arena run of its own (replay
+# agent), every configuration checked and timed. From inside the bundle
+# (tools/gpu/make_bundle.sh):
 #
 #   tools/gpu/adversarial_hip.sh OUT_DIR [CANDIDATE...]
 #
@@ -59,11 +60,14 @@ PY
 printf '\n| candidate | must get | got | speedups | reason |\n|---|---|---|---|---|\n' | tee -a "$out/adversarial_hip.md"
 for name in "${names[@]}"; do
   sub="$(mktemp -d)"
-  mkdir -p "$sub/$task"
-  cp "tests/adversarial/hip/$name/kernel.hip" "$sub/$task/kernel.hip"
+  # A candidate for another task names it ("// task: FAMILY/SUITE/TASK").
+  for_task="$(sed -n 's|^// task: *||p' "tests/adversarial/hip/$name/kernel.hip" | head -1)"
+  for_task="${for_task:-$task}"
+  mkdir -p "$sub/$for_task"
+  cp "tests/adversarial/hip/$name/kernel.hip" "$sub/$for_task/kernel.hip"
   echo "submissions: $sub" >"$sub/agent.yaml"
   start=$(date +%s)
-  tools/arena/arena --root . run --agent replay --agent-config "$sub/agent.yaml" --tasks "$task" \
+  tools/arena/arena --root . run --agent replay --agent-config "$sub/agent.yaml" --tasks "$for_task" \
     --runs-dir "$here/runs-adv-hip/$(basename "$out")/$name" --stage-timeout 60 >"$out/$name.run.txt" 2>"$out/$name.progress.txt"
   echo "$name: arena exit $? after $(( $(date +%s) - start )) s" >>"$out/runs.txt"
   tools/arena/arena --root . report latest --runs-dir "$here/runs-adv-hip/$(basename "$out")/$name" --json >"$out/$name.report.json"

@@ -42,6 +42,7 @@
 #include "plugins/common/hip/runner/cuda_text.h"
 #include "plugins/common/hip/runner/runner_client.h"
 #include "plugins/common/hip/runner/vmm.h"
+#include "plugins/common/hip/worker/alone_trials.h"
 #include "plugins/common/hip/worker/device_fill.h"
 #include "plugins/common/hip/worker/judge_support.h"
 #include "plugins/common/hip/worker/shelf.h"
@@ -559,6 +560,12 @@ class Judge {
     std::vector<Trial> trials;
     std::vector<std::unique_ptr<DeviceBuffer>> pools;
     std::vector<size_t> slack;
+    // Which trials the subject has been given (alone_trials.h), the timed
+    // rounds so far, and their time per set where the chosen set's inputs
+    // were new to it and where it had been given them before.
+    std::vector<char> shown;
+    int timed_rounds = 0;
+    std::vector<double> new_us, seen_us;
   };
   AloneData alone_;
   int device_ = 0;

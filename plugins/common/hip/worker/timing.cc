@@ -53,6 +53,7 @@ Json Judge::Time(const Json& req) {
       }
       alone_.trials.push_back(std::move(*t));
     }
+    alone_.shown.assign(alone_.trials.size(), 0);
   }
   alone_.key = verify_key;
   const std::vector<Trial>& verify = alone_.trials;
@@ -110,6 +111,7 @@ Json Judge::Time(const Json& req) {
     }
     single[s] = std::max(Median(times) - overhead, 1.0);
   }
+  if (alone) alone_.shown[0] = 1;  // the probe's inputs, and the sizing round's
   phases.Lap("probe_s");  // trials read, runners sized, one eager call each
   double estimate = 1e300;
   for (const auto& [s, us] : single) estimate = std::min(estimate, us);
@@ -287,7 +289,14 @@ Json Judge::Time(const Json& req) {
     }
     const uint64_t round_seed = rng();
     const size_t secret = std::uniform_int_distribution<size_t>(0, count - 1)(rng);
-    const Trial* vt = alone ? &verify[static_cast<size_t>(round) % verify.size()] : nullptr;
+    // Alone: the chosen set's trial, each one's first showing at a secret
+    // round among those the whole configuration's requests will time
+    // ("expected_rounds", this request's where not given).
+    const size_t pick =
+        alone ? PickAloneTrial(alone_.shown, round > 0,
+                               req.value("expected_rounds", rounds) - alone_.timed_rounds, rng)
+              : 0;
+    const Trial* vt = alone ? &verify[pick] : nullptr;
     std::vector<std::string> turn = order;
     if (round % 2 == 1) std::reverse(turn.begin(), turn.end());
     for (const auto& s : turn) {
@@ -366,7 +375,12 @@ Json Judge::Time(const Json& req) {
       cudaEventElapsedTime(&snap_ms, snap_start, snap_end);
       if (round > 0) {
         samples[s].push_back(std::max(elapsed - snap_ms * 1000.0 - overhead, 0.0) / static_cast<double>(count));
+        if (alone) {
+          (alone_.shown[pick] ? alone_.seen_us : alone_.new_us).push_back(samples[s].back());
+          ++alone_.timed_rounds;
+        }
       }
+      if (alone) alone_.shown[pick] = 1;
       for (size_t i = 0; i < in.size(); ++i) {
         const HostTensor now = Sampled(base + in[i].off + secret * in[i].stride, in[i].dtype, in_samples[i]);
         if (now.bytes != before[i].bytes) {
@@ -426,6 +440,11 @@ Json Judge::Time(const Json& req) {
   cudaEventDestroy(snap_start);
   cudaEventDestroy(snap_end);
   phases.Lap("verify_s");  // inputs re-sampled, the chosen set compared, every set read lightly
+  if (alone) {
+    if (std::string why = CachedByContent(alone_.new_us, alone_.seen_us, count); !why.empty()) {
+      return Finding(order[0] + ": " + why);
+    }
+  }
   const std::string method = "judge-clock+" + std::string(mode == "graph" ? "cuda-graph" : "eager") +
                              "-rounds-of-" + std::to_string(count) +
                              "-fresh-input-sets+secret-verified-set" + (alone ? "" : "+interleaved");
@@ -438,6 +457,9 @@ Json Judge::Time(const Json& req) {
                   {"verified", {{"max_abs_err", worst_abs}, {"max_rel_err", worst_rel}}},
                   {"observation", observation_},
                   {"phases", phases.ToJson()}};
+  if (alone) {
+    metrics["alone_rounds"] = {{"new_inputs", alone_.new_us.size()}, {"seen_inputs", alone_.seen_us.size()}};
+  }
   Json reply = Reply("passed", method, metrics);
   for (const auto& s : order) reply[s + "_us"] = samples[s];
   reply["paired"] = !alone;  // sample i of each subject: round i, one after the other

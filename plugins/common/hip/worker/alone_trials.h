@@ -1,0 +1,68 @@
+// A subject timed alone (PyTorch-to-HIP: no second subject to compare its
+// rounds with) is verified on a few trials whose reference was computed
+// beforehand: each round's chosen set holds one trial's inputs, so the
+// subject is given each trial's inputs again and again, and a subject that
+// keeps its outputs by content (a few sampled elements name the trial)
+// would answer repeats without doing the work. What it saves shows in its
+// rounds: those whose chosen set repeats inputs it was given before are
+// faster than those whose inputs were new to it. So the judge spreads each
+// trial's first showing over the rounds at random (not the first rounds,
+// where anything warming up would look the same) and compares the two.
+//
+//   size_t t = PickAloneTrial(shown, /*timed=*/round > 0, rounds_left, rng);
+//   ... the round ...; (shown[t] ? seen_us : new_us).push_back(us); shown[t] = 1;
+//   if (std::string why = CachedByContent(new_us, seen_us, sets); !why.empty()) ...
+#ifndef ARENA_PLUGINS_COMMON_HIP_WORKER_ALONE_TRIALS_H_
+#define ARENA_PLUGINS_COMMON_HIP_WORKER_ALONE_TRIALS_H_
+
+#include <algorithm>
+#include <cstdio>
+#include <random>
+#include <string>
+#include <vector>
+
+namespace arena::hip2hip {
+
+// The trial for a round's chosen set: in an untimed round (a warm-up), one
+// already shown (the first trial where none is); in a timed round a new one
+// with the chance that spreads the new ones evenly over the `rounds_left`
+// timed rounds still expected (certain when as many are left as new ones),
+// else one already shown. `shown` has one entry per trial.
+inline size_t PickAloneTrial(const std::vector<char>& shown, bool timed, int rounds_left, std::mt19937_64& rng) {
+  std::vector<size_t> fresh, seen;
+  for (size_t t = 0; t < shown.size(); ++t) (shown[t] ? seen : fresh).push_back(t);
+  auto any = [&](const std::vector<size_t>& from) {
+    return from[std::uniform_int_distribution<size_t>(0, from.size() - 1)(rng)];
+  };
+  if (seen.empty()) return fresh.empty() ? 0 : (timed ? any(fresh) : fresh.front());
+  if (!timed || fresh.empty()) return any(seen);
+  const double chance = static_cast<double>(fresh.size()) / std::max(rounds_left, 1);
+  return std::uniform_real_distribution<double>(0.0, 1.0)(rng) < chance ? any(fresh) : any(seen);
+}
+
+// A finding, or "": the rounds whose chosen set repeated inputs (`seen_us`,
+// time per set) against those whose inputs were new (`new_us`), in rounds
+// of `sets` sets. Only where the chosen set is at least a quarter of the
+// round (4 sets or fewer) can keeping its outputs save enough to tell from
+// noise; a subject is named when its repeats are over 20% faster, with two
+// rounds on new inputs and four on repeats at least.
+inline std::string CachedByContent(const std::vector<double>& new_us, const std::vector<double>& seen_us,
+                                   size_t sets) {
+  if (sets > 4 || new_us.size() < 2 || seen_us.size() < 4) return "";
+  auto median = [](std::vector<double> v) {
+    std::sort(v.begin(), v.end());
+    return 0.5 * (v[(v.size() - 1) / 2] + v[v.size() / 2]);
+  };
+  const double fresh = median(new_us), again = median(seen_us);
+  if (!(again < 0.8 * fresh)) return "";
+  char text[320];
+  std::snprintf(text, sizeof(text),
+                "rounds on inputs it had been given before took %.1f us a set, rounds on new inputs %.1f us "
+                "(%zu and %zu rounds of %zu sets): outputs kept by content, the work not done again",
+                again, fresh, seen_us.size(), new_us.size(), sets);
+  return text;
+}
+
+}  // namespace arena::hip2hip
+
+#endif  // ARENA_PLUGINS_COMMON_HIP_WORKER_ALONE_TRIALS_H_
