@@ -566,6 +566,11 @@ class Judge {
     std::vector<char> shown;
     int timed_rounds = 0;
     std::vector<double> new_us, seen_us;
+    // Each trial's inputs kept on the device (trial, then input), where
+    // they fit: a round's chosen set is filled from there, not from the
+    // host (for gigabyte inputs, most of a round's preparation).
+    std::vector<std::vector<std::unique_ptr<DeviceBuffer>>> on_device;
+    bool on_device_tried = false;
   };
   AloneData alone_;
   int device_ = 0;
