@@ -58,6 +58,28 @@ Json Judge::Time(const Json& req) {
   alone_.key = verify_key;
   const std::vector<Trial>& verify = alone_.trials;
   if (alone && verify.empty()) return Reply("error", "a subject timed alone needs verification trials");
+  // The trials' inputs on the device, once per set of trials, where all
+  // of them take no more than a sixteenth of the free memory.
+  if (alone && !alone_.on_device_tried) {
+    alone_.on_device_tried = true;
+    size_t need = 0, free_now = 0, total_now = 0;
+    for (const auto& t : verify) {
+      for (const auto& x : t.inputs) need += x.bytes.size();
+    }
+    cudaMemGetInfo(&free_now, &total_now);
+    bool ok = need <= free_now / 16;
+    for (size_t t = 0; t < verify.size() && ok; ++t) {
+      alone_.on_device.emplace_back();
+      for (const auto& x : verify[t].inputs) {
+        auto buffer = std::make_unique<DeviceBuffer>(x.bytes.size());
+        ok = buffer->ptr != nullptr && cudaMemcpy(buffer->ptr, x.bytes.data(), x.bytes.size(),
+                                                  cudaMemcpyHostToDevice) == cudaSuccess;
+        alone_.on_device.back().push_back(std::move(buffer));
+        if (!ok) break;
+      }
+    }
+    if (!ok) alone_.on_device.clear();  // filled from the host, as before
+  }
   std::random_device entropy;
   std::mt19937_64 rng((static_cast<uint64_t>(entropy()) << 32) ^ entropy());
 
@@ -94,7 +116,11 @@ Json Judge::Time(const Json& req) {
     auto* base = reinterpret_cast<uint8_t*>(r->slab_ptr());
     for (size_t i = 0; i < in1.size(); ++i) {
       if (alone) {
-        cudaMemcpy(base + in1[i].off, verify[0].inputs[i].bytes.data(), in1[i].bytes, cudaMemcpyHostToDevice);
+        if (alone_.on_device.empty()) {
+          cudaMemcpy(base + in1[i].off, verify[0].inputs[i].bytes.data(), in1[i].bytes, cudaMemcpyHostToDevice);
+        } else {
+          cudaMemcpy(base + in1[i].off, alone_.on_device[0][i]->ptr, in1[i].bytes, cudaMemcpyDeviceToDevice);
+        }
       } else if (Status st = fill_->Fill(base + in1[i].off, in1[i].stride, 1, static_cast<size_t>(Numel(in1[i].shape)),
                                          in1[i].dtype, inits[i], probe_seed + 0x9E3779B97F4A7C15ull * i);
                  !st.ok()) {
@@ -205,28 +231,6 @@ Json Judge::Time(const Json& req) {
       }
       slack.push_back(window_slack);
       device_pools.push_back(std::move(dev));
-    }
-    // The trials' inputs on the device, once per set of trials, where all
-    // of them take no more than a sixteenth of the free memory.
-    if (alone && !alone_.on_device_tried) {
-      alone_.on_device_tried = true;
-      size_t need = 0, free_now = 0, total_now = 0;
-      for (const auto& t : verify) {
-        for (const auto& x : t.inputs) need += x.bytes.size();
-      }
-      cudaMemGetInfo(&free_now, &total_now);
-      bool ok = need <= free_now / 16;
-      for (size_t t = 0; t < verify.size() && ok; ++t) {
-        alone_.on_device.emplace_back();
-        for (const auto& x : verify[t].inputs) {
-          auto buffer = std::make_unique<DeviceBuffer>(x.bytes.size());
-          ok = buffer->ptr != nullptr && cudaMemcpy(buffer->ptr, x.bytes.data(), x.bytes.size(),
-                                                    cudaMemcpyHostToDevice) == cudaSuccess;
-          alone_.on_device.back().push_back(std::move(buffer));
-          if (!ok) break;
-        }
-      }
-      if (!ok) alone_.on_device.clear();  // filled from the host, as before
     }
     // The outputs' poison, copied over them before every round.
     poison = std::make_unique<DeviceBuffer>(total - out_base);
