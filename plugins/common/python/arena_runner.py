@@ -66,6 +66,16 @@ _FREE_OPS = {
 }
 # Inside an interpreted launch the Triton interpreter itself copies arguments.
 _INTERPRETER_OPS = {"copy_", "_to_copy", "set_", "new_empty", "empty"}
+# torch's own ways past a dispatch mode (the runner's library guard is
+# one): popping or unsetting modes, disabling torch dispatch, excluding
+# dispatch keys (the Python key is where modes run). Calls, not patches:
+# refused while the subject's code runs.
+_GUARD_BYPASSES = (
+    "_pop_torch_dispatch_stack", "_unset_dispatch_mode", "_set_dispatch_mode", "_DisableTorchDispatch",
+    "_ExcludeDispatchKeyGuard", "ExcludeDispatchKeyGuard", "_SetExcludeDispatchKeyGuard",
+    "_ForceDispatchKeyGuard", "_dispatch_tls_set_dispatch_key_excluded",
+    "_dispatch_tls_set_dispatch_key_included",
+)
 # Ways to rewrite the runner's or the libraries' code from inside, refused
 # while the subject's code runs. (Frames stay readable: typing needs them.)
 _DENIED_EVENTS = ("ctypes.", "gc.get_", "sys.settrace", "sys.setprofile", "sys.monitoring")
@@ -242,6 +252,33 @@ def main():
             raise RuntimeError(f"the arena does not allow {detail}")
 
     guard = LibraryGuard()
+
+    # Each of torch's ways past the guard, in torch._C and wherever a module
+    # took its own name for it (torch.utils._python_dispatch's helpers call
+    # them through their module's names): called by the subject's code, a
+    # finding, and refused. Before the subject is imported and before the
+    # seal below (torch._C is sealed: putting an original back is found).
+    def refuse_bypass(name, original):
+        def refused(*args, **kwargs):
+            if state["candidate"]:
+                finding(f"tampering: torch._C.{name} switches the arena's observation off")
+                raise RuntimeError(f"the arena does not allow torch._C.{name}")
+            return original(*args, **kwargs)
+        return refused
+    bypasses = {}
+    for name in _GUARD_BYPASSES:
+        original = getattr(torch._C, name, None)
+        if original is not None:
+            bypasses[id(original)] = (original, refuse_bypass(name, original))
+    for module in list(sys.modules.values()):
+        namespace = getattr(module, "__dict__", None)
+        if not isinstance(namespace, dict):
+            continue
+        for key, value in list(namespace.items()):
+            hit = bypasses.get(id(value))
+            if hit is not None and value is hit[0]:
+                namespace[key] = hit[1]
+    del bypasses
     # Held, so that their ids are never reused by new objects.
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # isinstance() wakes deprecated lazy attributes
@@ -287,13 +324,16 @@ def main():
                         pass
 
     def run_subject(thunk):
-        state["candidate"] = True
+        # The subject's code runs inside the guard: entering and leaving it
+        # (a push and a pop of torch's mode stack) are the runner's.
         try:
             with guard:
-                result = thunk()
-            return result
+                state["candidate"] = True
+                try:
+                    return thunk()
+                finally:
+                    state["candidate"] = False
         finally:
-            state["candidate"] = False
             check_seal()
 
     def call_sets(ids, params):
