@@ -261,15 +261,15 @@ def main():
     def refuse_bypass(name, original):
         def refused(*args, **kwargs):
             if state["candidate"]:
-                finding(f"tampering: torch._C.{name} switches the arena's observation off")
-                raise RuntimeError(f"the arena does not allow torch._C.{name}")
+                finding(f"tampering: {name} switches the arena's observation off")
+                raise RuntimeError(f"the arena does not allow {name}")
             return original(*args, **kwargs)
         return refused
     bypasses = {}
     for name in _GUARD_BYPASSES:
         original = getattr(torch._C, name, None)
         if original is not None:
-            bypasses[id(original)] = (original, refuse_bypass(name, original))
+            bypasses[id(original)] = (original, refuse_bypass("torch._C." + name, original))
     for module in list(sys.modules.values()):
         namespace = getattr(module, "__dict__", None)
         if not isinstance(namespace, dict):
@@ -279,6 +279,27 @@ def main():
             if hit is not None and value is hit[0]:
                 namespace[key] = hit[1]
     del bypasses
+    # An operator called at a dispatch key of the caller's choosing skips
+    # the keys above it, the guard's among them: an overload's `_op_dk`
+    # (in every overload made so far, and in those torch makes later from
+    # `_get_operation_overload`) and a dispatcher handle's
+    # `redispatch_boxed`.
+    from torch._ops import OpOverload
+    for overload in gc.get_objects():
+        if isinstance(overload, OpOverload) and "_op_dk" in vars(overload):
+            vars(overload)["_op_dk"] = refuse_bypass("OpOverload._op_dk", vars(overload)["_op_dk"])
+    make_overload = torch._C._get_operation_overload
+
+    def get_operation_overload(*args, **kwargs):
+        found = make_overload(*args, **kwargs)
+        if found is None:
+            return found
+        op, op_dk, tags = found
+        return op, refuse_bypass("OpOverload._op_dk", op_dk), tags
+    torch._C._get_operation_overload = get_operation_overload
+    handle_class = torch._C._DispatchOperatorHandle
+    handle_class.redispatch_boxed = refuse_bypass("_DispatchOperatorHandle.redispatch_boxed",
+                                                  handle_class.redispatch_boxed)
     # Held, so that their ids are never reused by new objects.
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # isinstance() wakes deprecated lazy attributes
@@ -298,7 +319,7 @@ def main():
     # on are compared, by identity, after every stretch of the subject's
     # code. (Not torch's top module: torch rebinds some of its names lazily.)
     import torch.utils._python_dispatch as python_dispatch
-    sealed = [torch.Tensor, torch._C, torch._C.TensorBase, torch._C._TensorMeta,
+    sealed = [torch.Tensor, torch._C, torch._C.TensorBase, torch._C._TensorMeta, torch._C._DispatchOperatorHandle,
               torch.cuda.Event, torch.cuda.Stream, torch.cuda.CUDAGraph, torch.cuda.graphs,
               python_dispatch, TorchDispatchMode, LibraryGuard, MappedBuffer] + launch_classes
     seal = [(obj, dict(vars(obj))) for obj in sealed]
