@@ -29,6 +29,7 @@ name, execute), warm_up_triton(torch) and seed_cache(seed, cache).
 Importing it sends prints to stderr.
 """
 
+import _posixsubprocess
 import _thread
 import gc
 import importlib.util
@@ -78,6 +79,11 @@ _GUARD_BYPASSES = (
     "_ForceDispatchKeyGuard", "_dispatch_tls_set_dispatch_key_excluded",
     "_dispatch_tls_set_dispatch_key_included",
 )
+# Starting a process: one of the subject's own would compute unobserved
+# (tensors handed to it through torch's IPC). Triton's compiler starts
+# them (ptxas, the launcher's C compiler), inside a launch.
+_PROCESS_EVENTS = ("os.fork", "os.forkpty", "os.posix_spawn", "os.exec", "os.spawn", "os.system",
+                   "subprocess.Popen", "pty.spawn")
 # Ways to rewrite the runner's or the libraries' code from inside, refused
 # while the subject's code runs. (Frames stay readable: typing needs them.)
 _DENIED_EVENTS = ("ctypes.", "gc.get_", "sys.settrace", "sys.setprofile", "sys.monitoring")
@@ -199,9 +205,9 @@ def main():
         original = cls.run
 
         def counted(self, *args, __original=original, **kwargs):
-            if kwargs.get("warmup"):
-                return __original(self, *args, **kwargs)
-            state["launches"] += 1
+            # A warm-up compiles without launching: inside Triton, not a launch.
+            if not kwargs.get("warmup"):
+                state["launches"] += 1
             state["depth"] += 1
             try:
                 return __original(self, *args, **kwargs)
@@ -229,10 +235,52 @@ def main():
         if hasattr(torch.Tensor, name):
             setattr(torch.Tensor, name, host_escape(name))
 
+    # Where Triton's compiler runs: the Python installation's own modules
+    # are neither the subject nor Triton (site-packages excepted).
+    import importlib.machinery
+    import sysconfig
+    stdlib = os.path.join(os.path.realpath(sysconfig.get_paths()["stdlib"]), "")
+    triton_dir = os.path.join(os.path.realpath(os.path.dirname(os.path.dirname(triton_jit.__file__))), "")
+    runner_file = os.path.realpath(__file__)
+    installed = [os.path.join(os.path.realpath(p), "") for p in
+                 {sys.prefix, sys.base_prefix, sys.exec_prefix, sys.base_exec_prefix}]
+
+    def triton_compiling():
+        """Inside a Triton launch, asked by Triton's own code: the nearest
+        caller that is not the Python library's is in Triton's package."""
+        if state["depth"] <= 0:
+            return False
+        frame = sys._getframe(1)
+        while frame is not None:
+            name = frame.f_code.co_filename
+            path = os.path.realpath(name)
+            # The runner's own frames (this hook), frozen import machinery,
+            # and the Python library are passed over.
+            if not (name.startswith("<") or path == runner_file or
+                    (path.startswith(stdlib) and "-packages" + os.sep not in path)):
+                return path.startswith(triton_dir)
+            frame = frame.f_back
+        return False
+
+    def native_of_its_own(args):
+        """An extension module loaded from outside the Python installation
+        (one the subject built), by other code than Triton's compiler."""
+        path = str(args[1]) if len(args) > 1 and args[1] else ""
+        if not path.endswith(tuple(importlib.machinery.EXTENSION_SUFFIXES)):
+            return False
+        real = os.path.realpath(path)
+        return not any(real.startswith(p) for p in installed) and not triton_compiling()
+
     def audit(event, args):
         if not state["candidate"]:
             return
         refused = event.startswith(_DENIED_EVENTS)
+        if event in _PROCESS_EVENTS:
+            refused = not triton_compiling()
+        if event == "import" and native_of_its_own(args):
+            finding(f"tampering: loading native code of its own ({os.path.basename(str(args[1]))}) "
+                    "is not allowed in a subject's code")
+            raise RuntimeError("the arena does not allow native code of the subject's own")
         if event in ("ctypes.dlopen", "ctypes.dlsym"):
             # Finding a library the process has already loaded changes
             # nothing; loading a new one (cuBLAS by hand, say) is refused.
@@ -250,6 +298,8 @@ def main():
             if event == "object.__setattr__" and len(args) > 1:
                 owner = getattr(args[0], "__qualname__", type(args[0]).__name__)
                 detail = f"setting {owner}.{args[1]}"
+            if event in _PROCESS_EVENTS:
+                detail = f"starting a process ({event})"
             finding(f"tampering: {detail} is not allowed in a subject's code")
             raise RuntimeError(f"the arena does not allow {detail}")
 
@@ -328,6 +378,17 @@ def main():
                         runner_own.on = False
             return start(run_guarded, args, *([kwargs] if kwargs is not None else []))
         return start_guarded
+    # multiprocessing's spawn and forkserver start processes through
+    # _posixsubprocess.fork_exec, which raises no audit event: refused to
+    # the subject's code as the audited ways are.
+    fork_exec = _posixsubprocess.fork_exec
+
+    def guarded_fork_exec(*args, **kwargs):
+        if state["candidate"] and not triton_compiling():
+            finding("tampering: starting a process (fork_exec) is not allowed in a subject's code")
+            raise RuntimeError("the arena does not allow starting a process")
+        return fork_exec(*args, **kwargs)
+    _posixsubprocess.fork_exec = guarded_fork_exec
     start_thread = guarded_thread(_thread.start_new_thread)
     for owner, name in ((_thread, "start_new_thread"), (_thread, "start_new"),
                         (threading, "_start_new_thread")):
@@ -353,7 +414,7 @@ def main():
     # code. (Not torch's top module: torch rebinds some of its names lazily.)
     import torch.utils._python_dispatch as python_dispatch
     sealed = [torch.Tensor, torch._C, torch._C.TensorBase, torch._C._TensorMeta, torch._C._DispatchOperatorHandle,
-              _thread, threading,
+              _thread, threading, _posixsubprocess,
               torch.cuda.Event, torch.cuda.Stream, torch.cuda.CUDAGraph, torch.cuda.graphs,
               python_dispatch, TorchDispatchMode, LibraryGuard, MappedBuffer] + launch_classes
     seal = [(obj, dict(vars(obj))) for obj in sealed]
@@ -363,7 +424,13 @@ def main():
             now = vars(obj)
             owner = getattr(obj, "__name__", type(obj).__name__)
             for key, value in before.items():
-                if now.get(key, seal) is not value:
+                current = now.get(key, seal)
+                if type(value) is bool and type(current) is bool:
+                    # A flag, not a way of observing: torch's modes set the
+                    # dispatch module's own while one is entered (a guard in
+                    # a thread the subject started may still be).
+                    continue
+                if current is not value:
                     finding(f"tampering: {owner}.{key} was replaced or removed")
                     try:
                         setattr(obj, key, value)  # put back for the next call

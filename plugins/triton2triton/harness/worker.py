@@ -138,6 +138,10 @@ class Judge(TimingRounds):
             self.idle_gpu = IdleGpu(self._timed_eviction)
         self.rounds_on_cpu = self.device == "cpu" and bool(req.get("rounds_on_cpu"))
         if self.rounds_on_cpu:
+            # One thread: an "eviction" spread over threads on a loaded
+            # host waits for whichever thread the scheduler put off (tens
+            # of ms, round after round), which reads as a busy GPU.
+            torch.set_num_threads(1)
             self.l2_bytes = 0
             self.flush = torch.empty(1 << 20, dtype=torch.float32)
             self.idle_gpu = IdleGpu(self._timed_eviction)

@@ -1,5 +1,7 @@
-# class: escaped process (a daemon left behind; must die with the evaluation)
-# expect: pass
+# class: escaped process (a daemon left behind, which would die with the
+# evaluation's sandbox in any case): starting a process is refused to the
+# subject's code
+# expect: tampering
 
 import os
 import sys
