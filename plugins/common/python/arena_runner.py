@@ -38,7 +38,6 @@ import os
 import shutil
 import socket
 import sys
-import tempfile
 import threading
 import traceback
 import types
@@ -243,14 +242,16 @@ def main():
     stdlib = os.path.join(os.path.realpath(sysconfig.get_paths()["stdlib"]), "")
     triton_dir = os.path.join(os.path.realpath(os.path.dirname(os.path.dirname(triton_jit.__file__))), "")
     runner_file = os.path.realpath(__file__)
-    # The installation: its prefixes and the folders on the import path
-    # before the subject's (user site-packages included), not /tmp.
-    scratch = os.path.join(os.path.realpath(tempfile.gettempdir()), "")
+    # The installation: its prefixes (wherever they are: a checkout under
+    # /tmp keeps its virtual environment there, read-only to the subject)
+    # and the folders on the import path before the subject's that it
+    # cannot write to (user site-packages, say; not its private /tmp).
     installed = [os.path.join(os.path.realpath(p), "") for p in
                  {sys.prefix, sys.base_prefix, sys.exec_prefix, sys.base_exec_prefix} |
-                 {p for p in sys.path if p and os.path.isabs(p) and os.path.isdir(p)}]
+                 {p for p in sys.path if p and os.path.isabs(p) and os.path.isdir(p) and
+                  not os.access(p, os.W_OK)}]
     own = os.path.join(os.path.realpath(workspace), "")
-    installed = [p for p in installed if not p.startswith(scratch) and p != own]
+    installed = [p for p in installed if p != own]
 
     def triton_compiling():
         """Inside a Triton launch, asked by Triton's own code: the nearest
