@@ -320,13 +320,18 @@ def main():
     # seal below (torch._C is sealed: putting an original back is found).
     runner_own = threading.local()  # set while the runner enters or leaves a guard
 
-    def refuse_bypass(name, original):
+    def refusing(original, what, finding_text, allowed=lambda: False):
+        """`original`, refused to the subject's code (a finding, then an
+        error) unless the runner itself or `allowed()` asks."""
         def refused(*args, **kwargs):
-            if state["candidate"] and not getattr(runner_own, "on", False):
-                finding(f"tampering: {name} switches the arena's observation off")
-                raise RuntimeError(f"the arena does not allow {name}")
+            if state["candidate"] and not getattr(runner_own, "on", False) and not allowed():
+                finding(f"tampering: {finding_text}")
+                raise RuntimeError(f"the arena does not allow {what}")
             return original(*args, **kwargs)
         return refused
+
+    def refuse_bypass(name, original):
+        return refusing(original, name, f"{name} switches the arena's observation off")
     bypasses = {}
     for name in _GUARD_BYPASSES:
         original = getattr(torch._C, name, None)
@@ -389,14 +394,9 @@ def main():
     # multiprocessing's spawn and forkserver start processes through
     # _posixsubprocess.fork_exec, which raises no audit event: refused to
     # the subject's code as the audited ways are.
-    fork_exec = _posixsubprocess.fork_exec
-
-    def guarded_fork_exec(*args, **kwargs):
-        if state["candidate"] and not triton_compiling():
-            finding("tampering: starting a process (fork_exec) is not allowed in a subject's code")
-            raise RuntimeError("the arena does not allow starting a process")
-        return fork_exec(*args, **kwargs)
-    _posixsubprocess.fork_exec = guarded_fork_exec
+    _posixsubprocess.fork_exec = refusing(
+        _posixsubprocess.fork_exec, "starting a process",
+        "starting a process (fork_exec) is not allowed in a subject's code", allowed=triton_compiling)
     start_thread = guarded_thread(_thread.start_new_thread)
     for owner, name in ((_thread, "start_new_thread"), (_thread, "start_new"),
                         (threading, "_start_new_thread")):

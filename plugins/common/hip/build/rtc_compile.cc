@@ -1,8 +1,17 @@
 #include "plugins/common/hip/build/rtc_compile.h"
 
+#include <iterator>
+
 #include "hip/hiprtc.h"
 
 namespace arena::hip2hip {
+namespace {
+
+// The host side's language flags: a precompiled header is taken only by a
+// compile with the same ones, so both commands below use these.
+constexpr const char* kHostLanguageFlags[] = {"-std=c++17", "-O2", "-fPIC"};
+
+}  // namespace
 
 Result<RtcModule> CompileDeviceSide(const RtcSplit& split, const std::string& arch,
                                     const std::string& abi_include, const std::string& source_dir) {
@@ -53,7 +62,9 @@ std::vector<std::string> HostSideCommand(const std::string& host_source, const s
                                          const std::string& abi_include,
                                          const std::string& cuda_root, const std::string& source_dir,
                                          const std::string& pch_header) {
-  std::vector<std::string> argv = {"g++", "-std=c++17", "-O2", "-shared", "-fPIC"};
+  std::vector<std::string> argv = {"g++"};
+  argv.insert(argv.end(), std::begin(kHostLanguageFlags), std::end(kHostLanguageFlags));
+  argv.push_back("-shared");
   if (!pch_header.empty()) argv.insert(argv.end(), {"-include", pch_header});
   if (!source_dir.empty()) argv.push_back("-iquote" + source_dir);
   argv.insert(argv.end(), {"-I" + layer_include, "-I" + abi_include, "-I" + cuda_root + "/include", host_source, "-o",
@@ -64,8 +75,11 @@ std::vector<std::string> HostSideCommand(const std::string& host_source, const s
 std::vector<std::string> HostPchCommand(const std::string& header, const std::string& gch,
                                         const std::string& layer_include, const std::string& abi_include,
                                         const std::string& cuda_root) {
-  return {"g++",        "-std=c++17", "-O2", "-fPIC", "-I" + layer_include, "-I" + abi_include,
-          "-I" + cuda_root + "/include", "-x", "c++-header", header, "-o", gch};
+  std::vector<std::string> argv = {"g++"};
+  argv.insert(argv.end(), std::begin(kHostLanguageFlags), std::end(kHostLanguageFlags));
+  argv.insert(argv.end(), {"-I" + layer_include, "-I" + abi_include, "-I" + cuda_root + "/include", "-x",
+                           "c++-header", header, "-o", gch});
+  return argv;
 }
 
 }  // namespace arena::hip2hip

@@ -21,6 +21,8 @@
 #include <string>
 #include <vector>
 
+#include "core/family.h"
+
 namespace arena::hip2hip {
 
 // The trial for a round's chosen set: in an untimed round (a warm-up), one
@@ -49,11 +51,7 @@ inline size_t PickAloneTrial(const std::vector<char>& shown, bool timed, int rou
 inline std::string CachedByContent(const std::vector<double>& new_us, const std::vector<double>& seen_us,
                                    size_t sets) {
   if (sets > 4 || new_us.size() < 2 || seen_us.size() < 4) return "";
-  auto median = [](std::vector<double> v) {
-    std::sort(v.begin(), v.end());
-    return 0.5 * (v[(v.size() - 1) / 2] + v[v.size() / 2]);
-  };
-  const double fresh = median(new_us), again = median(seen_us);
+  const double fresh = TimingSamples{new_us}.median(), again = TimingSamples{seen_us}.median();
   if (!(again < 0.8 * fresh)) return "";
   char text[320];
   std::snprintf(text, sizeof(text),

@@ -80,6 +80,14 @@ Json Judge::Time(const Json& req) {
     }
     if (!ok) alone_.on_device.clear();  // filled from the host, as before
   }
+  // Input i of trial t copied to `dst`: from the device where the trials
+  // are kept there, else from the host.
+  auto copy_trial_input = [&](uint8_t* dst, size_t t, size_t i) {
+    const std::vector<uint8_t>& bytes = verify[t].inputs[i].bytes;
+    return t < alone_.on_device.size()
+               ? cudaMemcpy(dst, alone_.on_device[t][i]->ptr, bytes.size(), cudaMemcpyDeviceToDevice)
+               : cudaMemcpy(dst, bytes.data(), bytes.size(), cudaMemcpyHostToDevice);
+  };
   std::random_device entropy;
   std::mt19937_64 rng((static_cast<uint64_t>(entropy()) << 32) ^ entropy());
 
@@ -116,11 +124,7 @@ Json Judge::Time(const Json& req) {
     auto* base = reinterpret_cast<uint8_t*>(r->slab_ptr());
     for (size_t i = 0; i < in1.size(); ++i) {
       if (alone) {
-        if (alone_.on_device.empty()) {
-          cudaMemcpy(base + in1[i].off, verify[0].inputs[i].bytes.data(), in1[i].bytes, cudaMemcpyHostToDevice);
-        } else {
-          cudaMemcpy(base + in1[i].off, alone_.on_device[0][i]->ptr, in1[i].bytes, cudaMemcpyDeviceToDevice);
-        }
+        copy_trial_input(base + in1[i].off, 0, i);
       } else if (Status st = fill_->Fill(base + in1[i].off, in1[i].stride, 1, static_cast<size_t>(Numel(in1[i].shape)),
                                          in1[i].dtype, inits[i], probe_seed + 0x9E3779B97F4A7C15ull * i);
                  !st.ok()) {
@@ -185,12 +189,7 @@ Json Judge::Time(const Json& req) {
                             cudaMemcpyDeviceToDevice, nullptr);
       }
       if (e == cudaSuccess) {
-        const size_t t = static_cast<size_t>(vt - verify.data());
-        e = t < alone_.on_device.size()
-                ? cudaMemcpyAsync(base + in[i].off + secret * in[i].stride, alone_.on_device[t][i]->ptr,
-                                  in[i].bytes, cudaMemcpyDeviceToDevice, nullptr)
-                : cudaMemcpy(base + in[i].off + secret * in[i].stride, vt->inputs[i].bytes.data(), in[i].bytes,
-                             cudaMemcpyHostToDevice);
+        e = copy_trial_input(base + in[i].off + secret * in[i].stride, static_cast<size_t>(vt - verify.data()), i);
       }
     }
     if (e == cudaSuccess) e = cudaDeviceSynchronize();
