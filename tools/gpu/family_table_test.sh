@@ -18,6 +18,16 @@ expect() {  # expect FOLDER TEXT...: each TEXT is in the folder's table
     fi
   done
 }
+expect rechecks-h200-2026-12-04/triton2triton \
+  "configurations above a measured ceiling (cost model or ceiling to fix): 0" \
+  "configurations checked wrong (baseline or noop candidate): 0" \
+  "A versus A over 82 timed configurations: 81/82 = 98.8% within 1.00 +- 0.02" \
+  "median 23.4 s, whole family 152 s over 7 tasks"
+expect rechecks-h200-2026-12-04/torch2hip \
+  "configurations above a measured ceiling (cost model or ceiling to fix): 0" \
+  "configurations checked wrong (baseline or noop candidate): 0" \
+  "median 47.2 s, whole family 200 s over 4 tasks" \
+  "4 compiles): median 0.22 s, max 0.27 s"
 expect torch2hip-pending-h200-2026-12-04/torch2hip \
   "configurations above a measured ceiling (cost model or ceiling to fix): 0" \
   "configurations checked wrong (baseline or noop candidate): 1" \
