@@ -163,13 +163,17 @@ class TritonSession : public EvaluationSession {
       sb.read_only.push_back({cache, kCacheSeed});
       cache_seed.push_back(std::string("--cache-seed=") + kCacheSeed);
     }
-    // The runner's own two files, copied (a Bazel runfiles tree is links
-    // that point outside the sandbox), and nothing else of the harness.
+    // The runner's own files, copied (a Bazel runfiles tree is links that
+    // point outside the sandbox), and nothing else of the harness: its two
+    // Python files and, where it was built, its launch observer (without
+    // it the runner's load says it observes nothing, and the report says so).
     const std::string code = (fs::path(ctx_.work_dir) / "runner_code").string();
     ARENA_RETURN_IF_ERROR(MakeDirs(code));
-    for (const char* f : {"arena_runner.py", "arena_buffers.py"}) {
-      ARENA_RETURN_IF_ERROR(CopyFile((fs::path(ctx_.project_root) / kRunnerDir / f).string(),
-                                     (fs::path(code) / f).string()));
+    for (const char* f : {"arena_runner.py", "arena_buffers.py", "libarena_launches.so"}) {
+      const fs::path from = fs::path(ctx_.project_root) / kRunnerDir / f;
+      std::error_code ec;
+      if (std::string(f) == "libarena_launches.so" && !fs::exists(from, ec)) continue;
+      ARENA_RETURN_IF_ERROR(CopyFile(from.string(), (fs::path(code) / f).string()));
     }
     sb.read_only.push_back({code, kRunnerInside});
     ARENA_ASSIGN_OR_RETURN(PythonInstall install, PythonInstallation(python));

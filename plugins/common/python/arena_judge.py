@@ -13,9 +13,16 @@ not one line of JSON, an early or extra reply) raises SubjectFailure naming
 the subject; the runner is then killed with everything it started, and the
 next request starts a fresh one.
 
+A reply that ran the subject's code carries what the runner's launch
+observer saw ("observed": the kernels CUPTI saw launched, and the Triton
+kernels the runner saw the subject launch); each kernel that is none of
+the subject's own becomes a finding (observed_findings), as the runner's
+findings do.
+
 Public API: RunnerClient (start, stop, alive, request, bind, unbind, freeze,
-process_tree, findings, frozen_pids), SubjectFailure, and CHILDREN_LISTED
-(whether this kernel lists a thread's children in /proc). Imports no torch.
+process_tree, findings, frozen_pids, observer), SubjectFailure,
+observed_findings, and CHILDREN_LISTED (whether this kernel lists a
+thread's children in /proc). Imports no torch.
 """
 
 import json
@@ -78,6 +85,49 @@ class SubjectFailure(Exception):
         self.timed_out = timed_out
 
 
+def _own_kernel(name, own, fills):
+    """Whether a launched kernel is one of the subject's: its name is a
+    kernel's the subject launched, or that name with the suffix Triton adds
+    to a specialization; or torch's fill kernel, where Triton's own code
+    asked for fills (its autotuner clears the L2 with them)."""
+    if fills > 0 and name.startswith("void at::native::") and "FillFunctor" in name:
+        return True
+    return name in own or any(name.startswith(k + "_") for k in own)
+
+
+def observed_findings(seen):
+    """The findings in what a runner's launch observer saw during a request:
+    {"kernels": [names], "launches": n, "triton": [names the subject's
+    Triton kernels have], "triton_launches": m, "fills": the fills Triton's
+    own code asked torch for, "off": true if CUPTI's callbacks were turned
+    off}. Every kernel is accounted for by a Triton kernel the subject
+    launched (or a fill Triton asked for); a graph launched by the
+    subject's code is not one."""
+    if seen is None:
+        return []
+    try:
+        kernels = [str(k) for k in seen.get("kernels", [])]
+        own = {str(k) for k in seen.get("triton", [])} - {"", "?"}
+        launches, triton_launches = int(seen.get("launches", 0)), int(seen.get("triton_launches", 0))
+        fills = int(seen.get("fills", 0))
+    except (AttributeError, TypeError, ValueError):
+        return ["runner's launch observation is malformed: not the protocol"]
+    findings = []
+    if seen.get("off"):
+        findings.append("tampering: the launch observer's callbacks were turned off")
+    for name in kernels:
+        if name == "<graph>":
+            findings.append("library compute: a CUDA graph was launched by the subject's code "
+                            "(seen by CUPTI)")
+        elif not _own_kernel(name, own, fills):
+            findings.append(f"library compute: kernel {name[:200]} ran on the GPU, not one of "
+                            "the subject's Triton kernels (seen by CUPTI)")
+    if launches < triton_launches:
+        findings.append(f"tampering: the launch observer saw {launches} kernel launch(es) where "
+                        f"Triton made {triton_launches}: it was switched off")
+    return findings
+
+
 class RunnerClient:
     def __init__(self, subject, argv, log_path, pool):
         self.subject = subject
@@ -87,6 +137,7 @@ class RunnerClient:
         self.proc = None
         self.sock = None
         self.findings = []
+        self.observer = None  # what observes its launches, as its load said
         self._buffer = b""
         self._next_id = 0
         self.frozen_pids = None
@@ -245,6 +296,11 @@ class RunnerClient:
             if "finding" in msg and len(msg) == 1:
                 self.findings.append(str(msg["finding"])[:500])
                 continue
+            if "observer" in msg:
+                self.observer = str(msg["observer"])[:200]
+            for finding in observed_findings(msg.pop("observed", None)):
+                if finding not in self.findings:
+                    self.findings.append(finding)
             return msg
 
     def request(self, obj, timeout_s, fds=()):

@@ -88,6 +88,71 @@ _PROCESS_EVENTS = ("os.fork", "os.forkpty", "os.posix_spawn", "os.exec", "os.spa
 # while the subject's code runs. (Frames stay readable: typing needs them.)
 _DENIED_EVENTS = ("ctypes.", "gc.get_", "sys.settrace", "sys.setprofile", "sys.monitoring")
 
+# The launch observer (launch_names.cc), beside this file; refused to the
+# subject's ctypes.
+_OBSERVER = "libarena_launches.so"
+# What Triton's own code may run on the subject's behalf: fills (its
+# autotuner clears the L2 between the configurations it times).
+_TRITON_FILLS = ("fill", "zero")
+# Requests that run none of the subject's code.
+_RUNNERS_OWN = ("bind", "unbind", "replay", "empty")
+
+
+class LaunchObserver:
+    """The names of the kernels launched on the GPU while watched, from
+    CUPTI's launch callbacks (the judge compares them with the Triton
+    kernels the subject launched). Without a GPU, or where CUPTI cannot be
+    had, it observes nothing and its description says why."""
+
+    def __init__(self, lib, description):
+        self.description = description
+        self._buf = None
+        self._watch = self._take = self._count = None
+        self._last = [0, 0]
+        if lib is not None:
+            import ctypes
+            self._buf = ctypes.create_string_buffer(1 << 19)
+            self._watch, self._take, self._count = \
+                lib.arena_launches_watch, lib.arena_launches_take, lib.arena_launches_count
+            self._count.restype = ctypes.c_int64
+
+    @classmethod
+    def start(cls, path):
+        if path is None:
+            return cls(None, "none: no GPU")
+        if not os.path.isfile(path):
+            return cls(None, f"none: {os.path.basename(path)} is not beside the runner")
+        import ctypes
+        lib = ctypes.CDLL(path)
+        lib.arena_launches_error.restype = ctypes.c_char_p
+        if lib.arena_launches_start() != 0:
+            return cls(None, "none: " + lib.arena_launches_error().decode(errors="replace"))
+        lib.arena_launches_watch(1)
+        return cls(lib, "cupti")
+
+    def watch(self, on):
+        if self._watch is not None:
+            self._watch(1 if on else 0)
+
+    def take(self, state):
+        """What was launched since the last take, and which Triton kernels
+        the subject launched meanwhile (the runner's count)."""
+        triton, state["kernels"] = sorted(state["kernels"]), set()
+        fills, state["fills"] = state["fills"], 0
+        triton_launches, self._last[1] = state["launches"] - self._last[1], state["launches"]
+        if self._take is None:
+            return None
+        n = self._take(self._buf, len(self._buf))
+        total = self._count()
+        launches, self._last[0] = total - self._last[0], total
+        seen = {"kernels": [] if n < 0 else self._buf.raw[:n].decode(errors="replace").splitlines(),
+                "launches": launches, "triton": triton, "triton_launches": triton_launches,
+                "fills": fills}
+        if n < 0:
+            seen["off"] = True
+        return seen
+
+
 _WARM_UP = """
 import triton
 import triton.language as tl
@@ -169,7 +234,7 @@ def main():
     def say(obj):
         send((dumps(obj) + "\n").encode())
 
-    state = {"candidate": False, "launches": 0, "depth": 0}
+    state = {"candidate": False, "launches": 0, "depth": 0, "kernels": set(), "fills": 0}
     reported = set()
 
     def finding(text):
@@ -188,7 +253,10 @@ def main():
         driver.active.get_current_device()
         MappedBuffer.prepare()
         warm_up_triton(torch)
+        observer = LaunchObserver.start(os.path.join(os.path.dirname(os.path.abspath(__file__)), _OBSERVER))
     else:
+        observer = LaunchObserver.start(None)
+
         def synchronize():
             return None
 
@@ -208,6 +276,7 @@ def main():
             # A warm-up compiles without launching: inside Triton, not a launch.
             if not kwargs.get("warmup"):
                 state["launches"] += 1
+                state["kernels"].add(getattr(getattr(self, "fn", None), "__name__", "?"))
             state["depth"] += 1
             try:
                 return __original(self, *args, **kwargs)
@@ -222,7 +291,12 @@ def main():
             if state["candidate"] and name not in _FREE_OPS and name not in allowed_ops and \
                     base not in allowed_ops and not (
                         interpreted and state["depth"] > 0 and name in _INTERPRETER_OPS):
-                finding(f"library compute: aten::{name} ran outside a Triton kernel")
+                if base in _TRITON_FILLS and asked_by_triton(through_torch=True):
+                    # Triton's autotuner clears the L2 (and resets
+                    # arguments) with fills: constants, no compute.
+                    state["fills"] += 1
+                else:
+                    finding(f"library compute: aten::{name} ran outside a Triton kernel")
             return func(*args, **(kwargs or {}))
 
     def host_escape(name):
@@ -253,22 +327,27 @@ def main():
     own = os.path.join(os.path.realpath(workspace), "")
     installed = [p for p in installed if p != own]
 
-    def triton_compiling():
-        """Inside a Triton launch, asked by Triton's own code: the nearest
-        caller that is not the Python library's is in Triton's package."""
-        if state["depth"] <= 0:
-            return False
-        frame = sys._getframe(1)
+    torch_dir = os.path.join(os.path.realpath(os.path.dirname(torch.__file__)), "")
+
+    def asked_by_triton(through_torch=False):
+        """The nearest caller that is not the Python library's (nor, with
+        through_torch, torch's) is in Triton's package."""
+        frame = sys._getframe(2)
         while frame is not None:
             name = frame.f_code.co_filename
             path = os.path.realpath(name)
             # The runner's own frames (this hook), frozen import machinery,
             # and the Python library are passed over.
             if not (name.startswith("<") or path == runner_file or
-                    (path.startswith(stdlib) and "-packages" + os.sep not in path)):
+                    (path.startswith(stdlib) and "-packages" + os.sep not in path) or
+                    (through_torch and path.startswith(torch_dir))):
                 return path.startswith(triton_dir)
             frame = frame.f_back
         return False
+
+    def triton_compiling():
+        """Inside a Triton launch, asked by Triton's own code."""
+        return state["depth"] > 0 and asked_by_triton()
 
     def native_of_its_own(args):
         """An extension module loaded from outside the Python installation
@@ -293,7 +372,8 @@ def main():
             # Finding a library the process has already loaded changes
             # nothing; loading a new one (cuBLAS by hand, say) is refused.
             name = args[0] if event == "ctypes.dlopen" else getattr(args[0], "_name", "")
-            refused = not name or os.path.basename(str(name)) not in _mapped_libraries()
+            base = os.path.basename(str(name)) if name else ""
+            refused = not base or base == _OBSERVER or base not in _mapped_libraries()
         if event in ("object.__setattr__", "object.__delattr__") and args:
             # Classes and functions of the runner and the libraries, as
             # they were before the subject ran: theirs to read, not to patch.
@@ -489,7 +569,7 @@ def main():
         if not callable(fn):
             raise RuntimeError(f"{file_name} defines no function '{func}'")
         fn_box[0] = fn
-        return {}
+        return {"observer": observer.description}
 
     def bind(req):
         need = int(req.get("nfds", 0))
@@ -574,14 +654,23 @@ def main():
         req = loads(line)
         if req.get("op") == "quit":
             return
+        op = req.get("op")
+        # The runner's own requests (memory lent and taken back, a captured
+        # graph replayed) are not watched; everything else is, between
+        # requests too (a thread the subject left running).
+        observer.watch(op not in _RUNNERS_OWN)
         try:
-            reply = handlers[req["op"]](req)
+            reply = handlers[op](req)
             reply["ok"] = True
         except BaseException as e:  # noqa: BLE001: the subject's failure, reported
             state["candidate"] = False
             first = str(e).splitlines()[0] if str(e) else ""
             reply = {"ok": False, "error": f"{type(e).__name__}: {first}",
                      "log": traceback.format_exc()[-8000:]}
+        seen = observer.take(state) if op not in _RUNNERS_OWN else None
+        if seen is not None:
+            reply["observed"] = seen
+        observer.watch(True)
         say(reply)
 
 

@@ -11,7 +11,7 @@ import unittest
 
 import arena_judge
 from arena_harness import TaskError, bitwise_equal, evaluate
-from arena_judge import RunnerClient, SubjectFailure
+from arena_judge import RunnerClient, SubjectFailure, observed_findings
 
 
 class EvaluateTest(unittest.TestCase):
@@ -109,6 +109,67 @@ class SeedCacheTest(unittest.TestCase):
                 self.assertEqual(f.read(), b"K")
             self.assertFalse(os.path.lexists(os.path.join(cache, "h2", "elsewhere")))
             self.assertEqual(sorted(os.listdir(os.path.join(cache, "h2"))), ["kernel.cubin"])
+
+
+class ObservedLaunchesTest(unittest.TestCase):
+    """What CUPTI saw launched, against the Triton kernels the subject
+    launched (the runner's launch observer; the names are as CUPTI gives
+    them)."""
+
+    def seen(self, kernels, triton, launches=None, triton_launches=1, **more):
+        return {"kernels": kernels, "triton": triton, "triton_launches": triton_launches,
+                "launches": len(kernels) if launches is None else launches, **more}
+
+    def test_the_subjects_own_kernels_are_no_finding(self):
+        self.assertEqual(observed_findings(None), [])  # no observer (no GPU)
+        self.assertEqual(observed_findings(self.seen([], [], triton_launches=0)), [])
+        self.assertEqual(observed_findings(self.seen(["gelu_kernel"], ["gelu_kernel"])), [])
+        # The suffix older Tritons give a specialization.
+        self.assertEqual(observed_findings(self.seen(["gelu_kernel_0d1d2de"], ["gelu_kernel"])), [])
+        self.assertEqual(observed_findings(self.seen(["a", "b"], ["a", "b"], launches=7,
+                                                     triton_launches=7)), [])
+
+    def test_other_kernels_are_named(self):
+        aten = "void at::native::vectorized_elementwise_kernel<4, at::native::GeluCUDAKernelImpl>"
+        found = observed_findings(self.seen(["gelu_kernel", aten], ["gelu_kernel"]))
+        self.assertEqual(len(found), 1)
+        self.assertIn("library compute: kernel " + aten, found[0])
+        self.assertIn("not one of the subject's Triton kernels", found[0])
+        # A name is not explained by a kernel whose name merely starts it.
+        self.assertTrue(observed_findings(self.seen(["gelu"], ["gelu_kernel"])))
+        self.assertTrue(observed_findings(self.seen(["gelu_kernelX"], ["gelu_kernel"])))
+        # A kernel of the subject's cannot vouch for an unnamed one.
+        self.assertTrue(observed_findings(self.seen(["gelu_kernel"], ["?", ""])))
+        # torch's fill, only where Triton's own code asked for fills.
+        fill = ("void at::native::vectorized_elementwise_kernel<4, at::native::FillFunctor<int>, "
+                "at::detail::Array<char*, 1> >(int, at::native::FillFunctor<int>, at::detail::Array<char*, 1>)")
+        self.assertEqual(observed_findings(self.seen(["k", fill], ["k"], fills=1)), [])
+        self.assertTrue(observed_findings(self.seen(["k", fill], ["k"], fills=0)))
+        graph = observed_findings(self.seen(["<graph>"], ["k"], triton_launches=0))
+        self.assertIn("CUDA graph", graph[0])
+
+    def test_an_observer_switched_off_is_named(self):
+        off = observed_findings(self.seen([], ["k"], off=True))
+        self.assertTrue(any("callbacks were turned off" in f for f in off))
+        fewer = observed_findings(self.seen(["k"], ["k"], launches=1, triton_launches=3))
+        self.assertEqual(len(fewer), 1)
+        self.assertIn("saw 1 kernel launch(es) where Triton made 3", fewer[0])
+        self.assertIn("not the protocol", observed_findings({"kernels": 5})[0])
+
+    def test_a_reply_carries_them_to_the_findings(self):
+        script = ("import json, socket\ns = socket.socket(fileno=0)\ns.recv(100)\n"
+                  "s.sendall((json.dumps({'ok': True, 'observer': 'cupti', 'observed': "
+                  "{'kernels': ['cublas_gemm'], 'launches': 1, 'triton': [], 'triton_launches': 0}})"
+                  " + '\\n').encode())\ns.recv(100)\n")
+        log = tempfile.NamedTemporaryFile(delete=False).name
+        r = RunnerClient("candidate", [sys.executable, "-c", script], log, pool=None)
+        r.start()
+        reply = r.request({"op": "call"}, 10)
+        r.stop()
+        self.assertNotIn("observed", reply)
+        self.assertEqual(r.observer, "cupti")
+        self.assertEqual(len(r.findings), 1)
+        self.assertIn("kernel cublas_gemm ran on the GPU", r.findings[0])
 
 
 class RunnerClientTest(unittest.TestCase):

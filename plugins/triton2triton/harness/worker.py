@@ -460,6 +460,7 @@ class Judge(TimingRounds):
                     runner.unbind(ids, self.timeout_s)
             worst["fingerprints"] = fingerprints
             worst["trials"] = trials
+            worst["observation"] = runner.observer or "none"
             return make_reply("passed", f"{trials} trial(s) within tolerance",
                               metrics=worst, seconds=time.perf_counter() - start)
         return self._guarded(body)

@@ -10,8 +10,15 @@
 #include <cuda_runtime_api.h>
 #include <cupti.h>
 
+#include "plugins/common/hip/runner/cupti_launches.h"
+
 namespace arena::hip2hip {
 namespace {
+
+using cupti::In;
+using cupti::kDriverGraphLaunches;
+using cupti::kDriverLaunches;
+using cupti::kRuntimeLaunches;
 
 // CUPTI's entry points, looked up in the library the runner loaded: the
 // runner starts (and says why it observes nothing) where CUPTI is absent.
@@ -32,28 +39,6 @@ Observer* observer = nullptr;  // CUPTI's C callbacks carry no pointer of ours
 constexpr size_t kCanaryBytes = 24;
 constexpr size_t kBufferBytes = 1 << 20;
 
-constexpr CUpti_CallbackId kDriverLaunches[] = {
-    CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel,
-    CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel_ptsz,
-    CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx,
-    CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx_ptsz,
-    CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel,
-    CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel_ptsz,
-    CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernelMultiDevice,
-};
-constexpr CUpti_CallbackId kRuntimeLaunches[] = {
-    CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_v7000,
-    CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_ptsz_v7000,
-    CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernelExC_v11060,
-    CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernelExC_ptsz_v11060,
-    CUPTI_RUNTIME_TRACE_CBID_cudaLaunchCooperativeKernel_v9000,
-    CUPTI_RUNTIME_TRACE_CBID_cudaLaunchCooperativeKernel_ptsz_v9000,
-    CUPTI_RUNTIME_TRACE_CBID_cudaLaunchCooperativeKernelMultiDevice_v9000,
-};
-constexpr CUpti_CallbackId kDriverGraphLaunches[] = {
-    CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch,
-    CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch_ptsz,
-};
 // Host memory the device can reach: a kernel could copy the inputs there
 // for the host to compute on.
 constexpr CUpti_CallbackId kDriverHostMemory[] = {
@@ -191,14 +176,6 @@ std::string PersistingCall(CUpti_CallbackDomain domain, CUpti_CallbackId id, con
     default:
       return "";
   }
-}
-
-template <size_t N>
-bool In(CUpti_CallbackId id, const CUpti_CallbackId (&ids)[N]) {
-  for (CUpti_CallbackId x : ids) {
-    if (x == id) return true;
-  }
-  return false;
 }
 
 bool OnHost(CUmemLocationType t) { return t != CU_MEM_LOCATION_TYPE_DEVICE && t != CU_MEM_LOCATION_TYPE_INVALID; }

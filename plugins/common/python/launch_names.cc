@@ -1,0 +1,195 @@
+// The names of the GPU kernels launched in a Python runner while its
+// subject's code runs, seen through CUPTI's callbacks on every call of the
+// driver and runtime APIs that starts a kernel or a graph: whatever made
+// the call (Triton's launcher, torch, a vendor library, native code), below
+// anything Python can patch. The runner loads it through ctypes before the
+// subject's code is imported, and the judge compares the names with the
+// subject's own Triton kernels.
+//
+//   arena_launches_start()        0, or -1 (arena_launches_error() says why)
+//   arena_launches_watch(1) ... the subject's code ... arena_launches_watch(0)
+//   arena_launches_take(buf, cap) the distinct names seen while watched since
+//                                 the last take, one per line ("<graph>" for a
+//                                 graph's launch), and their launches counted
+//                                 in arena_launches_count(); -1 when the
+//                                 callbacks were turned off since the start
+//
+// CUPTI lets one subscriber in per process: a profiler the subject starts
+// cannot take the place (its subscribe fails), and a subject that turns the
+// callbacks off is found at the next take.
+#include <dlfcn.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cstdint>
+#include <cstring>
+#include <mutex>
+#include <set>
+#include <string>
+
+#include <cuda.h>
+#include <cupti.h>
+
+#include "plugins/common/hip/runner/cupti_launches.h"
+
+namespace {
+
+using arena::cupti::In;
+using arena::cupti::kDriverGraphLaunches;
+using arena::cupti::kDriverLaunches;
+using arena::cupti::kRuntimeLaunches;
+
+constexpr size_t kMaxNames = 256;
+constexpr size_t kMaxName = 1024;
+constexpr char kGraph[] = "<graph>";
+
+decltype(&cuptiEnableCallback) enable_callback = nullptr;
+decltype(&cuptiGetCallbackState) callback_state = nullptr;
+CUpti_SubscriberHandle subscriber = nullptr;
+std::string error = "not started";
+std::atomic<bool> watching{false};
+std::atomic<int64_t> launches{0};
+std::mutex mu;
+std::set<std::string> names;  // guarded by mu
+bool overflowed = false;      // guarded by mu
+
+void Seen(const char* name) {
+  launches.fetch_add(1);
+  std::string n = name != nullptr && name[0] != '\0' ? std::string(name).substr(0, kMaxName) : "?";
+  for (char& c : n) {
+    if (c == '\n' || c == '\r') c = ' ';
+  }
+  std::lock_guard<std::mutex> lock(mu);
+  if (names.size() < kMaxNames) {
+    names.insert(std::move(n));
+  } else if (names.count(n) == 0) {
+    overflowed = true;
+  }
+}
+
+// The driver's name of a launched function, where CUPTI gives none.
+CUresult (*func_get_name)(const char**, CUfunction) = nullptr;
+
+const char* DriverName(CUpti_CallbackId id, const void* params) {
+  CUfunction f = nullptr;
+  switch (id) {
+    case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel:
+    case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel_ptsz:
+      f = static_cast<const cuLaunchKernel_params*>(params)->f;
+      break;
+    case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx:
+    case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx_ptsz:
+      f = static_cast<const cuLaunchKernelEx_params*>(params)->f;
+      break;
+    default:
+      return nullptr;
+  }
+  const char* name = nullptr;
+  if (f == nullptr || func_get_name == nullptr || func_get_name(&name, f) != CUDA_SUCCESS) return nullptr;
+  return name;
+}
+
+void CUPTIAPI OnApi(void*, CUpti_CallbackDomain domain, CUpti_CallbackId id, const void* data) {
+  const auto* info = static_cast<const CUpti_CallbackData*>(data);
+  if (!watching.load(std::memory_order_relaxed) || info->callbackSite != CUPTI_API_ENTER) return;
+  if (domain == CUPTI_CB_DOMAIN_DRIVER_API) {
+    if (In(id, kDriverLaunches)) {
+      const char* name = info->symbolName;
+      Seen(name != nullptr && name[0] != '\0' ? name : DriverName(id, info->functionParams));
+    }
+    if (In(id, kDriverGraphLaunches)) Seen(kGraph);
+  } else if (domain == CUPTI_CB_DOMAIN_RUNTIME_API && In(id, kRuntimeLaunches)) {
+    Seen(info->symbolName);
+  }
+}
+
+template <typename F>
+bool Find(void* lib, const char* name, F* f) {
+  *f = reinterpret_cast<F>(dlsym(lib, name));
+  return *f != nullptr;
+}
+
+// Every watched callback still on.
+bool StillOn() {
+  auto on = [](CUpti_CallbackDomain d, CUpti_CallbackId id) {
+    uint32_t enabled = 0;
+    return callback_state(&enabled, subscriber, d, id) == CUPTI_SUCCESS && enabled != 0;
+  };
+  bool ok = true;
+  for (auto id : kDriverLaunches) ok &= on(CUPTI_CB_DOMAIN_DRIVER_API, id);
+  for (auto id : kDriverGraphLaunches) ok &= on(CUPTI_CB_DOMAIN_DRIVER_API, id);
+  for (auto id : kRuntimeLaunches) ok &= on(CUPTI_CB_DOMAIN_RUNTIME_API, id);
+  return ok;
+}
+
+}  // namespace
+
+extern "C" {
+
+__attribute__((visibility("default"))) int arena_launches_start() {
+  if (subscriber != nullptr) return 0;
+  // The CUPTI the process has loaded already (torch's), else the system's.
+  void* lib = nullptr;
+  for (int flags : {RTLD_NOW | RTLD_NOLOAD, RTLD_NOW | RTLD_LOCAL}) {
+    for (const char* name : {"libcupti.so.13", "libcupti.so.12", "libcupti.so"}) {
+      if ((lib = dlopen(name, flags)) != nullptr) break;
+    }
+    if (lib != nullptr) break;
+  }
+  if (lib == nullptr) {
+    const char* why = dlerror();
+    error = std::string("CUPTI cannot be loaded: ") + (why != nullptr ? why : "not found");
+    return -1;
+  }
+  if (void* driver = dlopen("libcuda.so.1", RTLD_NOW | RTLD_NOLOAD); driver != nullptr) {
+    func_get_name = reinterpret_cast<CUresult (*)(const char**, CUfunction)>(dlsym(driver, "cuFuncGetName"));
+  }
+  decltype(&cuptiSubscribe) subscribe = nullptr;
+  if (!Find(lib, "cuptiSubscribe", &subscribe) || !Find(lib, "cuptiEnableCallback", &enable_callback) ||
+      !Find(lib, "cuptiGetCallbackState", &callback_state)) {
+    error = "CUPTI lacks an entry point the launch observer needs";
+    return -1;
+  }
+  CUpti_SubscriberHandle sub = nullptr;
+  if (CUptiResult r = subscribe(&sub, OnApi, nullptr); r != CUPTI_SUCCESS) {
+    error = "CUPTI refused a subscriber (error " + std::to_string(r) + ")";
+    return -1;
+  }
+  subscriber = sub;
+  bool ok = true;
+  for (auto id : kDriverLaunches) ok &= enable_callback(1, sub, CUPTI_CB_DOMAIN_DRIVER_API, id) == CUPTI_SUCCESS;
+  for (auto id : kDriverGraphLaunches) {
+    ok &= enable_callback(1, sub, CUPTI_CB_DOMAIN_DRIVER_API, id) == CUPTI_SUCCESS;
+  }
+  for (auto id : kRuntimeLaunches) ok &= enable_callback(1, sub, CUPTI_CB_DOMAIN_RUNTIME_API, id) == CUPTI_SUCCESS;
+  if (!ok) {
+    error = "CUPTI refused a launch callback";
+    return -1;
+  }
+  error.clear();
+  return 0;
+}
+
+__attribute__((visibility("default"))) const char* arena_launches_error() { return error.c_str(); }
+
+__attribute__((visibility("default"))) void arena_launches_watch(int on) { watching.store(on != 0); }
+
+__attribute__((visibility("default"))) int64_t arena_launches_count() { return launches.load(); }
+
+__attribute__((visibility("default"))) int arena_launches_take(char* buf, int cap) {
+  if (subscriber == nullptr || !StillOn()) return -1;
+  std::string out;
+  {
+    std::lock_guard<std::mutex> lock(mu);
+    for (const std::string& n : names) out += n + "\n";
+    if (overflowed) out += "<more names than kept>\n";
+    names.clear();
+    overflowed = false;
+  }
+  if (cap <= 0) return 0;
+  const size_t n = std::min(out.size(), static_cast<size_t>(cap));
+  std::memcpy(buf, out.data(), n);
+  return static_cast<int>(n);
+}
+
+}  // extern "C"
