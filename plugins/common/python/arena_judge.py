@@ -90,8 +90,8 @@ def _own_kernel(name, own, fills):
     kernel's the subject launched, or that name with the suffix Triton adds
     to a specialization; or torch's fill kernel, where Triton's own code
     asked for fills (its autotuner clears the L2 with them)."""
-    if fills > 0 and name.startswith("void at::native::") and "FillFunctor" in name:
-        return True
+    if fills > 0 and "FillFunctor" in name and (name.startswith("_ZN2at6native") or "at::native::" in name):
+        return True  # as CUPTI names it (mangled), or demangled
     return name in own or any(name.startswith(k + "_") for k in own)
 
 

@@ -94,7 +94,8 @@ _OBSERVER = "libarena_launches.so"
 # What Triton's own code may run on the subject's behalf: fills (its
 # autotuner clears the L2 between the configurations it times).
 _TRITON_FILLS = ("fill", "zero")
-# Requests that run none of the subject's code.
+# Requests that run none of the subject's code (what was seen before them
+# is told with the next request that runs it).
 _RUNNERS_OWN = ("bind", "unbind", "replay", "empty")
 
 
@@ -539,9 +540,11 @@ def main():
         try:
             with guard:
                 state["candidate"] = True
+                observer.watch(True)
                 try:
                     return thunk()
                 finally:
+                    observer.watch(False)
                     state["candidate"] = False
         finally:
             check_seal()
@@ -655,10 +658,10 @@ def main():
         if req.get("op") == "quit":
             return
         op = req.get("op")
-        # The runner's own requests (memory lent and taken back, a captured
-        # graph replayed) are not watched; everything else is, between
-        # requests too (a thread the subject left running).
-        observer.watch(op not in _RUNNERS_OWN)
+        # Watched: the subject's code (run_subject) and the time between
+        # requests (a thread the subject left running); not the runner's own
+        # work (torch's graph capture fills its generator's state, say).
+        observer.watch(False)
         try:
             reply = handlers[op](req)
             reply["ok"] = True

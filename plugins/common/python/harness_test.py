@@ -145,6 +145,11 @@ class ObservedLaunchesTest(unittest.TestCase):
                 "at::detail::Array<char*, 1> >(int, at::native::FillFunctor<int>, at::detail::Array<char*, 1>)")
         self.assertEqual(observed_findings(self.seen(["k", fill], ["k"], fills=1)), [])
         self.assertTrue(observed_findings(self.seen(["k", fill], ["k"], fills=0)))
+        mangled = "_ZN2at6native29vectorized_elementwise_kernelILi4ENS0_11FillFunctorIiEESt5arrayIPcLm1EEEEviT0_T1_"
+        self.assertEqual(observed_findings(self.seen(["k", mangled], ["k"], fills=2)), [])
+        self.assertTrue(observed_findings(self.seen(["k", mangled], ["k"])))
+        copy = "_ZN2at6native27unrolled_elementwise_kernelIZZZNS0_23direct_copy_kernel_cuda"
+        self.assertTrue(observed_findings(self.seen(["k", copy], ["k"], fills=2)))
         graph = observed_findings(self.seen(["<graph>"], ["k"], triton_launches=0))
         self.assertIn("CUDA graph", graph[0])
 
