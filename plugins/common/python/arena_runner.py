@@ -22,7 +22,11 @@ descriptors ride along), one JSON line per reply on the same socket:
   {"op": "replay"}                                         (the captured graph, once)
   {"op": "empty"}
 Replies: {"ok": true, ...} or {"ok": false, "error": "...", "log": "..."};
-findings: {"finding": "..."} lines, at any moment.
+findings: {"finding": "..."} lines, at any moment. On a GPU, load's reply
+says what observes the launches ("observer": "cupti", or why nothing
+does), and the reply of every request that ran the subject's code carries
+what the launch observer saw ("observed": the kernels launched, by name,
+and the Triton kernels the subject launched), for the judge to compare.
 
 Public API: main() (the process above, run as a script), import_file(path,
 name, execute), warm_up_triton(torch) and seed_cache(seed, cache).
