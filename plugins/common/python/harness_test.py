@@ -177,6 +177,52 @@ class ObservedLaunchesTest(unittest.TestCase):
         self.assertIn("kernel cublas_gemm ran on the GPU", r.findings[0])
 
 
+class LaunchObserverTest(unittest.TestCase):
+    """The runner's side of the launch observation: what each take tells
+    (the library's names and launch count since the last take, beside the
+    runner's own count of Triton launches), with a stand-in for the CUPTI
+    library (the real one needs a GPU: tools/gpu/adversarial.sh)."""
+
+    class Library:
+        def __init__(self):
+            self.names, self.total, self.on = [], 0, []
+
+        def arena_launches_watch(self, on):
+            self.on.append(on)
+
+        def arena_launches_take(self, buf, cap):
+            if self.names is None:
+                return -1
+            text = "".join(n + "\n" for n in self.names).encode()
+            buf.raw = text + buf.raw[len(text):]
+            self.names = []
+            return len(text)
+
+        def arena_launches_count(self):
+            return self.total
+
+    def test_each_take_tells_what_happened_since_the_last(self):
+        from arena_runner import LaunchObserver
+        self.assertIsNone(LaunchObserver.start(None).take({"kernels": set(), "launches": 0, "fills": 0}))
+        self.assertIn("not beside the runner", LaunchObserver.start("/nonexistent/lib.so").description)
+        lib = self.Library()
+        observer = LaunchObserver(lib, "cupti")
+        state = {"kernels": {"_gelu"}, "launches": 3, "fills": 1}
+        lib.names, lib.total = ["_gelu", "cublas_gemm"], 4
+        first = observer.take(state)
+        self.assertEqual(first, {"kernels": ["_gelu", "cublas_gemm"], "launches": 4, "triton": ["_gelu"],
+                                 "triton_launches": 3, "fills": 1})
+        self.assertEqual(state, {"kernels": set(), "launches": 3, "fills": 0})
+        state["launches"], lib.total = 5, 6
+        second = observer.take(state)
+        self.assertEqual((second["kernels"], second["launches"], second["triton_launches"]), ([], 2, 2))
+        lib.names = None  # callbacks turned off
+        self.assertTrue(observer.take(state)["off"])
+        observer.watch(False)
+        observer.watch(True)
+        self.assertEqual(lib.on, [0, 1])
+
+
 class RunnerClientTest(unittest.TestCase):
     def client(self, script):
         log = tempfile.NamedTemporaryFile(delete=False).name
