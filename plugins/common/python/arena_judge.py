@@ -138,6 +138,7 @@ class RunnerClient:
         self.sock = None
         self.findings = []
         self.observer = None  # what observes its launches, as its load said
+        self._takes = 0  # the launch observer's takes its replies told
         self._buffer = b""
         self._next_id = 0
         self.frozen_pids = None
@@ -146,6 +147,7 @@ class RunnerClient:
     # -- process ---------------------------------------------------------------
     def start(self):
         self.stop()
+        self._takes = 0  # a fresh runner, a fresh observer
         parent, child = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
         log = open(self.log_path, "ab")
 
@@ -298,7 +300,17 @@ class RunnerClient:
                 continue
             if "observer" in msg:
                 self.observer = str(msg["observer"])[:200]
-            for finding in observed_findings(msg.pop("observed", None)):
+            seen = msg.pop("observed", None)
+            found = observed_findings(seen)
+            if isinstance(seen, dict) and "takes" in seen:
+                # Each observation the runner sends is one take of the
+                # observer's; more takes dropped names unseen.
+                takes = seen["takes"] if isinstance(seen["takes"], int) else -1
+                if takes != self._takes + 1:
+                    found.append(f"tampering: the launch observer was read {takes - self._takes - 1} "
+                                 "time(s) besides the runner's replies: what it saw was dropped")
+                self._takes = max(takes, self._takes + 1)
+            for finding in found:
                 if finding not in self.findings:
                     self.findings.append(finding)
             return msg

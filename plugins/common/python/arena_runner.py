@@ -92,8 +92,8 @@ _PROCESS_EVENTS = ("os.fork", "os.forkpty", "os.posix_spawn", "os.exec", "os.spa
 # while the subject's code runs. (Frames stay readable: typing needs them.)
 _DENIED_EVENTS = ("ctypes.", "gc.get_", "sys.settrace", "sys.setprofile", "sys.monitoring")
 
-# The launch observer (launch_names.cc), beside this file; refused to the
-# subject's ctypes.
+# The launch observer (launch_names.cc), beside this file; it and CUPTI are
+# refused to the subject's ctypes.
 _OBSERVER = "libarena_launches.so"
 # What Triton's own code may run on the subject's behalf: fills (its
 # autotuner clears the L2 between the configurations it times).
@@ -112,13 +112,14 @@ class LaunchObserver:
     def __init__(self, lib, description):
         self.description = description
         self._buf = None
-        self._watch = self._take = self._count = None
+        self._watch = self._take = self._count = self._takes = None
         self._last = [0, 0]
         if lib is not None:
             import ctypes
             self._buf = ctypes.create_string_buffer(1 << 19)
-            self._watch, self._take, self._count = \
-                lib.arena_launches_watch, lib.arena_launches_take, lib.arena_launches_count
+            self._watch, self._take, self._count, self._takes = \
+                lib.arena_launches_watch, lib.arena_launches_take, lib.arena_launches_count, \
+                lib.arena_launches_takes
 
     @classmethod
     def start(cls, path):
@@ -130,6 +131,7 @@ class LaunchObserver:
         lib = ctypes.CDLL(path)
         lib.arena_launches_error.restype = ctypes.c_char_p
         lib.arena_launches_count.restype = ctypes.c_int64
+        lib.arena_launches_takes.restype = ctypes.c_int64
         if lib.arena_launches_start() != 0:
             return cls(None, "none: " + lib.arena_launches_error().decode(errors="replace"))
         lib.arena_launches_watch(1)
@@ -152,7 +154,7 @@ class LaunchObserver:
         launches, self._last[0] = total - self._last[0], total
         seen = {"kernels": [] if n < 0 else self._buf.raw[:n].decode(errors="replace").splitlines(),
                 "launches": launches, "triton": triton, "triton_launches": triton_launches,
-                "fills": fills}
+                "fills": fills, "takes": self._takes()}
         if n < 0:
             seen["off"] = True
         return seen
@@ -386,7 +388,8 @@ def main():
             # nothing; loading a new one (cuBLAS by hand, say) is refused.
             name = args[0] if event == "ctypes.dlopen" else getattr(args[0], "_name", "")
             base = os.path.basename(str(name)) if name else ""
-            refused = not base or base == _OBSERVER or base not in _mapped_libraries()
+            refused = not base or base == _OBSERVER or base.startswith("libcupti") or \
+                base not in _mapped_libraries()
         if event in ("object.__setattr__", "object.__delattr__") and args:
             # Classes and functions of the runner and the libraries, as
             # they were before the subject ran: theirs to read, not to patch.

@@ -161,6 +161,25 @@ class ObservedLaunchesTest(unittest.TestCase):
         self.assertIn("saw 1 kernel launch(es) where Triton made 3", fewer[0])
         self.assertIn("not the protocol", observed_findings({"kernels": 5})[0])
 
+    def test_a_take_besides_the_runners_is_named(self):
+        # The observer's second and fourth takes reach the judge, the third
+        # was someone else's (what it saw, dropped).
+        replies = [{"ok": True, "observed": {"kernels": [], "launches": 0, "triton": [], "triton_launches": 0,
+                                             "takes": k}} for k in (1, 2, 4)]
+        script = ("import json, socket\ns = socket.socket(fileno=0)\n"
+                  f"for r in {replies!r}:\n    s.recv(100)\n    s.sendall((json.dumps(r) + '\\n').encode())\n"
+                  "s.recv(100)\n")
+        log = tempfile.NamedTemporaryFile(delete=False).name
+        r = RunnerClient("candidate", [sys.executable, "-c", script], log, pool=None)
+        r.start()
+        r.request({"op": "call"}, 10)
+        r.request({"op": "call"}, 10)
+        self.assertEqual(r.findings, [])
+        r.request({"op": "call"}, 10)
+        r.stop()
+        self.assertEqual(len(r.findings), 1)
+        self.assertIn("read 1 time(s) besides the runner's replies", r.findings[0])
+
     def test_a_reply_carries_them_to_the_findings(self):
         script = ("import json, socket\ns = socket.socket(fileno=0)\ns.recv(100)\n"
                   "s.sendall((json.dumps({'ok': True, 'observer': 'cupti', 'observed': "
@@ -201,6 +220,9 @@ class LaunchObserverTest(unittest.TestCase):
         def arena_launches_count(self):
             return self.total
 
+        def arena_launches_takes(self):
+            return 7
+
     def test_each_take_tells_what_happened_since_the_last(self):
         from arena_runner import LaunchObserver
         self.assertIsNone(LaunchObserver.start(None).take({"kernels": set(), "launches": 0, "fills": 0}))
@@ -211,7 +233,7 @@ class LaunchObserverTest(unittest.TestCase):
         lib.names, lib.total = ["_gelu", "cublas_gemm"], 4
         first = observer.take(state)
         self.assertEqual(first, {"kernels": ["_gelu", "cublas_gemm"], "launches": 4, "triton": ["_gelu"],
-                                 "triton_launches": 3, "fills": 1})
+                                 "triton_launches": 3, "fills": 1, "takes": 7})
         self.assertEqual(state, {"kernels": set(), "launches": 3, "fills": 0})
         state["launches"], lib.total = 5, 6
         second = observer.take(state)

@@ -13,6 +13,9 @@
 //                                 graph's launch), and their launches counted
 //                                 in arena_launches_count(); -1 when the
 //                                 callbacks were turned off since the start
+//   arena_launches_takes()        how many takes there were: the judge counts
+//                                 the runner's, so a take by anyone else (the
+//                                 names seen, dropped) shows
 //
 // CUPTI lets one subscriber in per process: a profiler the subject starts
 // cannot take the place (its subscribe fails), and a subject that turns the
@@ -49,6 +52,7 @@ CUpti_SubscriberHandle subscriber = nullptr;
 std::string error = "not started";
 std::atomic<bool> watching{false};
 std::atomic<int64_t> launches{0};
+std::atomic<int64_t> takes{0};
 std::mutex mu;
 std::set<std::string> names;  // guarded by mu
 bool overflowed = false;      // guarded by mu
@@ -176,7 +180,10 @@ __attribute__((visibility("default"))) void arena_launches_watch(int on) { watch
 
 __attribute__((visibility("default"))) int64_t arena_launches_count() { return launches.load(); }
 
+__attribute__((visibility("default"))) int64_t arena_launches_takes() { return takes.load(); }
+
 __attribute__((visibility("default"))) int arena_launches_take(char* buf, int cap) {
+  takes.fetch_add(1);
   if (subscriber == nullptr || !StillOn()) return -1;
   std::string out;
   {
