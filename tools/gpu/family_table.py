@@ -20,6 +20,25 @@ def median(v):
     return statistics.median(v) if v else float("nan")
 
 
+def integrity_and_observation(report):
+    """Every stage failed with an integrity finding ("task where: detail"),
+    and how many checks each kind of launch observation watched."""
+    findings, observed = [], {}
+    for task in report["tasks"]:
+        stages = [(s, task[s]) for s in ("baseline_compile", "candidate_compile")]
+        for c in task["configs"]:
+            stages += [(f"{c['name']} {s}", c[s]) for s in ("baseline_check", "candidate_check")]
+            stages.append((f"{c['name']} timing", c["timing"]["stage"]))
+            for s in ("baseline_check", "candidate_check"):
+                how = (c[s].get("metrics") or {}).get("observation")
+                if how is not None:
+                    observed[how] = observed.get(how, 0) + 1
+        for where, stage in stages:
+            if (stage.get("metrics") or {}).get("integrity") or stage.get("detail", "").startswith("integrity"):
+                findings.append(f"{task['task_id']} {where}: {stage['detail'][:120]}")
+    return findings, observed
+
+
 def main():
     report = json.load(open(sys.argv[1]))
     ceil = json.load(open(sys.argv[2]))
@@ -117,6 +136,15 @@ def main():
     print(f"- configurations checked wrong ({subjects}): {len(wrong)}")
     for w in wrong:
         print(f"  - {w}")
+    findings, observed = integrity_and_observation(report)
+    print(f"- stages failed with an integrity finding: {len(findings)}")
+    for f in findings[:10]:
+        print(f"  - {f}")
+    if len(findings) > 10:
+        print(f"  - ... and {len(findings) - 10} more")
+    if observed:
+        print("- launches observed in the checks by: " +
+              ", ".join(f"{how} {n}" for how, n in sorted(observed.items())))
     if ratios:
         q = statistics.quantiles(ratios, n=20)
         label = "A versus A" if a_versus_a else "speedup (baseline / candidate)"

@@ -22,7 +22,12 @@ expect rechecks-h200-2026-12-04/triton2triton \
   "configurations above a measured ceiling (cost model or ceiling to fix): 0" \
   "configurations checked wrong (baseline or noop candidate): 0" \
   "A versus A over 82 timed configurations: 81/82 = 98.8% within 1.00 +- 0.02" \
+  "stages failed with an integrity finding: 0" \
   "median 23.4 s, whole family 152 s over 7 tasks"
+expect rechecks-h200-2026-12-04/launch-observer \
+  "configurations checked wrong (baseline or noop candidate): 0" \
+  "stages failed with an integrity finding: 68" \
+  "launches observed in the checks by: cupti 148"
 expect rechecks-h200-2026-12-04/torch2hip \
   "configurations above a measured ceiling (cost model or ceiling to fix): 0" \
   "configurations checked wrong (baseline or noop candidate): 0" \
