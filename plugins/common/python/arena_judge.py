@@ -108,7 +108,6 @@ def observed_findings(seen):
     try:
         kernels = [str(k) for k in seen.get("kernels", [])]
         own = {str(k) for k in seen.get("triton", [])} - {"", "?"}
-        launches, triton_launches = int(seen.get("launches", 0)), int(seen.get("triton_launches", 0))
         fills = int(seen.get("fills", 0))
     except (AttributeError, TypeError, ValueError):
         return ["runner's launch observation is malformed: not the protocol"]
@@ -122,9 +121,8 @@ def observed_findings(seen):
         elif not _own_kernel(name, own, fills):
             findings.append(f"library compute: kernel {name[:200]} ran on the GPU, not one of "
                             "the subject's Triton kernels (seen by CUPTI)")
-    if launches < triton_launches:
-        findings.append(f"tampering: the launch observer saw {launches} kernel launch(es) where "
-                        f"Triton made {triton_launches}: it was switched off")
+    # The launch counts are not compared: Triton launches nothing for an
+    # empty grid, so fewer seen than it was asked for is no finding.
     return findings
 
 

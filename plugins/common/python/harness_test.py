@@ -156,9 +156,9 @@ class ObservedLaunchesTest(unittest.TestCase):
     def test_an_observer_switched_off_is_named(self):
         off = observed_findings(self.seen([], ["k"], off=True))
         self.assertTrue(any("callbacks were turned off" in f for f in off))
-        fewer = observed_findings(self.seen(["k"], ["k"], launches=1, triton_launches=3))
-        self.assertEqual(len(fewer), 1)
-        self.assertIn("saw 1 kernel launch(es) where Triton made 3", fewer[0])
+        # Triton launches nothing for an empty grid: fewer launches seen
+        # than it was asked for is no finding.
+        self.assertEqual(observed_findings(self.seen(["k"], ["k"], launches=1, triton_launches=3)), [])
         self.assertIn("not the protocol", observed_findings({"kernels": 5})[0])
 
     def test_a_take_besides_the_runners_is_named(self):
