@@ -173,6 +173,9 @@ class TritonSession : public EvaluationSession {
       const fs::path from = fs::path(ctx_.project_root) / kRunnerDir / f;
       std::error_code ec;
       if (std::string(f) == "libarena_launches.so" && !fs::exists(from, ec)) continue;
+      // A copy kept from an earlier start may be read-only (the library's
+      // mode is copied with it): replaced, not written over.
+      fs::remove(fs::path(code) / f, ec);
       ARENA_RETURN_IF_ERROR(CopyFile(from.string(), (fs::path(code) / f).string()));
     }
     sb.read_only.push_back({code, kRunnerInside});
