@@ -97,10 +97,10 @@ def _own_kernel(name, own, fills):
 
 def observed_findings(seen):
     """The findings in what a runner's launch observer saw during a request:
-    {"kernels": [names], "launches": n, "triton": [names the subject's
-    Triton kernels have], "triton_launches": m, "fills": the fills Triton's
-    own code asked torch for, "off": true if CUPTI's callbacks were turned
-    off}. Every kernel is accounted for by a Triton kernel the subject
+    {"kernels": [names], "triton": [names the subject's Triton kernels
+    have], "fills": the fills Triton's own code asked torch for, "takes":
+    the observer's takes so far (RunnerClient counts them), "off": true if
+    CUPTI's callbacks were turned off}. Every kernel is accounted for by a Triton kernel the subject
     launched (or a fill Triton asked for); a graph launched by the
     subject's code is not one."""
     if seen is None:
@@ -121,8 +121,8 @@ def observed_findings(seen):
         elif not _own_kernel(name, own, fills):
             findings.append(f"library compute: kernel {name[:200]} ran on the GPU, not one of "
                             "the subject's Triton kernels (seen by CUPTI)")
-    # The launch counts are not compared: Triton launches nothing for an
-    # empty grid, so fewer seen than it was asked for is no finding.
+    # Names, not launch counts: Triton launches nothing for an empty grid,
+    # so fewer launches seen than it was asked for would be no sign.
     return findings
 
 

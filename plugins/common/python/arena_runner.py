@@ -112,14 +112,12 @@ class LaunchObserver:
     def __init__(self, lib, description):
         self.description = description
         self._buf = None
-        self._watch = self._take = self._count = self._takes = None
-        self._last = [0, 0]
+        self._watch = self._take = self._takes = None
         if lib is not None:
             import ctypes
             self._buf = ctypes.create_string_buffer(1 << 19)
-            self._watch, self._take, self._count, self._takes = \
-                lib.arena_launches_watch, lib.arena_launches_take, lib.arena_launches_count, \
-                lib.arena_launches_takes
+            self._watch, self._take, self._takes = \
+                lib.arena_launches_watch, lib.arena_launches_take, lib.arena_launches_takes
 
     @classmethod
     def start(cls, path):
@@ -130,7 +128,6 @@ class LaunchObserver:
         import ctypes
         lib = ctypes.CDLL(path)
         lib.arena_launches_error.restype = ctypes.c_char_p
-        lib.arena_launches_count.restype = ctypes.c_int64
         lib.arena_launches_takes.restype = ctypes.c_int64
         if lib.arena_launches_start() != 0:
             return cls(None, "none: " + lib.arena_launches_error().decode(errors="replace"))
@@ -143,18 +140,15 @@ class LaunchObserver:
 
     def take(self, state):
         """What was launched since the last take, and which Triton kernels
-        the subject launched meanwhile (the runner's count)."""
+        the subject launched meanwhile, and the fills Triton asked for (as
+        the runner saw them)."""
         triton, state["kernels"] = sorted(state["kernels"]), set()
         fills, state["fills"] = state["fills"], 0
-        triton_launches, self._last[1] = state["launches"] - self._last[1], state["launches"]
         if self._take is None:
             return None
         n = self._take(self._buf, len(self._buf))
-        total = self._count()
-        launches, self._last[0] = total - self._last[0], total
         seen = {"kernels": [] if n < 0 else self._buf.raw[:n].decode(errors="replace").splitlines(),
-                "launches": launches, "triton": triton, "triton_launches": triton_launches,
-                "fills": fills, "takes": self._takes()}
+                "triton": triton, "fills": fills, "takes": self._takes()}
         if n < 0:
             seen["off"] = True
         return seen

@@ -10,9 +10,8 @@
 //   arena_launches_watch(1) ... the subject's code ... arena_launches_watch(0)
 //   arena_launches_take(buf, cap) the distinct names seen while watched since
 //                                 the last take, one per line ("<graph>" for a
-//                                 graph's launch), and their launches counted
-//                                 in arena_launches_count(); -1 when the
-//                                 callbacks were turned off since the start
+//                                 graph's launch); -1 when the callbacks were
+//                                 turned off since the start
 //   arena_launches_takes()        how many takes there were: the judge counts
 //                                 the runner's, so a take by anyone else (the
 //                                 names seen, dropped) shows
@@ -37,6 +36,7 @@
 
 namespace {
 
+using arena::cupti::ForEachLaunchCallback;
 using arena::cupti::In;
 using arena::cupti::kDriverGraphLaunches;
 using arena::cupti::kDriverLaunches;
@@ -51,14 +51,12 @@ decltype(&cuptiGetCallbackState) callback_state = nullptr;
 CUpti_SubscriberHandle subscriber = nullptr;
 std::string error = "not started";
 std::atomic<bool> watching{false};
-std::atomic<int64_t> launches{0};
 std::atomic<int64_t> takes{0};
 std::mutex mu;
 std::set<std::string> names;  // guarded by mu
 bool overflowed = false;      // guarded by mu
 
 void Seen(const char* name) {
-  launches.fetch_add(1);
   std::string n = name != nullptr && name[0] != '\0' ? std::string(name).substr(0, kMaxName) : "?";
   for (char& c : n) {
     if (c == '\n' || c == '\r') c = ' ';
@@ -115,15 +113,10 @@ bool Find(void* lib, const char* name, F* f) {
 
 // Every watched callback still on.
 bool StillOn() {
-  auto on = [](CUpti_CallbackDomain d, CUpti_CallbackId id) {
+  return ForEachLaunchCallback([](CUpti_CallbackDomain d, CUpti_CallbackId id) {
     uint32_t enabled = 0;
     return callback_state(&enabled, subscriber, d, id) == CUPTI_SUCCESS && enabled != 0;
-  };
-  bool ok = true;
-  for (auto id : kDriverLaunches) ok &= on(CUPTI_CB_DOMAIN_DRIVER_API, id);
-  for (auto id : kDriverGraphLaunches) ok &= on(CUPTI_CB_DOMAIN_DRIVER_API, id);
-  for (auto id : kRuntimeLaunches) ok &= on(CUPTI_CB_DOMAIN_RUNTIME_API, id);
-  return ok;
+  });
 }
 
 }  // namespace
@@ -160,13 +153,9 @@ __attribute__((visibility("default"))) int arena_launches_start() {
     return -1;
   }
   subscriber = sub;
-  bool ok = true;
-  for (auto id : kDriverLaunches) ok &= enable_callback(1, sub, CUPTI_CB_DOMAIN_DRIVER_API, id) == CUPTI_SUCCESS;
-  for (auto id : kDriverGraphLaunches) {
-    ok &= enable_callback(1, sub, CUPTI_CB_DOMAIN_DRIVER_API, id) == CUPTI_SUCCESS;
-  }
-  for (auto id : kRuntimeLaunches) ok &= enable_callback(1, sub, CUPTI_CB_DOMAIN_RUNTIME_API, id) == CUPTI_SUCCESS;
-  if (!ok) {
+  if (!ForEachLaunchCallback([sub](CUpti_CallbackDomain d, CUpti_CallbackId id) {
+        return enable_callback(1, sub, d, id) == CUPTI_SUCCESS;
+      })) {
     error = "CUPTI refused a launch callback";
     return -1;
   }
@@ -177,8 +166,6 @@ __attribute__((visibility("default"))) int arena_launches_start() {
 __attribute__((visibility("default"))) const char* arena_launches_error() { return error.c_str(); }
 
 __attribute__((visibility("default"))) void arena_launches_watch(int on) { watching.store(on != 0); }
-
-__attribute__((visibility("default"))) int64_t arena_launches_count() { return launches.load(); }
 
 __attribute__((visibility("default"))) int64_t arena_launches_takes() { return takes.load(); }
 

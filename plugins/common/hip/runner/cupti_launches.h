@@ -34,6 +34,17 @@ inline constexpr CUpti_CallbackId kDriverGraphLaunches[] = {
     CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch_ptsz,
 };
 
+// f(domain, id) for every launch call above (a graph's included), each
+// one called; whether every one returned true.
+template <typename F>
+bool ForEachLaunchCallback(F&& f) {
+  bool ok = true;
+  for (CUpti_CallbackId id : kDriverLaunches) ok &= f(CUPTI_CB_DOMAIN_DRIVER_API, id);
+  for (CUpti_CallbackId id : kDriverGraphLaunches) ok &= f(CUPTI_CB_DOMAIN_DRIVER_API, id);
+  for (CUpti_CallbackId id : kRuntimeLaunches) ok &= f(CUPTI_CB_DOMAIN_RUNTIME_API, id);
+  return ok;
+}
+
 template <size_t N>
 bool In(CUpti_CallbackId id, const CUpti_CallbackId (&ids)[N]) {
   for (CUpti_CallbackId x : ids) {

@@ -15,6 +15,7 @@
 namespace arena::hip2hip {
 namespace {
 
+using cupti::ForEachLaunchCallback;
 using cupti::In;
 using cupti::kDriverGraphLaunches;
 using cupti::kDriverLaunches;
@@ -279,9 +280,7 @@ bool Observer::EnableWatched() {
   auto enable = [&](CUpti_CallbackDomain d, CUpti_CallbackId id) {
     return api.enable_callback(1, sub, d, id) == CUPTI_SUCCESS;
   };
-  bool ok = true;
-  for (auto id : kDriverLaunches) ok &= enable(CUPTI_CB_DOMAIN_DRIVER_API, id);
-  for (auto id : kDriverGraphLaunches) ok &= enable(CUPTI_CB_DOMAIN_DRIVER_API, id);
+  bool ok = ForEachLaunchCallback(enable);
   for (auto id : kDriverHostMemory) ok &= enable(CUPTI_CB_DOMAIN_DRIVER_API, id);
   for (auto id : kDriverToHost) ok &= enable(CUPTI_CB_DOMAIN_DRIVER_API, id);
   for (auto id : kDriverExport) ok &= enable(CUPTI_CB_DOMAIN_DRIVER_API, id);
@@ -290,7 +289,6 @@ bool Observer::EnableWatched() {
   for (auto id : kRuntimePersisting) ok &= enable(CUPTI_CB_DOMAIN_RUNTIME_API, id);
   ok &= enable(CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_cuMemCreate);
   ok &= enable(CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_cuMemPoolCreate);
-  for (auto id : kRuntimeLaunches) ok &= enable(CUPTI_CB_DOMAIN_RUNTIME_API, id);
   for (auto id : kRuntimeHostMemory) ok &= enable(CUPTI_CB_DOMAIN_RUNTIME_API, id);
   return ok;
 }
