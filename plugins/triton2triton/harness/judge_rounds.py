@@ -103,7 +103,7 @@ class TimingRounds:
         if self.rounds_on_cpu:
             count = CPU_ROUND_SETS  # the interpreter's calls are slow; several sets still
 
-        lent = {}
+        lent, draws = {}, None
         try:
             mode = "eager"
             for attempt in range(2):
@@ -149,6 +149,7 @@ class TimingRounds:
                 for any_runner in runners.values():
                     any_runner.freeze(False)
             phases.lap("setup_s")
+            draws = self.round_draws(params, count)
             samples = {s: [] for s in SUBJECTS}
             worst = {"max_abs_err": 0.0, "max_rel_err": 0.0}
             for i in range(rounds + 1):  # round 0 warms up and is not kept
@@ -158,7 +159,7 @@ class TimingRounds:
                 order = SUBJECTS if i % 2 == 0 else SUBJECTS[::-1]
                 secret = rng.randrange(count)
                 first = lent[order[0]][2]
-                self.draw_sets(first, params, rng.getrandbits(48), count)
+                draws.draw(first, rng.getrandbits(48))
                 for s in order:
                     slabs = lent[s][2]
                     if s != order[0]:
@@ -243,11 +244,14 @@ class TimingRounds:
                                 f"inputs (round {i}): {detail}"])
                 phases.lap("verify_s")
         finally:
+            if draws is not None:
+                draws.close()
             for s, (ids, _, _) in lent.items():
                 runners[s].unbind(ids, self.timeout_s)
         method = (f"judge-clock+{'cuda-graph' if mode == 'graph' else 'eager'}-rounds-of-{count}"
                   "-fresh-input-sets+secret-verified-set+interleaved")
-        metrics = {"method": method, "sets_per_round": count, "round_trip_us": overhead,
+        metrics = {"method": method, "sets_per_round": count, "inputs_drawn_by": draws.how,
+                   "round_trip_us": overhead,
                    "single_call_us": single, "verified": worst, "phases": phases.seconds}
         return make_reply("passed", method, metrics=metrics,
                           extra={"baseline_us": samples["baseline"],

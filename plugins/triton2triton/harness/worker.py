@@ -30,7 +30,8 @@ Its parts: this file (requests, runners, inputs, checks), judge_rounds.py
 (the timing rounds), judge_support.py (what both use).
 
 Public API: Judge (init, compile, check, time; draw_inputs and draw_sets make
-a trial's and a timing round's inputs), IntegrityFailure, slot_bytes(),
+a trial's and a timing round's inputs), RoundDraws (a timing stage's rounds'
+inputs, an inputs function's captured on the GPU), IntegrityFailure, slot_bytes(),
 sample_index(), gather() and SAMPLE_ELEMENTS (where a timed call is read),
 serve() and selftest(task_dir).
 """
@@ -97,6 +98,100 @@ def _resolve(ref, directory, prefix):
 def _dtype_name(dtype):
     return str(dtype).replace("torch.", "")
 
+
+
+def _capture_round(device, body):
+    """`body(generator)` captured as a CUDA graph; returns replay(seed),
+    which seeds the graph's generator again and replays it: every replay
+    draws new values (the generator's state is read at replay)."""
+    gen = torch.Generator(device=device)
+    graph = torch.cuda.CUDAGraph()
+    graph.register_generator_state(gen)
+    with torch.cuda.graph(graph):
+        body(gen)
+
+    def replay(seed):
+        gen.manual_seed(seed)
+        graph.replay()
+    return replay
+
+
+class RoundDraws:
+    """Fresh sets for every round of one timing stage, `count` sets a round
+    (draw(slabs, seed)). Default distributions are drawn as draw_sets does.
+    A task's inputs function is called once per set of the first round; on
+    the GPU a whole round of its calls is then captured once per slab (a
+    CUDA graph, replayed for each later round with its generator seeded
+    again from the round's secret seed), where calling it for every set of
+    every round took a quarter of a Triton task's timing. An inputs function
+    that cannot be captured (it reads a value on the host, or copies from
+    host memory) is called per set as before. A captured round is held to
+    the called one: the inputs that differ between a round's first two sets
+    drawn by calls must differ in its first replay, and those that do not,
+    not (a value the function computed on the host would be frozen into
+    every set by capture); where they disagree, the round is drawn again by
+    calls, and so is every later one. `how` says which was used."""
+
+    def __init__(self, judge, params, count, capture=None):
+        self.judge, self.params, self.count = judge, params, count
+        self.capture = capture or (_capture_round if judge.device == "cuda" else None)
+        self.names = [spec["name"] for spec in judge.task["inputs"]]
+        self.replays = {}  # the slabs' data pointers -> replay(seed)
+        self.checked = set()
+        self.varies = None
+        self.how = "calls"
+        if judge.make_inputs is None:
+            self.how = "in place"
+        elif self.capture is None or count < 2:
+            self.how = "calls (no GPU)" if self.capture is None else "calls (one set a round)"
+
+    def draw(self, slabs, seed):
+        if self.how != "calls" and not self.how.startswith("graph"):
+            self.judge.draw_sets(slabs, self.params, seed, self.count)
+            return
+        if self.varies is None:
+            self.judge.draw_sets(slabs, self.params, seed, self.count)
+            self.varies = self._variation(slabs)
+            return
+        key = tuple(slabs[name].data_ptr() for name in self.names)
+        if key not in self.replays:
+            try:
+                self.replays[key] = self.capture(self.judge.device,
+                                                 lambda gen: self._round(slabs, gen))
+            except Exception as e:  # noqa: BLE001  (any failure: calls, as before)
+                self._fall_back(f"calls (the inputs function was not captured: "
+                                f"{type(e).__name__}: {str(e).splitlines()[0][:160] if str(e) else ''})")
+                self.judge.draw_sets(slabs, self.params, seed, self.count)
+                return
+        self.replays[key](seed)
+        if key not in self.checked:
+            self.checked.add(key)
+            varies = self._variation(slabs)
+            if varies != self.varies:
+                frozen = sorted(n for n in varies if varies[n] != self.varies[n])
+                self._fall_back("calls (a captured round's sets differed from called ones "
+                                f"in: {', '.join(frozen)})")
+                self.judge.draw_sets(slabs, self.params, seed, self.count)
+                return
+        self.how = "graph"
+
+    def _round(self, slabs, gen):
+        for k in range(self.count):
+            tensors = self.judge.make_inputs(params=self.params, generator=gen,
+                                             device=self.judge.device)
+            for name in self.names:
+                slabs[name][k].copy_(tensors[name].reshape(-1))
+
+    def _variation(self, slabs):
+        return {name: not bitwise_equal(slabs[name][0], slabs[name][1]) for name in self.names}
+
+    def _fall_back(self, how):
+        self.how = how
+        self.replays.clear()
+
+    def close(self):
+        """Frees the graphs (before the slabs they write are unbound)."""
+        self.replays.clear()
 
 
 class Judge(TimingRounds):
@@ -262,6 +357,10 @@ class Judge(TimingRounds):
                 target.random_(a, b, generator=gen)
             if not direct:
                 t.copy_(target)
+
+    def round_draws(self, params, count):
+        """What draws each round of one timing stage (RoundDraws)."""
+        return RoundDraws(self, params, count)
 
     def _output_specs(self, params):
         return {spec["name"]: (DTYPES[spec["dtype"]],

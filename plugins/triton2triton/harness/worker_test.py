@@ -93,6 +93,101 @@ class DrawSetsTest(unittest.TestCase):
         self.assertTrue(bitwise_equal(slabs["x"][2].contiguous(), judge.draw_inputs(params, 7)["x"]))
 
 
+class _Capture:
+    """CUDA graph capture as RoundDraws uses it, on the CPU: the body is
+    run again at each replay, with `capturing` set, from the replay's seed."""
+
+    def __init__(self, fail=None):
+        self.capturing, self.captures, self.replays, self.fail = False, 0, 0, fail
+
+    def __call__(self, device, body):
+        if self.fail:
+            raise RuntimeError(self.fail)
+        self.captures += 1
+
+        def replay(seed):
+            self.replays += 1
+            gen = torch.Generator(device=device)
+            gen.manual_seed(seed)
+            self.capturing = True
+            try:
+                body(gen)
+            finally:
+                self.capturing = False
+        return replay
+
+
+class RoundDrawsTest(unittest.TestCase):
+    SPEC = [{"name": "x", "dtype": "float32", "shape": ["n"]},
+            {"name": "k", "dtype": "int64", "shape": [1]}]
+
+    def _draws(self, capture, frozen_under_capture=False, count=4):
+        calls = []
+
+        def make_inputs(params, generator, device):
+            calls.append(1)
+            x = torch.randn(params["n"], generator=generator, device=device)
+            # A value taken to the host: capture would freeze it into every set.
+            k = 3 if frozen_under_capture and capture.capturing else \
+                int(torch.randint(0, 1 << 30, (1,), generator=generator))
+            return {"x": x, "k": torch.tensor([k])}
+
+        judge, params = _judge(self.SPEC, make_inputs), {"n": 50}
+        judge.device = "cpu"
+        slabs = [_slabs(judge, params, count), _slabs(judge, params, count)]
+        return worker.RoundDraws(judge, params, count, capture=capture), slabs, calls
+
+    def test_later_rounds_replay_a_capture_per_slab(self):
+        capture = _Capture()
+        draws, slabs, calls = self._draws(capture)
+        seen = set()
+        for i in range(6):
+            draws.draw(slabs[i % 2], 1000 + 100 * i)
+            self.assertEqual(draws.how, "calls" if i == 0 else "graph")
+            rows = {bytes(slabs[i % 2]["x"][k].contiguous().view(torch.uint8).numpy())
+                    for k in range(4)}
+            self.assertEqual(len(rows), 4)  # every set of a round differs
+            self.assertFalse(rows & seen)  # and from every earlier round's
+            seen |= rows
+        self.assertEqual(capture.captures, 2)  # once per slab
+        self.assertEqual(capture.replays, 5)
+        self.assertEqual(len(calls), 4 + 5 * 4)  # the fake runs the body at each replay
+
+    def test_a_value_frozen_by_capture_falls_back_to_calls(self):
+        capture = _Capture()
+        draws, slabs, _ = self._draws(capture, frozen_under_capture=True)
+        draws.draw(slabs[0], 1)
+        draws.draw(slabs[1], 2)
+        self.assertIn("differed from called ones in: k", draws.how)
+        # The round was drawn again by calls: its sets differ in k.
+        self.assertNotEqual(int(slabs[1]["k"][0, 0]), int(slabs[1]["k"][1, 0]))
+        draws.draw(slabs[0], 3)
+        self.assertEqual(capture.captures, 1)
+        self.assertEqual(capture.replays, 1)
+        self.assertNotEqual(int(slabs[0]["k"][0, 0]), int(slabs[0]["k"][1, 0]))
+
+    def test_an_inputs_function_that_cannot_be_captured_is_called(self):
+        capture = _Capture(fail="operation not permitted when stream is capturing")
+        draws, slabs, calls = self._draws(capture)
+        for i in range(3):
+            draws.draw(slabs[i % 2], 10 + i)
+        self.assertEqual(len(calls), 12)
+        self.assertIn("not captured: RuntimeError: operation not permitted", draws.how)
+
+    def test_without_a_gpu_or_an_inputs_function_nothing_is_captured(self):
+        draws, slabs, calls = self._draws(None)
+        draws.draw(slabs[0], 1)
+        draws.draw(slabs[1], 2)
+        self.assertEqual((draws.how, len(calls)), ("calls (no GPU)", 8))
+        judge, params = _judge(DrawSetsTest.INPUTS), {"n": 64}
+        plain = worker.RoundDraws(judge, params, 3, capture=_Capture())
+        a, b = _slabs(judge, params, 3), _slabs(judge, params, 3)
+        plain.draw(a, 7)
+        judge.draw_sets(b, params, 7, 3)
+        self.assertEqual(plain.how, "in place")
+        self.assertTrue(all(bitwise_equal(a[n], b[n]) for n in a))
+
+
 class SampleTest(unittest.TestCase):
     def test_small_tensors_are_read_whole_and_large_ones_at_secret_places(self):
         rng = random.SystemRandom()
