@@ -1,5 +1,6 @@
 #include "core/pipeline.h"
 
+#include <algorithm>
 #include <chrono>
 #include <exception>
 #include <filesystem>
@@ -93,6 +94,7 @@ Result<TaskResult> EvaluateCandidate(const TaskSpec& task, const TaskFamily& fam
   }
   if (reuse != nullptr) reuse->seed_ = result.seed;
   std::string missing;
+  auto phase = std::chrono::steady_clock::now();
   if (!reusing) ARENA_RETURN_IF_ERROR(Stage(task, baseline_dir, "", &missing));
   ARENA_RETURN_IF_ERROR(Stage(task, cand_dir, candidate_dir, &missing));
   // What was submitted, before any of it runs.
@@ -104,6 +106,8 @@ Result<TaskResult> EvaluateCandidate(const TaskSpec& task, const TaskFamily& fam
     ARENA_ASSIGN_OR_RETURN(harness[rel], ReadFile((fs::path(task.dir) / rel).string()));
   }
 
+  result.phases["stage_s"] = SecondsSince(phase);
+
   EvaluationContext ctx;
   ctx.task = &task;
   ctx.baseline_dir = baseline_dir;
@@ -114,6 +118,7 @@ Result<TaskResult> EvaluateCandidate(const TaskSpec& task, const TaskFamily& fam
       fs::absolute(options.project_root.empty() ? "." : options.project_root).lexically_normal().string();
   ctx.stage_timeout_s = options.stage_timeout_s;
   std::unique_ptr<EvaluationSession> owned;  // a session of this evaluation alone
+  phase = std::chrono::steady_clock::now();
   if (!reusing) {
     ARENA_ASSIGN_OR_RETURN(owned, family.Open(ctx));
     if (reuse != nullptr) {
@@ -122,11 +127,20 @@ Result<TaskResult> EvaluateCandidate(const TaskSpec& task, const TaskFamily& fam
     }
   }
   EvaluationSession* session = reuse != nullptr ? reuse->session_.get() : owned.get();
+  result.phases["open_s"] = SecondsSince(phase);
 
-  auto timed = [](auto&& fn) {
+  // A stage's seconds are what its family measured of its work where it
+  // says (a worker's reply); the rest of the call (starting the worker, the
+  // round trip) is counted in the phase "harness_s".
+  double harness_s = 0;
+  auto overhead = [&](std::chrono::steady_clock::time_point t, double seconds) {
+    harness_s += std::max(0.0, SecondsSince(t) - seconds);
+  };
+  auto timed = [&](auto&& fn) {
     auto t = std::chrono::steady_clock::now();
     StageOutcome o = Guarded(fn, HarnessError);
     if (o.seconds == 0) o.seconds = SecondsSince(t);
+    overhead(t, o.seconds);
     return o;
   };
 
@@ -235,6 +249,7 @@ Result<TaskResult> EvaluateCandidate(const TaskSpec& task, const TaskFamily& fam
         return failed;
       });
       if (cr.timing.stage.seconds == 0) cr.timing.stage.seconds = SecondsSince(t);
+      overhead(t, cr.timing.stage.seconds);
       if (cr.timing.stage.metrics.value("timed_out", false)) ++timing_timeouts;
     } else if (cr.candidate_check.status == StageStatus::kSkipped ||
                cr.baseline_check.status == StageStatus::kSkipped) {
@@ -250,7 +265,10 @@ Result<TaskResult> EvaluateCandidate(const TaskSpec& task, const TaskFamily& fam
   }
   result.provenance["toolchain"] =
       Guarded([&] { return session->Toolchain(); }, [](const std::string& why) { return Json(why); });
+  result.phases["harness_s"] = harness_s;
+  phase = std::chrono::steady_clock::now();
   owned.reset();  // ends worker processes before the integrity check
+  result.phases["close_s"] = SecondsSince(phase);
 
   // Harness files must be exactly as shipped in the candidate's folder.
   std::string tampered;

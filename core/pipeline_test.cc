@@ -3,7 +3,9 @@
 
 #include <filesystem>
 #include <fstream>
+#include <chrono>
 #include <stdexcept>
+#include <thread>
 
 #include <gtest/gtest.h>
 
@@ -95,6 +97,41 @@ class ThrowingFamily : public TaskFamily {
   const TaskFamily& inner_;
 };
 
+// A family whose baseline compile takes 100 ms of wall time but reports
+// 10 ms of work, as a worker that had to start first replies.
+class SlowStartSession : public EvaluationSession {
+ public:
+  explicit SlowStartSession(std::unique_ptr<EvaluationSession> inner) : inner_(std::move(inner)) {}
+  StageOutcome Compile(Subject subject) override {
+    StageOutcome o = inner_->Compile(subject);
+    if (subject == Subject::kBaseline) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(100));
+      o.seconds = 0.01;
+    }
+    return o;
+  }
+  StageOutcome Check(Subject subject, const Configuration& config, uint64_t seed) override {
+    return inner_->Check(subject, config, seed);
+  }
+  TimingOutcome Time(const Configuration& config) override { return inner_->Time(config); }
+
+ private:
+  std::unique_ptr<EvaluationSession> inner_;
+};
+
+class SlowStartFamily : public TaskFamily {
+ public:
+  explicit SlowStartFamily(const TaskFamily& inner) : inner_(inner) {}
+  Status ValidateTask(const TaskSpec& task) const override { return inner_.ValidateTask(task); }
+  Result<std::unique_ptr<EvaluationSession>> Open(const EvaluationContext& ctx) const override {
+    ARENA_ASSIGN_OR_RETURN(std::unique_ptr<EvaluationSession> s, inner_.Open(ctx));
+    return std::unique_ptr<EvaluationSession>(new SlowStartSession(std::move(s)));
+  }
+
+ private:
+  const TaskFamily& inner_;
+};
+
 class PipelineTest : public ::testing::Test {
  protected:
   void SetUp() override {
@@ -176,6 +213,24 @@ TEST_F(PipelineTest, CodeOfAFamilyThatThrowsFailsItsStageNotTheEvaluation) {
   EXPECT_EQ(threw_timings, 2);
   EXPECT_EQ(timed, 0);
   EXPECT_FALSE(ScoreTask(*r).correct);
+}
+
+TEST_F(PipelineTest, TimeOutsideWhatStagesMeasuredIsAPhaseOfItsOwn) {
+  const std::string cand = scratch_ + "/cand";
+  ASSERT_TRUE(MakeDirs(cand).ok());
+  std::ofstream(cand + "/kernel.fake") << "time_us: 50\n";
+  PipelineOptions o;
+  o.work_dir = scratch_ + "/work";
+  o.seed = 42;
+  SlowStartFamily family(*family_);
+  auto r = EvaluateCandidate(task_, family, cand, o);
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  EXPECT_DOUBLE_EQ(r->baseline_compile.seconds, 0.01);
+  EXPECT_GE(r->phases.value("harness_s", 0.0), 0.09);
+  for (const char* k : {"stage_s", "open_s", "close_s"}) EXPECT_TRUE(r->phases.contains(k)) << k;
+  EXPECT_GE(r->wall_s, 0.1);
+  // Stored and read back.
+  EXPECT_EQ(TaskResult::FromJson(r->ToJson()).phases, r->phases);
 }
 
 TEST_F(PipelineTest, CompileFailureStopsLaterStages) {

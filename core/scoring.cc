@@ -93,6 +93,7 @@ Json TaskResult::ToJson() const {
           {"integrity", integrity.ToJson()},
           {"configs", configs_json},
           {"wall_s", wall_s},
+          {"phases", phases},
           {"provenance", provenance}};
 }
 
@@ -110,6 +111,8 @@ TaskResult TaskResult::FromJson(const Json& j) {
   if (!r.provenance.is_object()) r.provenance = Json::object();
   for (const auto& c : j.value("configs", Json::array())) r.configs.push_back(ConfigResult::FromJson(c));
   r.wall_s = j.value("wall_s", 0.0);
+  r.phases = j.value("phases", Json::object());
+  if (!r.phases.is_object()) r.phases = Json::object();
   return r;
 }
 

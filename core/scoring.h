@@ -65,6 +65,12 @@ struct TaskResult {
   StageOutcome integrity;        // harness files untouched, layout sane
   std::vector<ConfigResult> configs;
   double wall_s = 0;
+  // Seconds of wall_s outside the stages' own: "stage_s" (the subjects'
+  // files copied), "open_s" (the family's session opened), "harness_s"
+  // (inside stage calls, beyond what the stages measured of their work:
+  // the family's workers started, round trips), "close_s" (its workers
+  // ended); empty for results stored before.
+  Json phases = Json::object();
   // What produced it (core/provenance.h): task_hash, scoring_version,
   // arena_build, device, arch; empty for results stored before.
   Json provenance = Json::object();

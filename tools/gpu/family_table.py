@@ -56,6 +56,12 @@ def main():
     wrong = []
     for task in report["tasks"]:
         walls.append(task["wall_s"])
+        # Outside the stages' own seconds (results stored since phases were).
+        for k, name in (("harness_s", "workers started and round trips"),
+                        ("open_s", "sessions opened"), ("stage_s", "files staged"),
+                        ("close_s", "workers ended")):
+            if k in (task.get("phases") or {}):
+                split[name] = split.get(name, 0.0) + task["phases"][k]
         compiles.append(task["baseline_compile"]["seconds"])
         for subject in ("baseline_compile", "candidate_compile"):
             split["compile"] += task[subject]["seconds"]
@@ -178,7 +184,8 @@ def main():
     if total > 0:
         print("- where the wall time went (whole family): " + ", ".join(
             f"{k} {v:.0f} s ({100 * v / total:.0f}%)" for k, v in split.items()) +
-            f", other (agent, workers, scheduling) {max(total - sum(split.values()), 0):.0f} s")
+            f", other (agent, scheduling{'' if 'workers ended' in split else ', workers'}) "
+            f"{max(total - sum(split.values()), 0):.0f} s")
     if phases:
         print("- the HIP worker's checks by phase: " + ", ".join(
             f"{k.removesuffix('_s')} {v:.0f} s" for k, v in sorted(phases.items())))
