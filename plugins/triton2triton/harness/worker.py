@@ -103,17 +103,27 @@ def _dtype_name(dtype):
 def _capture_round(device, body):
     """`body(generator)` captured as a CUDA graph; returns replay(seed),
     which seeds the graph's generator again and replays it: every replay
-    draws new values (the generator's state is read at replay)."""
+    draws new values (the generator's state is read at replay). A capture
+    that fails leaves the stream it was started from current again."""
+    stream = torch.cuda.current_stream()
     gen = torch.Generator(device=device)
     graph = torch.cuda.CUDAGraph()
-    graph.register_generator_state(gen)
-    with torch.cuda.graph(graph):
-        body(gen)
+    try:
+        graph.register_generator_state(gen)
+        with torch.cuda.graph(graph):
+            body(gen)
+    except BaseException:
+        torch.cuda.set_stream(stream)
+        torch.cuda.synchronize()  # a failure that is the GPU's own raises here
+        raise
 
     def replay(seed):
         gen.manual_seed(seed)
         graph.replay()
     return replay
+
+
+REPEAT_PLACES = 4096  # elements of a round's first set compared with earlier rounds'
 
 
 class RoundDraws:
@@ -125,12 +135,14 @@ class RoundDraws:
     again from the round's secret seed), where calling it for every set of
     every round took a quarter of a Triton task's timing. An inputs function
     that cannot be captured (it reads a value on the host, or copies from
-    host memory) is called per set as before. A captured round is held to
-    the called one: the inputs that differ between a round's first two sets
-    drawn by calls must differ in its first replay, and those that do not,
-    not (a value the function computed on the host would be frozen into
-    every set by capture); where they disagree, the round is drawn again by
-    calls, and so is every later one. `how` says which was used."""
+    host memory) is called per set as before. Replayed rounds are held to
+    called ones: the inputs that differ between a round's first two sets
+    drawn by calls must differ in a slab's first replay, and those that do
+    not, not (a value the function computed on the host would be frozen
+    into every set by capture); and no round's first set may repeat an
+    earlier round's at REPEAT_PLACES places. Where either fails, that round
+    is drawn again by calls, and so is every later one. `how` says which
+    was used."""
 
     def __init__(self, judge, params, count, capture=None):
         self.judge, self.params, self.count = judge, params, count
@@ -138,7 +150,8 @@ class RoundDraws:
         self.names = [spec["name"] for spec in judge.task["inputs"]]
         self.replays = {}  # the slabs' data pointers -> replay(seed)
         self.checked = set()
-        self.varies = None
+        self.varies = None  # input name -> differs between a called round's sets 0 and 1
+        self.earlier = []  # each round's first set at REPEAT_PLACES places
         self.how = "calls"
         if judge.make_inputs is None:
             self.how = "in place"
@@ -146,34 +159,43 @@ class RoundDraws:
             self.how = "calls (no GPU)" if self.capture is None else "calls (one set a round)"
 
     def draw(self, slabs, seed):
-        if self.how != "calls" and not self.how.startswith("graph"):
+        if self.how not in ("calls", "graph"):
             self.judge.draw_sets(slabs, self.params, seed, self.count)
             return
         if self.varies is None:
             self.judge.draw_sets(slabs, self.params, seed, self.count)
             self.varies = self._variation(slabs)
+            self._repeats(slabs)
             return
+        why = self._replay(slabs, seed)
+        if why:
+            self.how = f"calls ({why})"
+            self.replays.clear()
+            self.judge.draw_sets(slabs, self.params, seed, self.count)
+            return
+        self.how = "graph"
+
+    def _replay(self, slabs, seed):
+        """Replays this slab's captured round (capturing it first); returns
+        why the round must be drawn by calls instead, or ""."""
         key = tuple(slabs[name].data_ptr() for name in self.names)
-        if key not in self.replays:
-            try:
+        try:
+            if key not in self.replays:
                 self.replays[key] = self.capture(self.judge.device,
                                                  lambda gen: self._round(slabs, gen))
-            except Exception as e:  # noqa: BLE001  (any failure: calls, as before)
-                self._fall_back(f"calls (the inputs function was not captured: "
-                                f"{type(e).__name__}: {str(e).splitlines()[0][:160] if str(e) else ''})")
-                self.judge.draw_sets(slabs, self.params, seed, self.count)
-                return
-        self.replays[key](seed)
+            self.replays[key](seed)
+        except Exception as e:  # noqa: BLE001  (any failure: calls, as before)
+            text = str(e).splitlines()[0][:160] if str(e) else ""
+            return f"the inputs function was not captured: {type(e).__name__}: {text}"
         if key not in self.checked:
             self.checked.add(key)
             varies = self._variation(slabs)
             if varies != self.varies:
                 frozen = sorted(n for n in varies if varies[n] != self.varies[n])
-                self._fall_back("calls (a captured round's sets differed from called ones "
-                                f"in: {', '.join(frozen)})")
-                self.judge.draw_sets(slabs, self.params, seed, self.count)
-                return
-        self.how = "graph"
+                return f"a replayed round's sets differed from called ones in: {', '.join(frozen)}"
+        if self._repeats(slabs):
+            return "a replayed round's first set repeated an earlier round's"
+        return ""
 
     def _round(self, slabs, gen):
         for k in range(self.count):
@@ -185,9 +207,19 @@ class RoundDraws:
     def _variation(self, slabs):
         return {name: not bitwise_equal(slabs[name][0], slabs[name][1]) for name in self.names}
 
-    def _fall_back(self, how):
-        self.how = how
-        self.replays.clear()
+    def _repeats(self, slabs):
+        """Whether this round's first set holds, at REPEAT_PLACES places of
+        its varying inputs, what an earlier round's did (and keeps it)."""
+        places = []
+        for name in self.names:
+            if self.varies.get(name):
+                row = slabs[name][0]
+                step = max(1, row.numel() // REPEAT_PLACES)
+                places.append(row[::step][:REPEAT_PLACES].clone())
+        repeated = bool(places) and any(
+            all(bitwise_equal(a, b) for a, b in zip(places, seen)) for seen in self.earlier)
+        self.earlier.append(places)
+        return repeated
 
     def close(self):
         """Frees the graphs (before the slabs they write are unbound)."""

@@ -97,8 +97,9 @@ class _Capture:
     """CUDA graph capture as RoundDraws uses it, on the CPU: the body is
     run again at each replay, with `capturing` set, from the replay's seed."""
 
-    def __init__(self, fail=None):
+    def __init__(self, fail=None, ignore_seed=False):
         self.capturing, self.captures, self.replays, self.fail = False, 0, 0, fail
+        self.ignore_seed = ignore_seed  # every replay draws the same sets
 
     def __call__(self, device, body):
         if self.fail:
@@ -108,7 +109,7 @@ class _Capture:
         def replay(seed):
             self.replays += 1
             gen = torch.Generator(device=device)
-            gen.manual_seed(seed)
+            gen.manual_seed(0 if self.ignore_seed else seed)
             self.capturing = True
             try:
                 body(gen)
@@ -165,6 +166,19 @@ class RoundDrawsTest(unittest.TestCase):
         self.assertEqual(capture.captures, 1)
         self.assertEqual(capture.replays, 1)
         self.assertNotEqual(int(slabs[0]["k"][0, 0]), int(slabs[0]["k"][1, 0]))
+
+    def test_replays_that_repeat_an_earlier_round_fall_back_to_calls(self):
+        capture = _Capture(ignore_seed=True)
+        draws, slabs, _ = self._draws(capture)
+        draws.draw(slabs[0], 1)
+        draws.draw(slabs[1], 2)
+        self.assertEqual(draws.how, "graph")
+        first = slabs[1]["x"].clone()
+        draws.draw(slabs[0], 3)  # the same sets as the round before
+        self.assertIn("first set repeated an earlier round's", draws.how)
+        self.assertFalse(bitwise_equal(slabs[0]["x"], first))  # drawn again by calls
+        draws.draw(slabs[1], 4)
+        self.assertEqual(capture.replays, 2)
 
     def test_an_inputs_function_that_cannot_be_captured_is_called(self):
         capture = _Capture(fail="operation not permitted when stream is capturing")
