@@ -64,6 +64,8 @@ FeedbackReport MakeFeedbackReport(const TaskResult& r) {
       std::snprintf(line, sizeof(line), ", %.3fx (%.2f us; baseline %.2f us)", *sp,
                     c.timing.candidate.median(), c.timing.baseline.median());
       t += line;
+    } else if (FailedWhenTimed(c)) {
+      t += ", FAILED WHEN TIMED (" + WithoutReferenceValues(c.timing.stage.detail) + ")";
     } else if (c.timing.stage.status != StageStatus::kPassed) {
       t += ", not timed (" + c.timing.stage.detail + ")";
     }

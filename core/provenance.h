@@ -35,7 +35,10 @@ namespace arena {
 // definitions) makes old scores incomparable with new ones.
 // 2: the speedup of subjects timed in interleaved rounds is the median of
 // the rounds' ratios (was the ratio of the medians).
-constexpr int kScoringVersion = 2;
+// 3: a task whose timing failed on a configuration checked correct (a
+// finding, a crash or a hang when timed) is not correct (its other
+// configurations' speedups were its score before).
+constexpr int kScoringVersion = 3;
 
 // SHA-256 (hex) of the task's files: task.yaml, then the editable and
 // harness files, each as its name, a NUL, its bytes and a NUL, sorted by name.

@@ -140,6 +140,7 @@ TaskScore ScoreTask(const TaskResult& r) {
   for (const auto& c : r.configs) {
     if (c.candidate_check.status != StageStatus::kSkipped) ++s.configs_checked;
     if (c.candidate_check.status == StageStatus::kFailed) any_failed = true;
+    if (FailedWhenTimed(c)) any_failed = true;
     if (c.kind == ConfigKind::kHeldout) {
       if (c.baseline_check.status != StageStatus::kSkipped) {
         heldout_base_checked = true;
@@ -186,11 +187,16 @@ TaskScore ScoreTask(const TaskResult& r) {
   return s;
 }
 
+bool FailedWhenTimed(const ConfigResult& c) {
+  return c.timing.stage.status == StageStatus::kFailed && c.baseline_check.passed() &&
+         c.candidate_check.passed();
+}
+
 bool FailedAGate(const TaskResult& r) {
   if (r.candidate_compile.status == StageStatus::kFailed) return true;
   if (r.integrity.status == StageStatus::kFailed) return true;
   for (const auto& c : r.configs) {
-    if (c.candidate_check.status == StageStatus::kFailed) return true;
+    if (c.candidate_check.status == StageStatus::kFailed || FailedWhenTimed(c)) return true;
   }
   return false;
 }

@@ -95,9 +95,17 @@ struct TaskScore {
 
 TaskScore ScoreTask(const TaskResult& result);
 
+// True where both subjects were checked correct on `config` and its
+// timing then failed (a finding, a crash or a hang when timed, or a
+// harness error): the candidate cannot be scored there, and a task whose
+// candidate could leave its slow configurations out of its mean speedup
+// that way would be ranked on the rest; it fails the task like a check.
+bool FailedWhenTimed(const ConfigResult& config);
+
 // True if the candidate failed a gate it was put through (compile,
-// integrity, or a check). A candidate that could not be checked at all on
-// this machine has not failed: it is unchecked.
+// integrity, a check, or timing after its checks passed). A candidate that
+// could not be checked at all on this machine has not failed: it is
+// unchecked.
 bool FailedAGate(const TaskResult& result);
 
 // True if the candidate compiled and failed nothing, but no check of it

@@ -147,6 +147,29 @@ TEST(Scoring, IntegrityFailureIsNotCorrect) {
   EXPECT_FALSE(ScoreTask(r).correct);
 }
 
+TEST(Scoring, FailingWhenTimedIsNotCorrect) {
+  // Fast where it let itself be timed, crashed (or was caught) where it
+  // was slow: the fast configuration's speedup must not become its score.
+  ConfigResult slow = Config("slow", ConfigKind::kHeldout, Pass(), Pass(), 100, 400);
+  slow.timing.stage = StageOutcome::Failed("candidate: runner exited with status 1 when timed");
+  TaskResult r = Task({Config("fast", ConfigKind::kTuning, Pass(), Pass(), 100, 10), slow});
+  EXPECT_TRUE(FailedWhenTimed(r.configs[1]));
+  EXPECT_FALSE(FailedWhenTimed(r.configs[0]));
+  TaskScore s = ScoreTask(r);
+  EXPECT_FALSE(s.correct);
+  EXPECT_DOUBLE_EQ(*s.score, 20);
+  EXPECT_FALSE(s.speedup_mean.has_value());
+  EXPECT_TRUE(FailedAGate(r));
+  // Not timed because a check was skipped or the baseline was wrong is no
+  // failure of the candidate's.
+  ConfigResult untimed = Config("u", ConfigKind::kHeldout, Fail(), Pass());
+  untimed.timing.stage = StageOutcome::Failed("harness error");
+  EXPECT_FALSE(FailedWhenTimed(untimed));
+  EXPECT_TRUE(ScoreTask(Task({Config("fast", ConfigKind::kTuning, Pass(), Pass(), 100, 10),
+                              Config("s", ConfigKind::kSmall, Pass(), Pass())}))
+                  .correct);
+}
+
 TEST(Scoring, RunSummaryHandComputed) {
   std::vector<TaskResult> run = {
       // Task 1: correct, speedups 2 (tuning) and 1 (held-out): mean 1.5, geomean sqrt 2.

@@ -138,6 +138,8 @@ TEST_P(Adversarial, GetsTheVerdictItsHeaderAsksFor) {
     }
   }
   ASSERT_TRUE(checked || !r->candidate_compile.passed()) << "nothing was checked";
+  // What reports and leaderboards rank says the same.
+  EXPECT_EQ(ScoreTask(*r).correct, correct) << c.file << ": the arena's verdict differs from its stages'";
   EXPECT_TRUE(r->baseline_compile.passed()) << c.file << ": the baseline suffered: "
                                             << r->baseline_compile.detail;
   for (const auto& cfg : r->configs) {

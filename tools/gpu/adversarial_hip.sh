@@ -54,10 +54,15 @@ for name in names:
     span = f"{min(speedups):.2f}-{max(speedups):.2f}x ({len(speedups)})" if speedups else "-"
     reason = next((s["detail"] for s in failed if s["detail"].startswith("integrity:")),
                   failed[0]["detail"] if failed else "")
-    mark = "" if got == expect else " **MISMATCH**"
-    print(f"| {name} | {expect} | {got}{mark} | {span} | {reason[:150].replace('|', '/')} |")
+    # The arena's own verdict (what reports and leaderboards rank) must
+    # agree: correct for a pass, not correct for anything caught.
+    correct = bool((task.get("score") or {}).get("correct"))
+    mark = "" if got == expect and correct == (expect == "passed") else " **MISMATCH**"
+    verdict = "correct" if correct else "not correct"
+    print(f"| {name} | {expect} | {got}{mark} | {verdict} | {span} | "
+          f"{reason[:150].replace('|', '/')} |")
 PY
-printf '\n| candidate | must get | got | speedups | reason |\n|---|---|---|---|---|\n' | tee -a "$out/adversarial_hip.md"
+printf '\n| candidate | must get | got | arena verdict | speedups | reason |\n|---|---|---|---|---|---|\n' | tee -a "$out/adversarial_hip.md"
 for name in "${names[@]}"; do
   sub="$(mktemp -d)"
   # A candidate for another task names it ("// task: FAMILY/SUITE/TASK").

@@ -8,12 +8,14 @@ import time
 
 import torch
 
-from arena_harness import bitwise_equal, compare, make_reply, median
+from arena_harness import TaskError, bitwise_equal, compare, make_reply, median
+from arena_judge import SubjectFailure
 from judge_support import (SUBJECTS, IntegrityFailure, Phases, compare_sets, gather, sample_index,
                            slot_bytes)
 
 
 CPU_ROUND_SETS = 6  # sets of a round on the CPU (tests only)
+REFERENCE_ROUNDS = 3  # rounds, chosen in secret, whose chosen set is held to the reference
 
 
 class _HostEvent:
@@ -49,8 +51,10 @@ class TimingRounds:
         calls) and waits for "done"; the round ends when the judge has copied
         the outputs of one set, chosen in secret, out of its own memory. That
         copy is verified afterwards at 64 Ki places drawn in secret, against
-        the other subject's on the same inputs, and the set's inputs must be
-        unchanged; every other set's outputs are compared too, after the
+        the other subject's on the same inputs (and in REFERENCE_ROUNDS
+        rounds chosen in secret, whole, against the reference at the checks'
+        tolerance), and the set's inputs must be unchanged; every other
+        set's outputs are compared too, after the
         round, at fewer places: a runner that answers before its work is
         done, skips or caches calls, or behaves differently when timed is
         caught, and all its work, on any stream or host thread, is inside
@@ -139,6 +143,11 @@ class TimingRounds:
                 for s in list(lent):
                     runners[s].unbind(lent.pop(s)[0], self.timeout_s)
             rounds = max(10, min(int(timing["repetitions"]), 30))
+            # Rounds whose chosen set's outputs are also held to the
+            # reference, at the checks' tolerance: a subject less precise
+            # when timed, yet within twice the tolerance of the baseline's
+            # outputs, does not get through every round.
+            held = set(rng.sample(range(1, rounds + 1), min(REFERENCE_ROUNDS, rounds)))
             # What evicting the L2 takes on an idle GPU, every runner stopped
             # (never more than it took before any subject ran: IdleGpu).
             for any_runner in runners.values():
@@ -172,6 +181,8 @@ class TimingRounds:
                            for name in probe if name not in inplace}
                 before = {name: gather(lent[order[0]][1][secret][name], idx)
                           for name, idx in watched.items()}
+                originals = {name: lent[order[0]][1][secret][name].clone()
+                             for name in probe} if i in held else None
                 self._sync()
                 phases.lap("fill_s")
                 snapshots = {}
@@ -242,6 +253,20 @@ class TimingRounds:
                             raise IntegrityFailure([
                                 f"candidate: {what} differ from the baseline's on the same "
                                 f"inputs (round {i}): {detail}"])
+                if originals is not None:
+                    expected = self._expected(originals, params)
+                    for name in names:
+                        got = snapshots["candidate"][name]
+                        if name not in expected:
+                            raise TaskError(f"reference returned no '{name}'")
+                        ok, detail, errs = compare(name, got, expected[name], self._tolerance(got))
+                        worst["max_abs_err"] = max(worst["max_abs_err"], errs[0])
+                        worst["max_rel_err"] = max(worst["max_rel_err"], errs[1])
+                        if not ok:
+                            # As a check would say: wrong on inputs of its own.
+                            raise SubjectFailure(f"candidate: wrong when timed: the outputs of "
+                                                 f"a timed call (round {i}): {detail}")
+                    del originals, expected
                 phases.lap("verify_s")
         finally:
             if draws is not None:
