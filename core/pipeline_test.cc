@@ -84,18 +84,21 @@ class ThrowingSession : public EvaluationSession {
   std::unique_ptr<EvaluationSession> inner_;
 };
 
-class ThrowingFamily : public TaskFamily {
+// A family whose sessions are another family's, each wrapped in a Session.
+template <typename Session>
+class WrappingFamily : public TaskFamily {
  public:
-  explicit ThrowingFamily(const TaskFamily& inner) : inner_(inner) {}
+  explicit WrappingFamily(const TaskFamily& inner) : inner_(inner) {}
   Status ValidateTask(const TaskSpec& task) const override { return inner_.ValidateTask(task); }
   Result<std::unique_ptr<EvaluationSession>> Open(const EvaluationContext& ctx) const override {
     ARENA_ASSIGN_OR_RETURN(std::unique_ptr<EvaluationSession> s, inner_.Open(ctx));
-    return std::unique_ptr<EvaluationSession>(new ThrowingSession(std::move(s)));
+    return std::unique_ptr<EvaluationSession>(new Session(std::move(s)));
   }
 
  private:
   const TaskFamily& inner_;
 };
+using ThrowingFamily = WrappingFamily<ThrowingSession>;
 
 // A family whose baseline compile takes 100 ms of wall time but reports
 // 10 ms of work, as a worker that had to start first replies.
@@ -119,18 +122,7 @@ class SlowStartSession : public EvaluationSession {
   std::unique_ptr<EvaluationSession> inner_;
 };
 
-class SlowStartFamily : public TaskFamily {
- public:
-  explicit SlowStartFamily(const TaskFamily& inner) : inner_(inner) {}
-  Status ValidateTask(const TaskSpec& task) const override { return inner_.ValidateTask(task); }
-  Result<std::unique_ptr<EvaluationSession>> Open(const EvaluationContext& ctx) const override {
-    ARENA_ASSIGN_OR_RETURN(std::unique_ptr<EvaluationSession> s, inner_.Open(ctx));
-    return std::unique_ptr<EvaluationSession>(new SlowStartSession(std::move(s)));
-  }
-
- private:
-  const TaskFamily& inner_;
-};
+using SlowStartFamily = WrappingFamily<SlowStartSession>;
 
 class PipelineTest : public ::testing::Test {
  protected:

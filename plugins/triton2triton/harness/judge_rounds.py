@@ -8,7 +8,7 @@ import time
 
 import torch
 
-from arena_harness import TaskError, bitwise_equal, compare, make_reply, median
+from arena_harness import bitwise_equal, compare, make_reply, median
 from arena_judge import SubjectFailure
 from judge_support import (SUBJECTS, IntegrityFailure, Phases, compare_sets, gather, sample_index,
                            slot_bytes)
@@ -255,17 +255,11 @@ class TimingRounds:
                                 f"inputs (round {i}): {detail}"])
                 if originals is not None:
                     expected = self._expected(originals, params)
-                    for name in names:
-                        got = snapshots["candidate"][name]
-                        if name not in expected:
-                            raise TaskError(f"reference returned no '{name}'")
-                        ok, detail, errs = compare(name, got, expected[name], self._tolerance(got))
-                        worst["max_abs_err"] = max(worst["max_abs_err"], errs[0])
-                        worst["max_rel_err"] = max(worst["max_rel_err"], errs[1])
-                        if not ok:
-                            # As a check would say: wrong on inputs of its own.
-                            raise SubjectFailure(f"candidate: wrong when timed: the outputs of "
-                                                 f"a timed call (round {i}): {detail}")
+                    detail = self._held_to_reference(names, snapshots["candidate"], expected, worst)
+                    if detail is not None:
+                        # As a check would say: wrong on inputs of its own.
+                        raise SubjectFailure(f"candidate: wrong when timed: the outputs of a "
+                                             f"timed call (round {i}): {detail}")
                     del originals, expected
                 phases.lap("verify_s")
         finally:

@@ -603,11 +603,16 @@ class Judge(TimingRounds):
                 continue
             if not bitwise_equal(shared[name], original):
                 return f"input '{name}' was modified (it is not in-place)"
-        for name in self._produced(outputs):
-            got = shared[name]
+        return self._held_to_reference(self._produced(outputs), shared, expected, worst)
+
+    def _held_to_reference(self, names, got, expected, worst):
+        """Why the first of `names` in `got` is not within the tolerance of
+        its reference output in `expected`, or None; `worst` keeps the
+        largest errors seen."""
+        for name in names:
             if name not in expected:
                 raise TaskError(f"reference returned no '{name}'")
-            ok, detail, errs = compare(name, got, expected[name], self._tolerance(got))
+            ok, detail, errs = compare(name, got[name], expected[name], self._tolerance(got[name]))
             worst["max_abs_err"] = max(worst["max_abs_err"], errs[0])
             worst["max_rel_err"] = max(worst["max_rel_err"], errs[1])
             if not ok:

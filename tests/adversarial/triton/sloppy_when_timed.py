@@ -12,19 +12,16 @@ CALLS = [0]
 
 
 @triton.jit
-def _sloppy(x_ptr, y_ptr, n, BLOCK: tl.constexpr):
+def _nudge(y_ptr, n, BLOCK: tl.constexpr):
+    # 1.5 times the task's float16 tolerance (2e-3 + 2e-3 |y|) off.
     offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
     mask = offs < n
-    x = tl.load(x_ptr + offs, mask=mask).to(tl.float32)
-    t = 2.0 / (1.0 + tl.exp(-2.0 * 0.7978845608 * (x + 0.044715 * x * x * x))) - 1.0
-    y = 0.5 * x * (1.0 + t)
-    # 1.5 times the task's float16 tolerance (2e-3 + 2e-3 |y|) off.
+    y = tl.load(y_ptr + offs, mask=mask).to(tl.float32)
     tl.store(y_ptr + offs, (y + 1.5 * (2e-3 + 2e-3 * tl.abs(y))).to(tl.float16), mask=mask)
 
 
 def run(x, y, n, **_):
     CALLS[0] += 1
-    if CALLS[0] <= 8:
-        gelu(x, y, n)
-        return
-    _sloppy[(triton.cdiv(n, 1024),)](x, y, n, BLOCK=1024)
+    gelu(x, y, n)
+    if CALLS[0] > 8:
+        _nudge[(triton.cdiv(n, 1024),)](y, n, BLOCK=1024)
