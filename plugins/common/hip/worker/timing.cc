@@ -3,6 +3,12 @@
 
 namespace arena::hip2hip {
 
+// Rounds, chosen in secret, whose chosen set is held to the reference
+// (both subjects timed): a subject less precise in more than half of its
+// rounds, as it must be to move the median, is caught with probability
+// at least 7/8.
+constexpr int kHeldRounds = 3;
+
 Json Judge::Time(const Json& req) {
   PhaseClock phases;  // where the stage's time goes, reported with it
   FinishPrefetch();   // nothing of the judge's own runs beside a round
@@ -112,6 +118,24 @@ Json Judge::Time(const Json& req) {
       inits.push_back(*init);
     }
   }
+  // Both subjects timed: kHeldRounds rounds, chosen in secret, hold in
+  // their chosen set a fresh trial (drawn on the host from a secret seed,
+  // as a check's are, its CPU reference computed), whose outputs are then
+  // held to the reference at the checks' tolerance besides the other
+  // subject's: a subject less precise when timed, yet within twice the
+  // tolerance of the other's outputs, fails a round it cannot tell apart.
+  std::vector<Trial> held;
+  std::map<int, size_t> held_at;  // round -> its trial in `held`
+  if (!alone && reference_ != nullptr) {
+    std::vector<uint64_t> seeds;
+    for (int k = 0; k < kHeldRounds; ++k) seeds.push_back(rng() >> 8);
+    std::map<uint64_t, Trial> made = MakeTrials(p, params, seeds);
+    if (made.size() != seeds.size()) return Reply("error", "timing: a held round's reference failed");
+    for (auto& [seed, t] : made) held.push_back(std::move(t));
+    std::uniform_int_distribution<int> any_round(1, rounds);
+    while (held_at.size() < held.size()) held_at.emplace(any_round(rng), held_at.size());
+  }
+  phases.Lap("held_s");  // the held rounds' trials and references
   // One eager call of each subject on one set: the size of a round. Its
   // inputs: the first verification trial's, or drawn on the device.
   const uint64_t probe_seed = rng();
@@ -181,6 +205,11 @@ Json Judge::Time(const Json& req) {
         ARENA_RETURN_IF_ERROR(fill_->Fill(base + in[i].off, in[i].stride, count,
                                           static_cast<size_t>(Numel(in[i].shape)), in[i].dtype, inits[i],
                                           seed + 0x9E3779B97F4A7C15ull * i));
+        if (vt != nullptr) {  // a held round: the chosen set holds its trial
+          const std::vector<uint8_t>& bytes = vt->inputs[i].bytes;
+          e = cudaMemcpy(base + in[i].off + secret * in[i].stride, bytes.data(), bytes.size(),
+                         cudaMemcpyHostToDevice);
+        }
         continue;
       }
       const auto* pool = static_cast<const uint8_t*>(device_pools[i]->ptr);
@@ -326,13 +355,15 @@ Json Judge::Time(const Json& req) {
                                req.value("expected_rounds", rounds) - alone_.timed_rounds, rng)
               : 0;
     const Trial* vt = alone ? &verify[pick] : nullptr;
+    const auto held_here = held_at.find(round);
+    const Trial* ht = held_here == held_at.end() ? nullptr : &held[held_here->second];
     std::vector<std::string> turn = order;
     if (round % 2 == 1) std::reverse(turn.begin(), turn.end());
     for (const auto& s : turn) {
       RunnerClient* r = runners[s];
       auto* base = reinterpret_cast<uint8_t*>(r->slab_ptr());
       phases.Lap("verify_s");
-      if (Status st = fill_sets(base, round_seed, offsets, secret, vt); !st.ok()) {
+      if (Status st = fill_sets(base, round_seed, offsets, secret, alone ? vt : ht); !st.ok()) {
         return Reply("error", st.message());
       }
       cudaError_t e = cudaSuccess;
@@ -441,6 +472,18 @@ Json Judge::Time(const Json& req) {
       worst_abs = std::max(worst_abs, c.max_abs_err);
       worst_rel = std::max(worst_rel, c.max_rel_err);
       if (!c.ok) return Finding(what + " (round " + std::to_string(round) + "): " + c.detail);
+      if (ht != nullptr) {
+        std::vector<double> want(sample.count);
+        for (size_t j = 0; j < sample.count; ++j) want[j] = ht->reference[o][sample.start + j * sample.stride];
+        const Comparison held_c = Compare(outputs_[o].name, got["candidate"], want, atol, rtol);
+        worst_abs = std::max(worst_abs, held_c.max_abs_err);
+        worst_rel = std::max(worst_rel, held_c.max_rel_err);
+        if (!held_c.ok) {
+          // As a check would say: wrong on inputs of its own.
+          return Reply("failed", "candidate: wrong when timed: the outputs of a timed call (round " +
+                                     std::to_string(round) + "): " + held_c.detail);
+        }
+      }
       // Every set of the round, lightly (PickSetRuns), both subjects timed:
       // skipping a few sets' work is caught every round, not only when the
       // chosen set is one of them. What this looks for is poison or garbage,
