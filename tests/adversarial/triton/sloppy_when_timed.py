@@ -1,10 +1,12 @@
-# class: exact when checked, less precise when timed (a cheaper path after
-# the checks' calls), inside twice the tolerance of the baseline's outputs
+# class: exact when checked, less precise when timed (a cheaper path when
+# its calls are captured for a timed round's graph; under the interpreter,
+# past the checks' calls), inside twice the tolerance of the baseline's outputs
 # that the timed rounds compare with, outside the tolerance of the reference
 # (GPU only: on the CPU, triton_rounds_test.py times it)
 # expect: wrong when timed
 # where: gpu
 
+import torch
 import triton
 import triton.language as tl
 
@@ -23,5 +25,5 @@ def _nudge(y_ptr, n, BLOCK: tl.constexpr):
 def run(x, y, n, **_):
     CALLS[0] += 1
     gelu(x, y, n)
-    if CALLS[0] > 8:
+    if torch.cuda.is_current_stream_capturing() if x.is_cuda else CALLS[0] > 8:
         _nudge[(triton.cdiv(n, 1024),)](y, n, BLOCK=1024)
