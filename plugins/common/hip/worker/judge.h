@@ -31,6 +31,7 @@
 #include <memory>
 #include <optional>
 #include <random>
+#include <set>
 #include <string>
 #include <thread>
 #include <vector>
@@ -311,6 +312,9 @@ class Judge {
 
   Result<Trial> MakeTrial(const ParameterValues& p, const std::vector<ArenaParam>& params,
                           uint64_t seed);
+  // A trial of these inputs: its CPU reference computed.
+  Result<Trial> TrialOf(std::vector<HostTensor> inputs, const ParameterValues& p,
+                        const std::vector<ArenaParam>& params);
 
   static Result<HostTensor> ReadTensor(const Json& spec);
 

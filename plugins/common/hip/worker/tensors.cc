@@ -155,6 +155,8 @@ double Load(const HostTensor& t, int64_t i) {
   return 0;
 }
 
+}  // namespace
+
 HostTensor Empty(ArenaDtype dtype, const std::vector<int64_t>& shape) {
   HostTensor t;
   t.dtype = dtype;
@@ -164,8 +166,6 @@ HostTensor Empty(ArenaDtype dtype, const std::vector<int64_t>& shape) {
   t.bytes.assign(static_cast<size_t>(t.numel) * DtypeSize(dtype), 0);
   return t;
 }
-
-}  // namespace
 
 Result<ArenaDtype> ParseDtype(const std::string& name) {
   static const std::pair<const char*, ArenaDtype> kNames[] = {

@@ -40,6 +40,9 @@ HostTensor Poisoned(ArenaDtype dtype, const std::vector<int64_t>& shape);
 
 std::vector<double> Widen(const HostTensor& t);
 
+// A tensor of `dtype` and `shape`, zeroed.
+HostTensor Empty(ArenaDtype dtype, const std::vector<int64_t>& shape);
+
 struct Comparison {
   bool ok = true;
   std::string detail;

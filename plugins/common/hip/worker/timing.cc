@@ -118,24 +118,19 @@ Json Judge::Time(const Json& req) {
       inits.push_back(*init);
     }
   }
-  // Both subjects timed: kHeldRounds rounds, chosen in secret, hold in
-  // their chosen set a fresh trial (drawn on the host from a secret seed,
-  // as a check's are, its CPU reference computed), whose outputs are then
-  // held to the reference at the checks' tolerance besides the other
-  // subject's: a subject less precise when timed, yet within twice the
-  // tolerance of the other's outputs, fails a round it cannot tell apart.
-  std::vector<Trial> held;
-  std::map<int, size_t> held_at;  // round -> its trial in `held`
+  // Both subjects timed: in kHeldRounds rounds, chosen in secret, the
+  // chosen set's inputs (drawn on the device like every other set's) are
+  // read back before the round and its outputs then held to the CPU
+  // reference at the checks' tolerance besides the other subject's: a
+  // subject less precise when timed, yet within twice the tolerance of the
+  // other's outputs, fails a round it cannot tell apart.
+  std::set<int> held_rounds;
   if (!alone && reference_ != nullptr) {
-    std::vector<uint64_t> seeds;
-    for (int k = 0; k < kHeldRounds; ++k) seeds.push_back(rng() >> 8);
-    std::map<uint64_t, Trial> made = MakeTrials(p, params, seeds);
-    if (made.size() != seeds.size()) return Reply("error", "timing: a held round's reference failed");
-    for (auto& [seed, t] : made) held.push_back(std::move(t));
     std::uniform_int_distribution<int> any_round(1, rounds);
-    while (held_at.size() < held.size()) held_at.emplace(any_round(rng), held_at.size());
+    while (held_rounds.size() < static_cast<size_t>(std::min(kHeldRounds, rounds))) {
+      held_rounds.insert(any_round(rng));
+    }
   }
-  phases.Lap("held_s");  // the held rounds' trials and references
   // One eager call of each subject on one set: the size of a round. Its
   // inputs: the first verification trial's, or drawn on the device.
   const uint64_t probe_seed = rng();
@@ -205,11 +200,6 @@ Json Judge::Time(const Json& req) {
         ARENA_RETURN_IF_ERROR(fill_->Fill(base + in[i].off, in[i].stride, count,
                                           static_cast<size_t>(Numel(in[i].shape)), in[i].dtype, inits[i],
                                           seed + 0x9E3779B97F4A7C15ull * i));
-        if (vt != nullptr) {  // a held round: the chosen set holds its trial
-          const std::vector<uint8_t>& bytes = vt->inputs[i].bytes;
-          e = cudaMemcpy(base + in[i].off + secret * in[i].stride, bytes.data(), bytes.size(),
-                         cudaMemcpyHostToDevice);
-        }
         continue;
       }
       const auto* pool = static_cast<const uint8_t*>(device_pools[i]->ptr);
@@ -355,16 +345,24 @@ Json Judge::Time(const Json& req) {
                                req.value("expected_rounds", rounds) - alone_.timed_rounds, rng)
               : 0;
     const Trial* vt = alone ? &verify[pick] : nullptr;
-    const auto held_here = held_at.find(round);
-    const Trial* ht = held_here == held_at.end() ? nullptr : &held[held_here->second];
+    const bool held = held_rounds.count(round) > 0;
+    std::vector<HostTensor> held_inputs;  // the chosen set's, read back before the round
     std::vector<std::string> turn = order;
     if (round % 2 == 1) std::reverse(turn.begin(), turn.end());
     for (const auto& s : turn) {
       RunnerClient* r = runners[s];
       auto* base = reinterpret_cast<uint8_t*>(r->slab_ptr());
       phases.Lap("verify_s");
-      if (Status st = fill_sets(base, round_seed, offsets, secret, alone ? vt : ht); !st.ok()) {
+      if (Status st = fill_sets(base, round_seed, offsets, secret, vt); !st.ok()) {
         return Reply("error", st.message());
+      }
+      for (size_t i = 0; held && held_inputs.size() < in.size(); ++i) {
+        HostTensor t = Empty(in[i].dtype, in[i].shape);
+        if (cudaMemcpy(t.bytes.data(), base + in[i].off + secret * in[i].stride, t.bytes.size(),
+                       cudaMemcpyDeviceToHost) != cudaSuccess) {
+          return Reply("error", "reading a held round's inputs back failed");
+        }
+        held_inputs.push_back(std::move(t));
       }
       cudaError_t e = cudaSuccess;
       // The chosen set's inputs, sampled before the round: they must be
@@ -450,6 +448,7 @@ Json Judge::Time(const Json& req) {
       }
     }
     // The chosen set's outputs.
+    std::optional<Trial> held_trial;  // a held round's: its reference, computed once
     for (size_t o = 0, at = 0; o < out.size(); at += out[o].stride, ++o) {
       const auto [atol, rtol] = Tolerance(o);
       const Sample sample = PickSample(static_cast<size_t>(Numel(out[o].shape)), rng);
@@ -472,9 +471,16 @@ Json Judge::Time(const Json& req) {
       worst_abs = std::max(worst_abs, c.max_abs_err);
       worst_rel = std::max(worst_rel, c.max_rel_err);
       if (!c.ok) return Finding(what + " (round " + std::to_string(round) + "): " + c.detail);
-      if (ht != nullptr) {
+      if (held) {
+        if (!held_trial.has_value()) {
+          Result<Trial> t = TrialOf(std::move(held_inputs), p, params);
+          if (!t.ok()) return Reply("error", "timing: a held round's reference: " + t.status().message());
+          held_trial = std::move(*t);
+        }
         std::vector<double> want(sample.count);
-        for (size_t j = 0; j < sample.count; ++j) want[j] = ht->reference[o][sample.start + j * sample.stride];
+        for (size_t j = 0; j < sample.count; ++j) {
+          want[j] = held_trial->reference[o][sample.start + j * sample.stride];
+        }
         const Comparison held_c = Compare(outputs_[o].name, got["candidate"], want, atol, rtol);
         worst_abs = std::max(worst_abs, held_c.max_abs_err);
         worst_rel = std::max(worst_rel, held_c.max_rel_err);

@@ -65,8 +65,14 @@ Status Judge::EnsureFill() {
 
 Result<Judge::Trial> Judge::MakeTrial(const ParameterValues& p, const std::vector<ArenaParam>& params,
                                      uint64_t seed) {
+  ARENA_ASSIGN_OR_RETURN(std::vector<HostTensor> inputs, DrawInputs(p, seed));
+  return TrialOf(std::move(inputs), p, params);
+}
+
+Result<Judge::Trial> Judge::TrialOf(std::vector<HostTensor> inputs, const ParameterValues& p,
+                                   const std::vector<ArenaParam>& params) {
   Trial t;
-  ARENA_ASSIGN_OR_RETURN(t.inputs, DrawInputs(p, seed));
+  t.inputs = std::move(inputs);
   for (const auto& o : outputs_) {
     ARENA_ASSIGN_OR_RETURN(auto shape, Shape(o, p));
     t.out_shapes.push_back(shape);
