@@ -45,6 +45,23 @@ TEST(FeedbackReport, SaysWhatPassedAndHidesReferenceValues) {
   EXPECT_EQ(f.text.find("2.25"), std::string::npos) << "a reference value leaked:\n" << f.text;
 }
 
+TEST(FeedbackReport, AFailureWhenTimedIsNotCorrectAndHidesReferenceValues) {
+  TaskResult r;
+  r.candidate_compile = StageOutcome::Passed();
+  r.integrity = StageOutcome::Passed();
+  ConfigResult timed = Config("t1", StageOutcome::Passed(), 10, 5);
+  timed.timing.stage = StageOutcome::Failed(
+      "candidate: wrong when timed: the outputs of a timed call (round 7): 'y': 5 of 65536 "
+      "element(s) outside atol=0.002 rtol=0.002; e.g. got 1.5, expected 2.25");
+  r.configs = {timed, Config("t2", StageOutcome::Passed(), 10, 5)};
+  FeedbackReport f = MakeFeedbackReport(r);
+  EXPECT_FALSE(f.correct);
+  EXPECT_NE(f.text.find("t1: correct, FAILED WHEN TIMED (candidate: wrong when timed"), std::string::npos)
+      << f.text;
+  EXPECT_NE(f.text.find("summary: NOT correct"), std::string::npos) << f.text;
+  EXPECT_EQ(f.text.find("2.25"), std::string::npos) << "a reference value leaked:\n" << f.text;
+}
+
 TEST(FeedbackReport, CompileErrorsVerbatim) {
   TaskResult r;
   r.candidate_compile = StageOutcome::Failed("SyntaxError: invalid syntax", "File kernel.py, line 3");
