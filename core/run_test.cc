@@ -179,6 +179,23 @@ TEST(Run, AnAdapterThatThrowsFailsItsTasksNotTheRun) {
   }
 }
 
+TEST(Run, TheVerdictOfATaskThatFailedWhenTimedSaysSo) {
+  TaskResult r;
+  r.candidate_compile = StageOutcome::Passed();
+  r.integrity = StageOutcome::Passed();
+  ConfigResult c;
+  c.name = "t";
+  c.baseline_check = StageOutcome::Passed();
+  c.candidate_check = StageOutcome::Passed();
+  c.timing.stage = StageOutcome::Failed("candidate: runner exited with status 4");
+  r.configs = {c};
+  EXPECT_EQ(TaskVerdict(r), "FAILED WHEN TIMED");
+  r.configs[0].timing.stage = StageOutcome::Skipped("skipped: no GPU");
+  EXPECT_EQ(TaskVerdict(r), "correct");
+  r.configs[0].candidate_check = StageOutcome::Failed("wrong");
+  EXPECT_EQ(TaskVerdict(r), "WRONG");
+}
+
 TEST(Run, UnknownAgentIsBadInput) {
   RunRequest r = Request(testing::TempDir() + "/run_bad");
   r.agent = "nobody";
