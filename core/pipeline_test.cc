@@ -138,14 +138,15 @@ class PipelineTest : public ::testing::Test {
     ASSERT_TRUE(ResetDir(scratch_).ok());
   }
 
-  TaskResult Evaluate(const std::string& kernel_fake) {
+  // Evaluates a candidate with `family` (the fake family where null).
+  TaskResult Evaluate(const std::string& kernel_fake, const TaskFamily* family = nullptr) {
     const std::string cand = scratch_ + "/cand";
     EXPECT_TRUE(MakeDirs(cand).ok());
     std::ofstream(cand + "/kernel.fake") << kernel_fake;
     PipelineOptions o;
     o.work_dir = scratch_ + "/work";
     o.seed = 42;
-    auto r = EvaluateCandidate(task_, *family_, cand, o);
+    auto r = EvaluateCandidate(task_, family != nullptr ? *family : *family_, cand, o);
     EXPECT_TRUE(r.ok()) << r.status().ToString();
     return *r;
   }
@@ -177,14 +178,8 @@ TEST_F(PipelineTest, CorrectAndFaster) {
 
 TEST_F(PipelineTest, CodeOfAFamilyThatThrowsFailsItsStageNotTheEvaluation) {
   ThrowingFamily family(*family_);
-  const std::string cand = scratch_ + "/cand";
-  ASSERT_TRUE(MakeDirs(cand).ok());
-  std::ofstream(cand + "/kernel.fake") << "time_us: 50\n";
-  PipelineOptions o;
-  o.work_dir = scratch_ + "/work";
-  o.seed = 42;
-  auto r = EvaluateCandidate(task_, family, cand, o);
-  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  const TaskResult result = Evaluate("time_us: 50\n", &family);
+  const TaskResult* r = &result;
   int threw_checks = 0, threw_timings = 0, timed = 0;
   for (const auto& c : r->configs) {
     EXPECT_TRUE(c.baseline_check.passed()) << c.name;
@@ -208,15 +203,9 @@ TEST_F(PipelineTest, CodeOfAFamilyThatThrowsFailsItsStageNotTheEvaluation) {
 }
 
 TEST_F(PipelineTest, TimeOutsideWhatStagesMeasuredIsAPhaseOfItsOwn) {
-  const std::string cand = scratch_ + "/cand";
-  ASSERT_TRUE(MakeDirs(cand).ok());
-  std::ofstream(cand + "/kernel.fake") << "time_us: 50\n";
-  PipelineOptions o;
-  o.work_dir = scratch_ + "/work";
-  o.seed = 42;
   SlowStartFamily family(*family_);
-  auto r = EvaluateCandidate(task_, family, cand, o);
-  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  const TaskResult result = Evaluate("time_us: 50\n", &family);
+  const TaskResult* r = &result;
   EXPECT_DOUBLE_EQ(r->baseline_compile.seconds, 0.01);
   EXPECT_GE(r->phases.value("harness_s", 0.0), 0.09);
   for (const char* k : {"stage_s", "open_s", "close_s"}) EXPECT_TRUE(r->phases.contains(k)) << k;
