@@ -48,6 +48,8 @@ def main():
     rows, ratios, walls, compiles = [], [], [], []
     split = {"compile": 0.0, "checks": 0.0, "timing": 0.0}  # seconds over the family
     phases = {}  # the HIP worker's check phases, seconds over the family
+    timing_phases = {}  # the judges' timing phases, seconds over the family
+    drawn_by = {}  # Triton: how the timed rounds' inputs were drawn, configurations
     family = report["tasks"][0]["family"] if report["tasks"] else "?"
     nvcc = []  # hip families: the platform compiler's time per subject
     rtc = []  # the same, for subjects built by runtime compilation
@@ -80,6 +82,12 @@ def main():
                                  f"{c[subject]['status']} {c[subject]['detail'][:100]}")
             t = c["timing"]
             split["timing"] += t["stage"]["seconds"]
+            timed_metrics = t["stage"].get("metrics") or {}
+            for k, v in (timed_metrics.get("phases") or {}).items():
+                timing_phases[k] = timing_phases.get(k, 0.0) + v
+            if "inputs_drawn_by" in timed_metrics:
+                how = timed_metrics["inputs_drawn_by"].split(" (")[0]
+                drawn_by[how] = drawn_by.get(how, 0) + 1
             if t["stage"]["status"] != "passed":
                 rows.append((task["task_id"], c["name"], c["kind"], None, None, None, None,
                              t["stage"]["detail"][:60]))
@@ -189,6 +197,12 @@ def main():
     if phases:
         print("- the HIP worker's checks by phase: " + ", ".join(
             f"{k.removesuffix('_s')} {v:.0f} s" for k, v in sorted(phases.items())))
+    if timing_phases:
+        print("- timing by phase (the judges' own clocks): " + ", ".join(
+            f"{k.removesuffix('_s')} {v:.1f} s" for k, v in sorted(timing_phases.items())))
+    if drawn_by:
+        print("- timed rounds' inputs drawn by: " + ", ".join(
+            f"{k} {v}" for k, v in sorted(drawn_by.items())))
     if nvcc:
         print(f"- nvcc compile time per subject (kernel.hip to a shared library, "
               f"{len(nvcc)} compiles): median {median(nvcc):.2f} s, max {max(nvcc):.2f} s")
