@@ -30,12 +30,7 @@ namespace {
 std::string NoSpeedupReason(const TaskResult& r, const TaskScore& s) {
   if (!s.compiled) return "does not compile";
   if (s.configs_checked == 0) return "not checked: no GPU";
-  if (!s.correct) {
-    for (const auto& c : r.configs) {
-      if (FailedWhenTimed(c) && c.candidate_check.passed()) return "failed when timed";
-    }
-    return "wrong";
-  }
+  if (!s.correct) return FailedOnlyWhenTimed(r) ? "failed when timed" : "wrong";
   if (!r.device.is_gpu()) return "not timed: no GPU";
   return "not timed";
 }

@@ -424,9 +424,7 @@ std::string TaskVerdict(const TaskResult& r) {
     verdict = "NO COMPILE";
   } else if (Unchecked(r)) {
     verdict = "unchecked (nothing could be checked here)";
-  } else if (std::none_of(r.configs.begin(), r.configs.end(), [](const ConfigResult& c) {
-               return c.candidate_check.status == StageStatus::kFailed;
-             }) && std::any_of(r.configs.begin(), r.configs.end(), FailedWhenTimed)) {
+  } else if (FailedOnlyWhenTimed(r)) {
     verdict = "FAILED WHEN TIMED";
   }
   return verdict + (s.speedup_mean ? " " + std::to_string(*s.speedup_mean).substr(0, 5) + "x" : "");

@@ -192,6 +192,16 @@ bool FailedWhenTimed(const ConfigResult& c) {
          c.candidate_check.passed();
 }
 
+bool FailedOnlyWhenTimed(const TaskResult& r) {
+  if (!r.candidate_compile.passed()) return false;
+  bool timed_failure = false;
+  for (const auto& c : r.configs) {
+    if (c.candidate_check.status == StageStatus::kFailed) return false;
+    timed_failure |= FailedWhenTimed(c);
+  }
+  return timed_failure;
+}
+
 bool FailedAGate(const TaskResult& r) {
   if (r.candidate_compile.status == StageStatus::kFailed) return true;
   if (r.integrity.status == StageStatus::kFailed) return true;

@@ -102,6 +102,11 @@ TaskScore ScoreTask(const TaskResult& result);
 // that way would be ranked on the rest; it fails the task like a check.
 bool FailedWhenTimed(const ConfigResult& config);
 
+// True if the candidate compiled, failed no check, and failed when timed
+// on some configuration: what the verdict and the report call "failed
+// when timed" (a failed check is "wrong" first).
+bool FailedOnlyWhenTimed(const TaskResult& result);
+
 // True if the candidate failed a gate it was put through (compile,
 // integrity, a check, or timing after its checks passed). A candidate that
 // could not be checked at all on this machine has not failed: it is

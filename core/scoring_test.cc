@@ -160,6 +160,9 @@ TEST(Scoring, FailingWhenTimedIsNotCorrect) {
   EXPECT_DOUBLE_EQ(*s.score, 20);
   EXPECT_FALSE(s.speedup_mean.has_value());
   EXPECT_TRUE(FailedAGate(r));
+  EXPECT_TRUE(FailedOnlyWhenTimed(r));
+  r.configs[0].candidate_check = Fail();  // a failed check is "wrong" first
+  EXPECT_FALSE(FailedOnlyWhenTimed(r));
   // Not timed because a check was skipped or the baseline was wrong is no
   // failure of the candidate's.
   ConfigResult untimed = Config("u", ConfigKind::kHeldout, Fail(), Pass());

@@ -456,12 +456,17 @@ Json Judge::Time(const Json& req) {
       for (const auto& s : order) {
         got[s] = Sampled(static_cast<uint8_t*>(snaps[s]->ptr) + at, out[o].dtype, sample);
       }
+      // `g` against trial `t`'s reference at the sampled places, at the
+      // checks' tolerance.
+      auto against_reference = [&](const HostTensor& g, const Trial& t) {
+        std::vector<double> want(sample.count);
+        for (size_t j = 0; j < sample.count; ++j) want[j] = t.reference[o][sample.start + j * sample.stride];
+        return Compare(outputs_[o].name, g, want, atol, rtol);
+      };
       Comparison c;
       std::string what;
       if (alone) {
-        std::vector<double> want(sample.count);
-        for (size_t j = 0; j < sample.count; ++j) want[j] = vt->reference[o][sample.start + j * sample.stride];
-        c = Compare(outputs_[o].name, got[order[0]], want, atol, rtol);
+        c = against_reference(got[order[0]], *vt);
         what = order[0] + ": a timed call's outputs are wrong";
       } else {
         // Each within the tolerance of the reference: within twice of each other.
@@ -477,11 +482,7 @@ Json Judge::Time(const Json& req) {
           if (!t.ok()) return Reply("error", "timing: a held round's reference: " + t.status().message());
           held_trial = std::move(*t);
         }
-        std::vector<double> want(sample.count);
-        for (size_t j = 0; j < sample.count; ++j) {
-          want[j] = held_trial->reference[o][sample.start + j * sample.stride];
-        }
-        const Comparison held_c = Compare(outputs_[o].name, got["candidate"], want, atol, rtol);
+        const Comparison held_c = against_reference(got["candidate"], *held_trial);
         worst_abs = std::max(worst_abs, held_c.max_abs_err);
         worst_rel = std::max(worst_rel, held_c.max_rel_err);
         if (!held_c.ok) {
