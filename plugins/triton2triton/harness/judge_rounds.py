@@ -146,8 +146,12 @@ class TimingRounds:
             # Rounds whose chosen set's outputs are also held to the
             # reference, at the checks' tolerance: a subject less precise
             # when timed, yet within twice the tolerance of the baseline's
-            # outputs, does not get through every round.
+            # outputs, does not get through every round. Every round keeps
+            # its chosen set's inputs alike, and the held ones are compared
+            # after the last round: no round's timing tells a subject that
+            # it, or an earlier one, was held.
             held = set(rng.sample(range(1, rounds + 1), min(REFERENCE_ROUNDS, rounds)))
+            kept = []  # (round, its chosen set's inputs, the candidate's outputs)
             # What evicting the L2 takes on an idle GPU, every runner stopped
             # (never more than it took before any subject ran: IdleGpu).
             for any_runner in runners.values():
@@ -181,8 +185,7 @@ class TimingRounds:
                            for name in probe if name not in inplace}
                 before = {name: gather(lent[order[0]][1][secret][name], idx)
                           for name, idx in watched.items()}
-                originals = {name: lent[order[0]][1][secret][name].clone()
-                             for name in probe} if i in held else None
+                originals = {name: lent[order[0]][1][secret][name].clone() for name in probe}
                 self._sync()
                 phases.lap("fill_s")
                 snapshots = {}
@@ -253,15 +256,19 @@ class TimingRounds:
                             raise IntegrityFailure([
                                 f"candidate: {what} differ from the baseline's on the same "
                                 f"inputs (round {i}): {detail}"])
-                if originals is not None:
-                    expected = self._expected(originals, params)
-                    detail = self._held_to_reference(names, snapshots["candidate"], expected, worst)
-                    if detail is not None:
-                        # As a check would say: wrong on inputs of its own.
-                        raise SubjectFailure(f"candidate: wrong when timed: the outputs of a "
-                                             f"timed call (round {i}): {detail}")
-                    del originals, expected
+                if i in held:
+                    kept.append((i, originals, snapshots["candidate"]))
+                del originals
                 phases.lap("verify_s")
+            for i, originals, got in kept:
+                expected = self._expected(originals, params)
+                detail = self._held_to_reference(names, got, expected, worst)
+                if detail is not None:
+                    # As a check would say: wrong on inputs of its own.
+                    raise SubjectFailure(f"candidate: wrong when timed: the outputs of a "
+                                         f"timed call (round {i}): {detail}")
+                del expected
+            phases.lap("verify_s")
         finally:
             if draws is not None:
                 draws.close()
