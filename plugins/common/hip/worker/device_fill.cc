@@ -55,9 +55,9 @@ __device__ unsigned short to_bf16(float f) {
   return (unsigned short)(x >> 16);
 }
 extern "C" __global__ void arena_fill(char* base, u64 stride, u64 n, int dtype, int dist, double a,
-                                      double b, u64 seed) {
-  const u64 k = blockIdx.y;
-  char* p = base + k * stride;
+                                      double b, u64 seed, u64 first) {
+  const u64 k = first + blockIdx.y;  // the set's index in the draw: its key
+  char* p = base + blockIdx.y * stride;
   const int wide = dtype == 3 || dtype == 8;  // float64, int64
   const u64 key = mix(seed + 0x632BE59BD9B4E019ull * (k + 1));
   for (u64 i = blockIdx.x * (u64)blockDim.x + threadIdx.x; i < n; i += (u64)gridDim.x * blockDim.x) {
@@ -164,11 +164,40 @@ Result<DeviceFill> DeviceFill::Create(int device) {
   f.gather_ = reinterpret_cast<const void*>(gather);
   f.differs_ = reinterpret_cast<const void*>(differs);
   f.flag_ = flag;  // one word per judge, never freed
+  ARENA_RETURN_IF_ERROR(f.SelfCheck());
   return f;
 }
 
+// A set drawn alone (first_set = k) must be set k of a draw of many, and
+// differ from the others: the timing's held rounds redraw their chosen
+// set that way after the last round, and would otherwise hold a subject to
+// inputs it never saw. Checked once per judge, on the GPU in use.
+Status DeviceFill::SelfCheck() const {
+  constexpr size_t kNumel = 3000, kStride = 4096 * sizeof(float);
+  void* mem = nullptr;
+  if (cudaError_t e = cudaMalloc(&mem, 4 * kStride); e != cudaSuccess) {
+    return Internal("checking the input generator: " + CudaText(e));
+  }
+  char* base = static_cast<char*>(mem);
+  auto check = [&]() -> Status {
+    const nlohmann::json init = {{"dist", "normal"}};
+    constexpr uint64_t kSeed = 0x5EEDull;
+    ARENA_RETURN_IF_ERROR(Fill(base, kStride, 3, kNumel, ARENA_FLOAT32, init, kSeed));
+    ARENA_RETURN_IF_ERROR(Fill(base + 3 * kStride, kStride, 1, kNumel, ARENA_FLOAT32, init, kSeed, 1));
+    ARENA_ASSIGN_OR_RETURN(bool same_set_differs, Differs(base + kStride, base + 3 * kStride, kNumel * sizeof(float)));
+    ARENA_ASSIGN_OR_RETURN(bool other_set_differs, Differs(base, base + 3 * kStride, kNumel * sizeof(float)));
+    if (same_set_differs || !other_set_differs) {
+      return Internal("the input generator does not draw a set alone as it draws it among others");
+    }
+    return OkStatus();
+  };
+  const Status s = check();
+  cudaFree(mem);
+  return s;
+}
+
 Status DeviceFill::Fill(void* base, size_t stride, size_t sets, size_t numel, ArenaDtype dtype,
-                        const nlohmann::json& init, uint64_t seed) const {
+                        const nlohmann::json& init, uint64_t seed, size_t first_set) const {
   if (sets == 0 || numel == 0) return OkStatus();
   if (sets > 65535) return InvalidArgument("too many sets for one fill");
   const std::string dist = init.value("dist", "normal");
@@ -190,9 +219,9 @@ Status DeviceFill::Fill(void* base, size_t stride, size_t sets, size_t numel, Ar
     return InvalidArgument("unknown init dist '" + dist + "'");
   }
   char* p = static_cast<char*>(base);
-  unsigned long long stride_arg = stride, n_arg = numel, seed_arg = seed;
+  unsigned long long stride_arg = stride, n_arg = numel, seed_arg = seed, first_arg = first_set;
   int dtype_arg = static_cast<int>(dtype);
-  void* args[] = {&p, &stride_arg, &n_arg, &dtype_arg, &d, &a, &b, &seed_arg};
+  void* args[] = {&p, &stride_arg, &n_arg, &dtype_arg, &d, &a, &b, &seed_arg, &first_arg};
   const unsigned blocks = static_cast<unsigned>(std::min<size_t>((numel + 255) / 256, 1024));
   cudaError_t e = cudaLaunchKernel(kernel_, dim3(blocks, static_cast<unsigned>(sets)), dim3(256), args, 0, nullptr);
   if (e == cudaSuccess) e = cudaStreamSynchronize(nullptr);

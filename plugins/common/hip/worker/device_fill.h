@@ -35,9 +35,11 @@ class DeviceFill {
 
   // `sets` tensors of `numel` elements of `dtype`, the k-th at
   // base + k * stride, drawn from `init` ({"dist": ..., bounds as numbers})
-  // and `seed`; on the legacy default stream, waited for.
+  // and `seed`; on the legacy default stream, waited for. Set k is drawn
+  // from `seed` and first_set + k alone: Fill(..., seed, j) with one set
+  // draws again what set j of a larger draw held.
   Status Fill(void* base, size_t stride, size_t sets, size_t numel, ArenaDtype dtype,
-              const nlohmann::json& init, uint64_t seed) const;
+              const nlohmann::json& init, uint64_t seed, size_t first_set = 0) const;
 
   // `count` elements of `element_size` bytes, every `stride`-th from `src`
   // (device memory), packed at `dst` (device memory); waited for.
@@ -47,6 +49,8 @@ class DeviceFill {
   Result<bool> Differs(const void* a, const void* b, size_t bytes) const;
 
  private:
+  Status SelfCheck() const;
+
   const void* kernel_ = nullptr;
   const void* gather_ = nullptr;
   const void* differs_ = nullptr;

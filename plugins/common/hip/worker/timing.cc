@@ -119,11 +119,15 @@ Json Judge::Time(const Json& req) {
     }
   }
   // Both subjects timed: in kHeldRounds rounds, chosen in secret, the
-  // chosen set's inputs (drawn on the device like every other set's) are
-  // read back before the round and its outputs then held to the CPU
-  // reference at the checks' tolerance besides the other subject's: a
+  // candidate's outputs of the chosen set are also held to the CPU
+  // reference at the checks' tolerance, besides the other subject's: a
   // subject less precise when timed, yet within twice the tolerance of the
-  // other's outputs, fails a round it cannot tell apart.
+  // other's outputs, fails a round it cannot tell apart. Nothing of this
+  // happens around a held round: its sampled outputs are kept like every
+  // round's, and only after the last round is its chosen set drawn again
+  // from the round's seed (DeviceFill draws set k from the seed and k
+  // alone) and its reference computed, so that no gap before or after a
+  // round tells a subject which rounds are held or how many are left.
   std::set<int> held_rounds;
   if (!alone && reference_ != nullptr) {
     std::uniform_int_distribution<int> any_round(1, rounds);
@@ -326,6 +330,23 @@ Json Judge::Time(const Json& req) {
   phases.Lap("setup_s");  // the sizing round, snapshots, the idle eviction's time
   std::map<std::string, std::vector<double>> samples;
   double worst_abs = 0, worst_rel = 0;
+  // A held round: its seed, its chosen set, and per output the places
+  // sampled and the candidate's values there.
+  struct HeldRound {
+    int round;
+    uint64_t seed;
+    size_t set;
+    std::vector<std::pair<Sample, HostTensor>> outputs;
+  };
+  std::vector<HeldRound> kept;
+  // Output o's values `g` at the places `sample` against trial `t`'s
+  // reference, at the checks' tolerance.
+  auto against_reference = [&](size_t o, const Sample& sample, const HostTensor& g, const Trial& t) {
+    const auto [atol, rtol] = Tolerance(o);
+    std::vector<double> want(sample.count);
+    for (size_t j = 0; j < sample.count; ++j) want[j] = t.reference[o][sample.start + j * sample.stride];
+    return Compare(outputs_[o].name, g, want, atol, rtol);
+  };
   for (int round = 0; round <= rounds; ++round) {  // round 0 warms up
     // Alone: offsets[i][k], where set k's window of input i starts in
     // its pool. Both: the round's seed, the same for both subjects.
@@ -346,7 +367,6 @@ Json Judge::Time(const Json& req) {
               : 0;
     const Trial* vt = alone ? &verify[pick] : nullptr;
     const bool held = held_rounds.count(round) > 0;
-    std::vector<HostTensor> held_inputs;  // the chosen set's, read back before the round
     std::vector<std::string> turn = order;
     if (round % 2 == 1) std::reverse(turn.begin(), turn.end());
     for (const auto& s : turn) {
@@ -355,14 +375,6 @@ Json Judge::Time(const Json& req) {
       phases.Lap("verify_s");
       if (Status st = fill_sets(base, round_seed, offsets, secret, vt); !st.ok()) {
         return Reply("error", st.message());
-      }
-      for (size_t i = 0; held && held_inputs.size() < in.size(); ++i) {
-        HostTensor t = Empty(in[i].dtype, in[i].shape);
-        if (cudaMemcpy(t.bytes.data(), base + in[i].off + secret * in[i].stride, t.bytes.size(),
-                       cudaMemcpyDeviceToHost) != cudaSuccess) {
-          return Reply("error", "reading a held round's inputs back failed");
-        }
-        held_inputs.push_back(std::move(t));
       }
       cudaError_t e = cudaSuccess;
       // The chosen set's inputs, sampled before the round: they must be
@@ -448,7 +460,7 @@ Json Judge::Time(const Json& req) {
       }
     }
     // The chosen set's outputs.
-    std::optional<Trial> held_trial;  // a held round's: its reference, computed once
+    if (held) kept.push_back(HeldRound{round, round_seed, secret, {}});
     for (size_t o = 0, at = 0; o < out.size(); at += out[o].stride, ++o) {
       const auto [atol, rtol] = Tolerance(o);
       const Sample sample = PickSample(static_cast<size_t>(Numel(out[o].shape)), rng);
@@ -456,17 +468,10 @@ Json Judge::Time(const Json& req) {
       for (const auto& s : order) {
         got[s] = Sampled(static_cast<uint8_t*>(snaps[s]->ptr) + at, out[o].dtype, sample);
       }
-      // `g` against trial `t`'s reference at the sampled places, at the
-      // checks' tolerance.
-      auto against_reference = [&](const HostTensor& g, const Trial& t) {
-        std::vector<double> want(sample.count);
-        for (size_t j = 0; j < sample.count; ++j) want[j] = t.reference[o][sample.start + j * sample.stride];
-        return Compare(outputs_[o].name, g, want, atol, rtol);
-      };
       Comparison c;
       std::string what;
       if (alone) {
-        c = against_reference(got[order[0]], *vt);
+        c = against_reference(o, sample, got[order[0]], *vt);
         what = order[0] + ": a timed call's outputs are wrong";
       } else {
         // Each within the tolerance of the reference: within twice of each other.
@@ -476,21 +481,7 @@ Json Judge::Time(const Json& req) {
       worst_abs = std::max(worst_abs, c.max_abs_err);
       worst_rel = std::max(worst_rel, c.max_rel_err);
       if (!c.ok) return Finding(what + " (round " + std::to_string(round) + "): " + c.detail);
-      if (held) {
-        if (!held_trial.has_value()) {
-          Result<Trial> t = TrialOf(std::move(held_inputs), p, params);
-          if (!t.ok()) return Reply("error", "timing: a held round's reference: " + t.status().message());
-          held_trial = std::move(*t);
-        }
-        const Comparison held_c = against_reference(got["candidate"], *held_trial);
-        worst_abs = std::max(worst_abs, held_c.max_abs_err);
-        worst_rel = std::max(worst_rel, held_c.max_rel_err);
-        if (!held_c.ok) {
-          // As a check would say: wrong on inputs of its own.
-          return Reply("failed", "candidate: wrong when timed: the outputs of a timed call (round " +
-                                     std::to_string(round) + "): " + held_c.detail);
-        }
-      }
+      if (held) kept.back().outputs.push_back({sample, std::move(got["candidate"])});
       // Every set of the round, lightly (PickSetRuns), both subjects timed:
       // skipping a few sets' work is caught every round, not only when the
       // chosen set is one of them. What this looks for is poison or garbage,
@@ -518,6 +509,38 @@ Json Judge::Time(const Json& req) {
   }
   cudaEventDestroy(snap_start);
   cudaEventDestroy(snap_end);
+  // The held rounds, after the last: each one's chosen set drawn again
+  // from its seed, its reference computed, the candidate's kept samples
+  // held to it.
+  for (HeldRound& h : kept) {
+    std::vector<HostTensor> inputs;
+    for (size_t i = 0; i < in.size(); ++i) {
+      HostTensor t = Empty(in[i].dtype, in[i].shape);
+      DeviceBuffer drawn(t.bytes.size());
+      if (drawn.ptr == nullptr) return Reply("failed", "out of device memory for a held round's inputs");
+      if (Status st = fill_->Fill(drawn.ptr, in[i].stride, 1, static_cast<size_t>(Numel(in[i].shape)),
+                                  in[i].dtype, inits[i], h.seed + 0x9E3779B97F4A7C15ull * i, h.set);
+          !st.ok()) {
+        return Reply("error", st.message());
+      }
+      if (cudaMemcpy(t.bytes.data(), drawn.ptr, t.bytes.size(), cudaMemcpyDeviceToHost) != cudaSuccess) {
+        return Reply("error", "reading a held round's inputs back failed");
+      }
+      inputs.push_back(std::move(t));
+    }
+    Result<Trial> trial = TrialOf(std::move(inputs), p, params);
+    if (!trial.ok()) return Reply("error", "timing: a held round's reference: " + trial.status().message());
+    for (size_t o = 0; o < h.outputs.size(); ++o) {
+      const Comparison c = against_reference(o, h.outputs[o].first, h.outputs[o].second, *trial);
+      worst_abs = std::max(worst_abs, c.max_abs_err);
+      worst_rel = std::max(worst_rel, c.max_rel_err);
+      if (!c.ok) {
+        // As a check would say: wrong on inputs of its own.
+        return Reply("failed", "candidate: wrong when timed: the outputs of a timed call (round " +
+                                   std::to_string(h.round) + "): " + c.detail);
+      }
+    }
+  }
   phases.Lap("verify_s");  // inputs re-sampled, the chosen set compared, every set read lightly
   if (alone) {
     if (std::string why = CachedByContent(alone_.new_us, alone_.seen_us, count); !why.empty()) {
