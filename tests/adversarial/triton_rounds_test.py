@@ -80,6 +80,20 @@ class TimedRoundsOnTheCpuTest(unittest.TestCase):
         self.assertEqual(timed["status"], "failed", timed)
         self.assertIn("modified", timed["detail"])
 
+    def test_work_between_requests_is_caught(self):
+        # A thread that computes a round's outputs with torch once their
+        # inputs are written, while no request runs the subject's code: the
+        # runners are stopped while the judge writes, and what the thread
+        # does once one runs again is a finding (between requests, or
+        # library compute inside the call).
+        # (A check's inputs are written while its runner runs: the thread
+        # may be caught there already.)
+        check, timed = time_candidate("work_between_requests.py")
+        caught = check if check["status"] != "passed" else timed
+        self.assertEqual(caught["status"], "failed", caught)
+        self.assertIn("integrity", caught["detail"])
+        self.assertRegex(caught["detail"], "work between requests|library compute")
+
 
 if __name__ == "__main__":
     unittest.main()

@@ -115,7 +115,10 @@ def observed_findings(seen):
     if seen.get("off"):
         findings.append("tampering: the launch observer's callbacks were turned off")
     for name in kernels:
-        if name == "<graph>":
+        if name.startswith("<between> "):
+            findings.append(f"work between requests: kernel {name[10:210]} launched while no "
+                            "request ran the subject's code (a thread it left running; seen by CUPTI)")
+        elif name == "<graph>":
             findings.append("library compute: a CUDA graph was launched by the subject's code "
                             "(seen by CUPTI)")
         elif not _own_kernel(name, own, fills):
@@ -124,6 +127,29 @@ def observed_findings(seen):
     # Names, not launch counts: Triton launches nothing for an empty grid,
     # so fewer launches seen than it was asked for would be no sign.
     return findings
+
+
+def _wait_stopped(pids, limit_s=0.2):
+    """Until every thread of `pids` is stopped (a signal is delivered, not
+    waited for: a thread running on another core goes on for a moment), or
+    `limit_s` passed."""
+    deadline = time.monotonic() + limit_s
+    for pid in pids:
+        try:
+            threads = os.listdir(f"/proc/{pid}/task")
+        except OSError:
+            continue
+        for tid in threads:
+            while time.monotonic() < deadline:
+                try:
+                    with open(f"/proc/{pid}/task/{tid}/stat", "rb") as f:
+                        # The state follows the name, which is in parentheses.
+                        state = f.read().rsplit(b")", 1)[1].split()[0]
+                except (OSError, IndexError):
+                    break  # gone
+                if state in (b"T", b"t", b"Z", b"X"):
+                    break
+                time.sleep(0.0001)
 
 
 class RunnerClient:
@@ -216,6 +242,8 @@ class RunnerClient:
                 os.kill(pid, sig)
             except (ProcessLookupError, PermissionError):
                 pass
+        if stopped:
+            _wait_stopped(self.frozen_pids)
 
     def log_tail(self, n=4000):
         try:
@@ -313,7 +341,22 @@ class RunnerClient:
                     self.findings.append(finding)
             return msg
 
+    def _drain_findings(self):
+        """Findings already buffered, kept: a runner sends them at any moment,
+        between requests too (a thread its subject left running)."""
+        while b"\n" in self._buffer:
+            line, rest = self._buffer.split(b"\n", 1)
+            try:
+                msg = json.loads(line.decode("utf-8"))
+            except (UnicodeDecodeError, ValueError):
+                return
+            if not (isinstance(msg, dict) and "finding" in msg and len(msg) == 1):
+                return
+            self.findings.append(str(msg["finding"])[:500])
+            self._buffer = rest
+
     def request(self, obj, timeout_s, fds=()):
+        self._drain_findings()
         if self._buffer.strip():
             self._fail("runner sent a reply nobody asked for: not the protocol",
                        protocol=True)
@@ -332,6 +375,7 @@ class RunnerClient:
             if not chunk:
                 return False
             self._buffer += chunk
+        self._drain_findings()
         return bool(self._buffer.strip())
 
     # -- lent memory -----------------------------------------------------------

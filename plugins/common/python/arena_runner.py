@@ -131,12 +131,16 @@ class LaunchObserver:
         lib.arena_launches_takes.restype = ctypes.c_int64
         if lib.arena_launches_start() != 0:
             return cls(None, "none: " + lib.arena_launches_error().decode(errors="replace"))
-        lib.arena_launches_watch(1)
+        lib.arena_launches_watch(cls.BETWEEN)
         return cls(lib, "cupti")
 
-    def watch(self, on):
+    # What the launches seen now are (launch_names.cc): the runner's own
+    # (not kept), the subject's code's, or a thread's between requests.
+    RUNNER, SUBJECT, BETWEEN = 0, 1, 2
+
+    def watch(self, mode):
         if self._watch is not None:
-            self._watch(1 if on else 0)
+            self._watch(mode)
 
     def take(self, state):
         """What was launched since the last take, and which Triton kernels
@@ -235,7 +239,9 @@ def main():
     def say(obj):
         send((dumps(obj) + "\n").encode())
 
-    state = {"candidate": False, "launches": 0, "depth": 0, "kernels": set(), "fills": 0}
+    state = {"candidate": False, "launches": 0, "depth": 0, "kernels": set(), "fills": 0,
+             "watch": LaunchObserver.BETWEEN}
+    main_thread = threading.get_ident()  # the runner's own: it serves the requests
     reported = set()
 
     def finding(text):
@@ -243,6 +249,27 @@ def main():
         if text not in reported:
             reported.add(text)
             say({"finding": text})
+
+    # A thread the subject's code started is the subject's for its whole
+    # life: observed like its code, and between requests (when the runner
+    # runs none of the subject's code) any work of it is a finding. The
+    # subject computes when it is called, not before: a thread that watched
+    # the memory it was lent would otherwise work on a round's inputs
+    # before the round's clock starts.
+    subject_thread = threading.local()
+
+    def subject_code():
+        """The subject's code runs in this thread now: a request runs it,
+        or this is a thread it started."""
+        return state["candidate"] or getattr(subject_thread, "on", False)
+
+    def between_requests():
+        """A thread of the subject's works while no request runs its code."""
+        return not state["candidate"] and getattr(subject_thread, "on", False)
+
+    def work_between(what):
+        finding(f"work between requests: {what} in a thread the subject left running, while no "
+                "request ran its code")
 
     if device == "cuda":
         torch.cuda.init()
@@ -261,6 +288,10 @@ def main():
         def synchronize():
             return None
 
+    def set_watch(mode):
+        state["watch"] = mode
+        observer.watch(mode)
+
     # Count launches of Triton kernels (compiled or interpreted).
     from triton.runtime import jit as triton_jit
     interpreted = os.environ.get("TRITON_INTERPRET") == "1"
@@ -276,8 +307,11 @@ def main():
         def counted(self, *args, __original=original, **kwargs):
             # A warm-up compiles without launching: inside Triton, not a launch.
             if not kwargs.get("warmup"):
+                name = getattr(getattr(self, "fn", None), "__name__", "?")
+                if not state["candidate"] and threading.get_ident() != main_thread:
+                    work_between(f"Triton kernel {name} launched")
                 state["launches"] += 1
-                state["kernels"].add(getattr(getattr(self, "fn", None), "__name__", "?"))
+                state["kernels"].add(name)
             state["depth"] += 1
             try:
                 return __original(self, *args, **kwargs)
@@ -289,7 +323,9 @@ def main():
         def __torch_dispatch__(self, func, types, args=(), kwargs=None):
             name = func._schema.name.split("::")[-1]
             base = name.rstrip("_") if name not in _FREE_OPS else name
-            if state["candidate"] and name not in _FREE_OPS and name not in allowed_ops and \
+            if between_requests() and name not in _FREE_OPS:
+                work_between(f"aten::{name} ran")
+            elif state["candidate"] and name not in _FREE_OPS and name not in allowed_ops and \
                     base not in allowed_ops and not (
                         interpreted and state["depth"] > 0 and name in _INTERPRETER_OPS):
                 if base in _TRITON_FILLS and asked_by_triton(through_torch=True):
@@ -301,16 +337,17 @@ def main():
             elif state["candidate"] and name not in _FREE_OPS:
                 # An op the task allows: the kernels it launches are not
                 # the launch observer's to name.
-                observer.watch(False)
+                watching = state["watch"]
+                set_watch(LaunchObserver.RUNNER)
                 try:
                     return func(*args, **(kwargs or {}))
                 finally:
-                    observer.watch(True)
+                    set_watch(watching)
             return func(*args, **(kwargs or {}))
 
     def host_escape(name):
         def wrapper(self, *args, __original=getattr(torch.Tensor, name), **kwargs):
-            if state["candidate"] and state["depth"] == 0:
+            if subject_code() and state["depth"] == 0:
                 finding(f"host compute: Tensor.{name}() hands the data to the host")
             return __original(self, *args, **kwargs)
         return wrapper
@@ -368,7 +405,7 @@ def main():
         return not any(real.startswith(p) for p in installed) and not triton_compiling()
 
     def audit(event, args):
-        if not state["candidate"]:
+        if not subject_code():
             return
         refused = event.startswith(_DENIED_EVENTS)
         if event in _PROCESS_EVENTS:
@@ -414,7 +451,7 @@ def main():
         """`original`, refused to the subject's code (a finding, then an
         error) unless the runner itself or `allowed()` asks."""
         def refused(*args, **kwargs):
-            if state["candidate"] and not getattr(runner_own, "on", False) and not allowed():
+            if subject_code() and not getattr(runner_own, "on", False) and not allowed():
                 finding(f"tampering: {finding_text}")
                 raise RuntimeError(f"the arena does not allow {what}")
             return original(*args, **kwargs)
@@ -463,10 +500,11 @@ def main():
     # guard of its own, from its first line to its last.
     def guarded_thread(start):
         def start_guarded(function, args, kwargs=None):
-            if not state["candidate"]:
+            if not subject_code():
                 return start(function, args, *([kwargs] if kwargs is not None else []))
 
             def run_guarded(*a, **k):
+                subject_thread.on = True
                 here = LibraryGuard()
                 runner_own.on = True
                 here.__enter__()
@@ -550,11 +588,11 @@ def main():
         try:
             with guard:
                 state["candidate"] = True
-                observer.watch(True)
+                set_watch(LaunchObserver.SUBJECT)
                 try:
                     return thunk()
                 finally:
-                    observer.watch(False)
+                    set_watch(LaunchObserver.RUNNER)
                     state["candidate"] = False
         finally:
             check_seal()
@@ -669,9 +707,10 @@ def main():
             return
         op = req.get("op")
         # Watched: the subject's code (run_subject) and the time between
-        # requests (a thread the subject left running); not the runner's own
-        # work (torch's graph capture fills its generator's state, say).
-        observer.watch(False)
+        # requests (a thread the subject left running, whose every launch is
+        # a finding); not the runner's own work (torch's graph capture fills
+        # its generator's state, say).
+        set_watch(LaunchObserver.RUNNER)
         try:
             reply = handlers[op](req)
             reply["ok"] = True
@@ -683,7 +722,7 @@ def main():
         seen = observer.take(state) if op not in _RUNNERS_OWN else None
         if seen is not None:
             reply["observed"] = seen
-        observer.watch(True)
+        set_watch(LaunchObserver.BETWEEN)
         say(reply)
 
 

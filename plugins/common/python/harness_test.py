@@ -151,6 +151,12 @@ class ObservedLaunchesTest(unittest.TestCase):
         graph = observed_findings(self.seen(["<graph>"], ["k"]))
         self.assertIn("CUDA graph", graph[0])
 
+    def test_a_launch_between_requests_is_named(self):
+        # Even a kernel of the subject's own: it computes when called.
+        found = observed_findings(self.seen(["<between> gelu_kernel", "gelu_kernel"], ["gelu_kernel"]))
+        self.assertEqual(len(found), 1)
+        self.assertIn("work between requests: kernel gelu_kernel launched", found[0])
+
     def test_an_observer_switched_off_is_named(self):
         off = observed_findings(self.seen([], ["k"], off=True))
         self.assertTrue(any("callbacks were turned off" in f for f in off))

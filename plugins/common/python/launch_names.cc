@@ -8,10 +8,13 @@
 //
 //   arena_launches_start()        0, or -1 (arena_launches_error() says why)
 //   arena_launches_watch(1) ... the subject's code ... arena_launches_watch(0)
+//   arena_launches_watch(2)       between requests: what is launched then is
+//                                 a thread's the subject left running
 //   arena_launches_take(buf, cap) the distinct names seen while watched since
 //                                 the last take, one per line ("<graph>" for a
-//                                 graph's launch); -1 when the callbacks were
-//                                 turned off since the start
+//                                 graph's launch, "<between> NAME" for one
+//                                 seen between requests); -1 when the
+//                                 callbacks were turned off since the start
 //   arena_launches_takes()        how many takes there were: the judge counts
 //                                 the runner's, so a take by anyone else (the
 //                                 names seen, dropped) shows
@@ -50,14 +53,17 @@ decltype(&cuptiEnableCallback) enable_callback = nullptr;
 decltype(&cuptiGetCallbackState) callback_state = nullptr;
 CUpti_SubscriberHandle subscriber = nullptr;
 std::string error = "not started";
-std::atomic<bool> watching{false};
+// 0: the runner's own work (nothing kept), 1: the subject's code, 2: between
+// requests.
+std::atomic<int> watching{0};
 std::atomic<int64_t> takes{0};
 std::mutex mu;
 std::set<std::string> names;  // guarded by mu
 bool overflowed = false;      // guarded by mu
 
-void Seen(const char* name) {
+void Seen(const char* name, bool between) {
   std::string n = name != nullptr && name[0] != '\0' ? std::string(name).substr(0, kMaxName) : "?";
+  if (between) n = "<between> " + n;
   for (char& c : n) {
     if (c == '\n' || c == '\r') c = ' ';
   }
@@ -93,15 +99,17 @@ const char* DriverName(CUpti_CallbackId id, const void* params) {
 
 void CUPTIAPI OnApi(void*, CUpti_CallbackDomain domain, CUpti_CallbackId id, const void* data) {
   const auto* info = static_cast<const CUpti_CallbackData*>(data);
-  if (!watching.load(std::memory_order_relaxed) || info->callbackSite != CUPTI_API_ENTER) return;
+  const int mode = watching.load(std::memory_order_relaxed);
+  if (mode == 0 || info->callbackSite != CUPTI_API_ENTER) return;
+  const bool between = mode == 2;
   if (domain == CUPTI_CB_DOMAIN_DRIVER_API) {
     if (In(id, kDriverLaunches)) {
       const char* name = info->symbolName;
-      Seen(name != nullptr && name[0] != '\0' ? name : DriverName(id, info->functionParams));
+      Seen(name != nullptr && name[0] != '\0' ? name : DriverName(id, info->functionParams), between);
     }
-    if (In(id, kDriverGraphLaunches)) Seen(kGraph);
+    if (In(id, kDriverGraphLaunches)) Seen(kGraph, between);
   } else if (domain == CUPTI_CB_DOMAIN_RUNTIME_API && In(id, kRuntimeLaunches)) {
-    Seen(info->symbolName);
+    Seen(info->symbolName, between);
   }
 }
 
@@ -165,7 +173,9 @@ __attribute__((visibility("default"))) int arena_launches_start() {
 
 __attribute__((visibility("default"))) const char* arena_launches_error() { return error.c_str(); }
 
-__attribute__((visibility("default"))) void arena_launches_watch(int on) { watching.store(on != 0); }
+__attribute__((visibility("default"))) void arena_launches_watch(int mode) {
+  watching.store(mode == 1 || mode == 2 ? mode : 0);
+}
 
 __attribute__((visibility("default"))) int64_t arena_launches_takes() { return takes.load(); }
 

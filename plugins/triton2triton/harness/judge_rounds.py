@@ -58,11 +58,13 @@ class TimingRounds:
         round, at fewer places: a runner that answers before its work is
         done, skips or caches calls, or behaves differently when timed is
         caught, and all its work, on any stream or host thread, is inside
-        the round. Before a round every runner is stopped (SIGSTOP) and the
-        GPU waited for until it is idle (work a subject left running, to
-        slow whoever is timed next, is a finding after 2 s); then only the
-        timed runner is resumed, and woken by an empty round trip outside
-        the round.
+        the round. Every runner is stopped (SIGSTOP) before a round's inputs
+        are written, and each stays stopped until its own round: no subject
+        sees them before its clock starts. The GPU is waited for until it is
+        idle before the inputs are written and before each subject's round
+        (work a subject left running, to see the inputs or to slow whoever
+        is timed next, is a finding after 2 s); then only the timed runner
+        is resumed, and woken by an empty round trip outside the round.
         """
         phases = Phases()
         params = config["params"]
@@ -167,35 +169,46 @@ class TimingRounds:
             worst = {"max_abs_err": 0.0, "max_rel_err": 0.0}
             for i in range(rounds + 1):  # round 0 warms up and is not kept
                 # Both subjects get the same fresh sets: drawn into the
-                # first one's memory and copied to the other's before
-                # either runs; outputs poisoned.
+                # first one's memory and copied to the other's, outputs
+                # poisoned, while every runner is stopped and the GPU is
+                # idle; each runner stays stopped until its own round. No
+                # subject sees a round's inputs before its clock starts (a
+                # thread that watched its lent memory would otherwise work
+                # on them unclocked; what it launches between requests is a
+                # finding too, arena_runner.py).
                 order = SUBJECTS if i % 2 == 0 else SUBJECTS[::-1]
                 secret = rng.randrange(count)
-                first = lent[order[0]][2]
-                draws.draw(first, rng.getrandbits(48))
-                for s in order:
-                    slabs = lent[s][2]
-                    if s != order[0]:
-                        for name in probe:
-                            slabs[name].copy_(first[name])
-                    self._poison({name: slabs[name] for name in outputs})
-                # Where the chosen set's inputs are read after each call.
-                watched = {name: sample_index(lent[order[0]][1][secret][name].numel(), rng,
-                                              self.device)
-                           for name in probe if name not in inplace}
-                before = {name: gather(lent[order[0]][1][secret][name], idx)
-                          for name, idx in watched.items()}
-                originals = {name: lent[order[0]][1][secret][name].clone() for name in probe}
-                self._sync()
-                phases.lap("fill_s")
                 snapshots = {}
-                for s in order:
-                    r, (ids, views, slabs) = runners[s], lent[s]
-                    request = {"op": "replay"} if mode == "graph" else \
-                        {"op": "call", "sets": ids, "params": params}
+                try:
                     for any_runner in runners.values():
                         any_runner.freeze(True)
-                    try:
+                    busy = self.idle_gpu.wait()
+                    if busy:
+                        raise IntegrityFailure([
+                            "a subject left work running on the GPU for over 2 s after its "
+                            f"runner was stopped, before a round's inputs were written ({busy})"])
+                    phases.lap("quiet_s")
+                    first = lent[order[0]][2]
+                    draws.draw(first, rng.getrandbits(48))
+                    for s in order:
+                        slabs = lent[s][2]
+                        if s != order[0]:
+                            for name in probe:
+                                slabs[name].copy_(first[name])
+                        self._poison({name: slabs[name] for name in outputs})
+                    # Where the chosen set's inputs are read after each call.
+                    watched = {name: sample_index(lent[order[0]][1][secret][name].numel(), rng,
+                                                  self.device)
+                               for name in probe if name not in inplace}
+                    before = {name: gather(lent[order[0]][1][secret][name], idx)
+                              for name, idx in watched.items()}
+                    originals = {name: lent[order[0]][1][secret][name].clone() for name in probe}
+                    self._sync()
+                    phases.lap("fill_s")
+                    for s in order:
+                        r, (ids, views, slabs) = runners[s], lent[s]
+                        request = {"op": "replay"} if mode == "graph" else \
+                            {"op": "call", "sets": ids, "params": params}
                         busy = self.idle_gpu.wait()
                         if busy:
                             raise IntegrityFailure([
@@ -214,18 +227,19 @@ class TimingRounds:
                         snap_end.record()
                         snap_end.synchronize()
                         elapsed = (time.perf_counter() - t0) * 1e6
+                        r.freeze(True)
                         phases.lap("round_s")
-                    finally:
-                        for any_runner in runners.values():
-                            any_runner.freeze(False)
-                    self._accept(r, reply)
-                    for name, idx in watched.items():
-                        if not bitwise_equal(gather(views[secret][name], idx), before[name]):
-                            raise IntegrityFailure([f"{s}: input '{name}' was modified in a timed "
-                                                    f"call (round {i})"])
-                    work = elapsed - snap_start.elapsed_time(snap_end) * 1e3 - overhead
-                    if i > 0:
-                        samples[s].append(max(work, 0.0) / count)
+                        self._accept(r, reply)
+                        for name, idx in watched.items():
+                            if not bitwise_equal(gather(views[secret][name], idx), before[name]):
+                                raise IntegrityFailure([f"{s}: input '{name}' was modified in a "
+                                                        f"timed call (round {i})"])
+                        work = elapsed - snap_start.elapsed_time(snap_end) * 1e3 - overhead
+                        if i > 0:
+                            samples[s].append(max(work, 0.0) / count)
+                finally:
+                    for any_runner in runners.values():
+                        any_runner.freeze(False)
                 # The chosen set's outputs, at secret places: each subject
                 # is within the tolerance of the reference when checked, so
                 # within twice of each other on the same inputs when timed.
