@@ -1,5 +1,5 @@
 # class: hidden host thread (the output written after "done")
-# expect: NaN|InterpreterError
+# expect: NaN|InterpreterError|between requests
 # (In Triton's interpreter, the thread's launch can overlap the next call's:
 # the interpreter then fails the candidate's call, which is caught too.)
 

@@ -293,7 +293,14 @@ bool Observer::EnableWatched() {
   return ok;
 }
 
-void Observer::OnLaunch(bool graph) { (graph ? graph_launches_ : launches_).fetch_add(1); }
+void Observer::OnLaunch(bool graph) {
+  (graph ? graph_launches_ : launches_).fetch_add(1);
+  if (!subject_running_.load()) {
+    OnFinding(std::string("work between requests: a ") + (graph ? "graph" : "kernel") +
+              " was launched while the runner ran none of the subject's code (a thread the subject left "
+              "running)");
+  }
+}
 
 void Observer::OnFinding(std::string what, bool sticky) {
   std::lock_guard<std::mutex> lock(mu_);

@@ -76,6 +76,12 @@ class Observer {
   // do not run then; what the graph holds is inspected instead), on again
   // after it; Take turns them on in any case.
   void RecordCopies(bool on);
+  // Whether the runner is running the subject's code (a call, a capture, a
+  // replay of its graph). A kernel launched while it is not comes from a
+  // thread the subject left running: a finding. The subject computes when
+  // called; such a thread could otherwise work on a round's inputs before
+  // the round's clock starts, or load the GPU for whoever is timed next.
+  void SubjectRunning(bool running) { subject_running_.store(running); }
 
   // Called by CUPTI (public for its C callbacks).
   bool quiet_round() const { return quiet_.load(); }
@@ -95,6 +101,7 @@ class Observer {
   std::atomic<int64_t> graph_launches_{0};
   std::atomic<int64_t> canaries_{0};
   std::atomic<bool> quiet_{false};
+  std::atomic<bool> subject_running_{false};
   std::mutex mu_;
   std::vector<std::string> findings_;
   std::vector<std::string> sticky_;

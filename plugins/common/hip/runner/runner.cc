@@ -88,6 +88,18 @@ class Runner {
   }
 
  private:
+  // While one lives, the runner runs the subject's code (observer.h).
+  class SubjectRuns {
+   public:
+    explicit SubjectRuns(Observer* o) : o_(o) { o_->SubjectRunning(true); }
+    ~SubjectRuns() { o_->SubjectRunning(false); }
+    SubjectRuns(const SubjectRuns&) = delete;
+    SubjectRuns& operator=(const SubjectRuns&) = delete;
+
+   private:
+    Observer* o_;
+  };
+
   static Json Ok() { return {{"ok", true}}; }
   static Json No(const std::string& why) { return {{"ok", false}, {"why", why}}; }
 
@@ -132,10 +144,12 @@ class Runner {
       auto calls = Parse(req);
       if (!calls.ok()) return No(calls.status().message());
       calls_ = std::move(*calls);
+      SubjectRuns running(observer_);
       return op == "call" ? Call() : Capture(req.value("quiet", false) && unobserved_.empty());
     }
     if (op == "replay") {
       if (graph_ == nullptr) return No("replay: nothing captured");
+      SubjectRuns running(observer_);
       cudaError_t e = cudaGraphLaunch(graph_, stream_);
       return Finish(e, 0);
     }

@@ -9,11 +9,14 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <chrono>
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
+#include <iterator>
 #include <map>
 #include <sstream>
+#include <thread>
 
 namespace arena::hip2hip {
 namespace {
@@ -85,6 +88,35 @@ std::vector<pid_t> Tree(pid_t root) {
     }
   }
   return tree;
+}
+
+// Until every thread of `pids` is stopped (a signal is delivered, not
+// waited for: a thread running on another core goes on for a moment), or
+// `limit` passed.
+void WaitStopped(const std::vector<pid_t>& pids, std::chrono::milliseconds limit) {
+  const auto deadline = std::chrono::steady_clock::now() + limit;
+  for (pid_t p : pids) {
+    const std::string tasks = "/proc/" + std::to_string(p) + "/task";
+    DIR* d = opendir(tasks.c_str());
+    if (d == nullptr) continue;
+    std::vector<std::string> threads;
+    while (dirent* e = readdir(d)) {
+      if (e->d_name[0] != '.') threads.push_back(e->d_name);
+    }
+    closedir(d);
+    for (const std::string& t : threads) {
+      while (std::chrono::steady_clock::now() < deadline) {
+        std::ifstream f(tasks + "/" + t + "/stat");
+        std::string stat((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
+        // The state follows the name, which is in parentheses.
+        const size_t close = stat.rfind(')');
+        if (close == std::string::npos || close + 2 >= stat.size()) break;  // gone
+        const char state = stat[close + 2];
+        if (state == 'T' || state == 't' || state == 'Z' || state == 'X') break;
+        std::this_thread::sleep_for(std::chrono::microseconds(100));
+      }
+    }
+  }
 }
 
 }  // namespace
@@ -242,6 +274,7 @@ void RunnerClient::Freeze(bool stopped) {
   if (!alive()) return;
   if (stopped || frozen_.empty()) frozen_ = Tree(pid_);
   for (pid_t p : frozen_) kill(p, stopped ? SIGSTOP : SIGCONT);
+  if (stopped) WaitStopped(frozen_, std::chrono::milliseconds(200));
   if (!stopped) frozen_.clear();
 }
 

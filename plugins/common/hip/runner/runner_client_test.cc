@@ -88,12 +88,12 @@ TEST(RunnerClient, AForgedAnswerBreaksTheProtocol) {
 }
 
 TEST(RunnerClient, FrozenRunnersDoNotRun) {
-  // A runner that keeps appending to its log; frozen, the log stands still.
+  // A runner that keeps appending to its log; frozen, the log stands still
+  // from the moment Freeze returns (it waits for every thread to stop).
   auto r = Runner(std::string(kReady) + "while :; do echo tick >&2; sleep 0.01; done");
   ASSERT_TRUE(r.Start(5).ok());
   usleep(100000);
   r.Freeze(true);
-  usleep(50000);
   const std::string before = r.LogTail(1 << 20);
   usleep(200000);
   EXPECT_EQ(r.LogTail(1 << 20), before);

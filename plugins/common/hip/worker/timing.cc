@@ -373,7 +373,23 @@ Json Judge::Time(const Json& req) {
       RunnerClient* r = runners[s];
       auto* base = reinterpret_cast<uint8_t*>(r->slab_ptr());
       phases.Lap("verify_s");
+      // Every runner stopped, and the GPU idle, before the round's inputs
+      // are written: no subject sees them before its clock starts (a
+      // thread that watched its lent memory, or a kernel it left running,
+      // would otherwise work on them unclocked; a kernel launched between
+      // requests is a finding too, runner/observer.h).
+      auto thaw_all = [&] {
+        for (const auto& any : order) runners[any]->Freeze(false);
+      };
+      for (const auto& any : order) runners[any]->Freeze(true);
+      if (std::string busy = EvictAndWaitQuiet(quiet_us, round); !busy.empty()) {
+        thaw_all();
+        return Finding("a subject left work running on the GPU for over 2 s after its runner was stopped, "
+                       "before a round's inputs were written (" + busy + ")");
+      }
+      phases.Lap("quiet_s");
       if (Status st = fill_sets(base, round_seed, offsets, secret, vt); !st.ok()) {
+        thaw_all();
         return Reply("error", st.message());
       }
       cudaError_t e = cudaSuccess;
@@ -387,15 +403,17 @@ Json Judge::Time(const Json& req) {
       }
       if (e == cudaSuccess) e = cudaMemcpy(base + out_base, poison->ptr, total - out_base, cudaMemcpyDeviceToDevice);
       if (e == cudaSuccess) e = cudaDeviceSynchronize();
-      if (e != cudaSuccess) return Reply("error", "preparing a timing round failed: " + CudaText(e));
+      if (e != cudaSuccess) {
+        thaw_all();
+        return Reply("error", "preparing a timing round failed: " + CudaText(e));
+      }
       phases.Lap("fill_s");  // inputs drawn, sampled, outputs poisoned
-      // Every runner stopped, the L2 evicted, and the GPU free of work
-      // left running (kernels a subject launched from a thread of its
-      // own, to slow down whoever is timed next): waited for, and a
-      // finding if it never ends. Then the subject timed, alone.
-      for (const auto& any : order) runners[any]->Freeze(true);
+      // The L2 evicted, and the GPU free of work left running (kernels a
+      // subject launched from a thread of its own, to slow down whoever is
+      // timed next): waited for, and a finding if it never ends. Then the
+      // subject timed, alone.
       if (std::string busy = EvictAndWaitQuiet(quiet_us, round); !busy.empty()) {
-        for (const auto& any : order) runners[any]->Freeze(false);
+        thaw_all();
         return Finding("a subject left work running on the GPU for over 2 s after its runner was stopped, "
                        "before " + s + " was timed (" + busy + ")");
       }
@@ -412,7 +430,7 @@ Json Judge::Time(const Json& req) {
       Json woke;
       RoundTrip(r, {{"op", "prime"}, {"quiet", quiet_rounds_ && mode == "graph"}}, &woke);
       if (!woke.is_null()) {
-        for (const auto& any : order) runners[any]->Freeze(false);
+        thaw_all();
         return woke;
       }
       phases.Lap("wake_s");

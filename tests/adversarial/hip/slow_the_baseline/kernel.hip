@@ -3,9 +3,10 @@
 // that its own kernels run beside it while the other subject's process
 // waits for its time slices. The judge stops this runner while the other
 // subject is timed and waits for the GPU to be free of its work first, so
-// the baseline is timed alone: it passes with the honest kernel's speedups
-// (compare with the honest candidate's row), nothing unearned.
-// expect: passed
+// the baseline is timed alone; and the thread launches while its runner
+// runs none of the subject's code (between requests), which the runner's
+// observer names: work between requests.
+// expect: integrity
 #include <hip/hip_runtime.h>
 #include <hip/hip_fp16.h>
 
