@@ -555,6 +555,24 @@ class Judge(TimingRounds):
         return self._guarded(body)
 
     def check(self, req):
+        """A subject's outputs on every trial of a configuration, against
+        the reference. A baseline's failure is believed only when it fails
+        alone: beside a live candidate runner (which may hold the device's
+        memory, or leave it busy, to starve the baseline where the candidate
+        would be slow, and so keep that configuration from being timed) it is
+        checked again with that runner stopped."""
+        reply = self._check_once(req)
+        candidate = self.runners.get("candidate")
+        if req["subject"] != "baseline" or reply["status"] == "passed" or \
+                candidate is None or not candidate.alive():
+            return reply
+        candidate.stop()
+        alone = self._check_once(req)
+        alone.setdefault("metrics", {})["checked_again_alone"] = (
+            "failed beside the candidate's runner: " + str(reply.get("detail", ""))[:300])
+        return alone
+
+    def _check_once(self, req):
         subject, config = req["subject"], req["config"]
         params = config["params"]
         inplace = set(self.task.get("inplace", []))

@@ -259,6 +259,55 @@ class CompareSetsTest(unittest.TestCase):
                                                     (0, 0)), (True, "", (0.0, 0.0)))
 
 
+class _Runner:
+    """A runner's part check() uses: whether it lives, and stopping it."""
+
+    def __init__(self):
+        self.running = True
+
+    def alive(self):
+        return self.running
+
+    def stop(self):
+        self.running = False
+
+
+class BaselineCheckedAloneTest(unittest.TestCase):
+    """A baseline's failed check is believed only once it fails with the
+    candidate's runner stopped (a runner holding the device's memory could
+    otherwise keep a configuration where the candidate is slow from being
+    timed). The check itself is a stand-in here: what is tested is whom it
+    runs beside."""
+
+    def _judge(self, outcome):
+        judge = worker.Judge()
+        judge.runners = {"baseline": _Runner(), "candidate": _Runner()}
+        judge._check_once = lambda req: outcome(judge)
+        return judge
+
+    def test_a_baseline_that_fails_only_beside_the_candidate_passes(self):
+        def outcome(judge):
+            if judge.runners["candidate"].alive():
+                return worker.make_reply("failed", "trial 0: out of memory")
+            return worker.make_reply("passed", "3 trial(s) within tolerance")
+        judge = self._judge(outcome)
+        reply = judge.check({"subject": "baseline"})
+        self.assertEqual(reply["status"], "passed")
+        self.assertFalse(judge.runners["candidate"].alive())
+        self.assertIn("out of memory", reply["metrics"]["checked_again_alone"])
+
+    def test_a_baseline_that_fails_alone_fails(self):
+        judge = self._judge(lambda judge: worker.make_reply("failed", "trial 0: wrong"))
+        reply = judge.check({"subject": "baseline"})
+        self.assertEqual(reply["status"], "failed")
+        self.assertIn("failed beside the candidate's runner", reply["metrics"]["checked_again_alone"])
+
+    def test_the_candidate_is_not_checked_again(self):
+        judge = self._judge(lambda judge: worker.make_reply("failed", "trial 0: wrong"))
+        self.assertEqual(judge.check({"subject": "candidate"})["status"], "failed")
+        self.assertTrue(judge.runners["candidate"].alive())
+
+
 class IdleGpuTest(unittest.TestCase):
     """The idle GPU's measure, with evictions timed by a stand-in: a
     subject that keeps the GPU busy while the idle time is measured cannot
