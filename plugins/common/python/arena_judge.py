@@ -228,10 +228,11 @@ class RunnerClient:
             todo.extend(children_of(pid) or [])
         return tree
 
-    def freeze(self, stopped):
+    def freeze(self, stopped, settle=True):
         """Stops (or resumes) the runner's whole tree, so that it cannot
         submit work while the other subject is timed. (A stopped tree cannot
-        fork: the processes stopped are the ones resumed.)"""
+        fork: the processes stopped are the ones resumed.) Stopping returns
+        once every thread is stopped, unless `settle` is false."""
         if not self.alive():
             return
         sig = signal.SIGSTOP if stopped else signal.SIGCONT
@@ -242,7 +243,7 @@ class RunnerClient:
                 os.kill(pid, sig)
             except (ProcessLookupError, PermissionError):
                 pass
-        if stopped:
+        if stopped and settle:
             _wait_stopped(self.frozen_pids)
 
     def log_tail(self, n=4000):

@@ -227,7 +227,7 @@ class TimingRounds:
                         snap_end.record()
                         snap_end.synchronize()
                         elapsed = (time.perf_counter() - t0) * 1e6
-                        r.freeze(True)
+                        r.freeze(True, settle=False)  # the next round's freeze waits
                         phases.lap("round_s")
                         self._accept(r, reply)
                         for name, idx in watched.items():
