@@ -236,8 +236,12 @@ def main():
     recv_fds = socket.recv_fds
     dumps, loads = json.dumps, json.loads
 
+    said = threading.Lock()  # findings come from the subject's threads too
+
     def say(obj):
-        send((dumps(obj) + "\n").encode())
+        line = (dumps(obj) + "\n").encode()
+        with said:
+            send(line)
 
     state = {"candidate": False, "launches": 0, "depth": 0, "kernels": set(), "fills": 0,
              "watch": LaunchObserver.BETWEEN}
