@@ -327,6 +327,17 @@ void CloseInheritedDescriptors() {
   }
 }
 
+// This process (and what it starts) is what the kernel kills first when
+// the machine runs out of memory. Raising one's own score needs no
+// privilege; async-signal-safe (between fork and exec).
+void KilledFirstOutOfMemory() {
+  const int fd = ::open("/proc/self/oom_score_adj", O_WRONLY | O_CLOEXEC);
+  if (fd < 0) return;
+  ssize_t ignored = ::write(fd, "1000", 4);
+  (void)ignored;
+  ::close(fd);
+}
+
 struct ChildLimits {
   long long bytes;
   int nproc;               // RLIMIT_NPROC; 0: none
@@ -336,12 +347,14 @@ struct ChildLimits {
   // worker or candidate running). 0: not asked for.
   pid_t parent = 0;
   bool network_via_user_namespace = true;
+  bool killed_first_out_of_memory = false;
   template <typename Executor>
   void operator()(Executor&) const {
     if (parent > 0) {
       prctl(PR_SET_PDEATHSIG, SIGKILL);
       if (getppid() != parent) _exit(127);  // it died before the line above
     }
+    if (killed_first_out_of_memory) KilledFirstOutOfMemory();
     CloseInheritedDescriptors();
     if (isolate_network) UnshareNetwork(network_via_user_namespace);
     if (bytes > 0) {
@@ -439,7 +452,8 @@ Result<ProcessResult> RunProcess(const ProcessOptions& o) {
       bp::extend::on_exec_setup =
           ChildLimits{o.memory_limit_bytes, nproc,
                       cgroup.procs_file().empty() ? nullptr : cgroup.procs_file().c_str(),
-                      o.isolate_network, getpid(), o.network_via_user_namespace},
+                      o.isolate_network, getpid(), o.network_via_user_namespace,
+                      o.killed_first_out_of_memory},
       ec);
   if (ec) return Unavailable("cannot start '" + o.argv[0] + "': " + ec.message());
 
@@ -551,7 +565,7 @@ Result<std::unique_ptr<WorkerProcess>> WorkerProcess::Start(const ProcessOptions
                           bp::start_dir(o.cwd.empty() ? "." : o.cwd),
                           bp::extend::on_exec_setup =
                               ChildLimits{o.memory_limit_bytes, 0, nullptr, o.isolate_network, getpid(),
-                                          o.network_via_user_namespace},
+                                          o.network_via_user_namespace, o.killed_first_out_of_memory},
                           ec);
   if (ec) return Unavailable("cannot start '" + o.argv[0] + "': " + ec.message());
   impl->ReadStderr();

@@ -35,6 +35,10 @@ struct ProcessOptions {
   size_t output_cap = 1 << 20;  // bytes kept per stream; the rest is counted
   std::string stdin_data;
   long long memory_limit_bytes = 0;  // RLIMIT_AS; 0: none
+  // The child is what the kernel kills first when the machine runs out of
+  // memory (its oom_score_adj at the most, 1000): code under test or an
+  // agent that takes the host's memory ends itself, not the arena.
+  bool killed_first_out_of_memory = false;
   // At most this many processes at once (0: no limit): a pids cgroup of its
   // own where one can be made (root), which also catches processes that
   // leave the process group (setsid) so all are killed at the end;

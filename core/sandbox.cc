@@ -205,6 +205,7 @@ Result<ProcessOptions> SandboxedProcess(const SandboxOptions& sb,
   ProcessOptions p;
   p.argv = std::move(a);
   p.memory_limit_bytes = sb.memory_bytes;
+  p.killed_first_out_of_memory = true;
   p.max_processes = sb.max_processes;
   if (!sb.workspace_read_only) p.disk_folders.push_back(fs::absolute(sb.workspace).string());
   for (const auto& [host, inside] : sb.read_write) p.disk_folders.push_back(fs::absolute(host).string());

@@ -78,6 +78,15 @@ TEST_F(SandboxTest, WorkspaceIsReadWriteAtAFixedPath) {
   EXPECT_EQ(*ReadFile(root_ + "/workspace/kernel.py"), "changed\n");
 }
 
+TEST_F(SandboxTest, IsWhatTheKernelKillsFirstWhenMemoryRunsOut) {
+  // Code under test that takes the host's memory ends itself, not the
+  // arena or a judge (whose own score is left as it was).
+  ProcessResult r = Run("cat /proc/self/oom_score_adj");
+  EXPECT_TRUE(r.success()) << r.err;
+  EXPECT_EQ(r.out, "1000\n");
+  EXPECT_NE(*ReadFile("/proc/self/oom_score_adj"), "1000\n");
+}
+
 TEST_F(SandboxTest, HasNoNetwork) {
   int fd;
   int port = Listen(&fd);

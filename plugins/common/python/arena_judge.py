@@ -179,6 +179,12 @@ class RunnerClient:
             import resource
             resource.setrlimit(resource.RLIMIT_FSIZE, (_LOG_CAP, _LOG_CAP))
             resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+            # What the kernel kills first when the machine runs out of memory.
+            try:
+                with open("/proc/self/oom_score_adj", "w") as f:
+                    f.write("1000")
+            except OSError:
+                pass
         try:
             # The sandbox's own first process keeps the environment it is
             # started with, readable inside as /proc/1/environ: give it none.

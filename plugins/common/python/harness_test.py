@@ -245,6 +245,17 @@ class LaunchObserverTest(unittest.TestCase):
 
 
 class RunnerClientTest(unittest.TestCase):
+    def test_a_runner_is_what_the_kernel_kills_first_when_memory_runs_out(self):
+        script = ("import json, socket\ns = socket.socket(fileno=0)\ns.recv(100)\n"
+                  "score = open('/proc/self/oom_score_adj').read().strip()\n"
+                  "s.sendall((json.dumps({'ok': True, 'score': score}) + '\\n').encode())\n"
+                  "s.recv(100)\n")
+        r = self.client(script)
+        try:
+            self.assertEqual(r.request({"op": "empty"}, 10)["score"], "1000")
+        finally:
+            r.stop()
+
     def client(self, script):
         log = tempfile.NamedTemporaryFile(delete=False).name
         r = RunnerClient("candidate", [sys.executable, "-c", script], log, pool=None)
