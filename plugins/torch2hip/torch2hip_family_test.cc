@@ -221,7 +221,7 @@ TEST(TorchHipReferenceWorker, TrialFilesCrossBitForBit) {
   ASSERT_EQ(r["status"], "passed") << r.dump();
   ASSERT_EQ(r["data"].size(), 2u);
   // small: M 8, K 32, N 16; inputs x [M, K], weight [N, K], bias [N]; y [M, N].
-  std::vector<std::vector<double>> in;
+  std::vector<hip2hip::Doubles> in;
   for (const auto& spec : r["data"][0]["inputs"]) {
     auto dtype = hip2hip::ParseDtype(spec["dtype"]);
     ASSERT_TRUE(dtype.ok());
@@ -235,7 +235,7 @@ TEST(TorchHipReferenceWorker, TrialFilesCrossBitForBit) {
   EXPECT_EQ(y_spec["shape"], Json::array({8, 16}));
   auto y = hip2hip::ReadTensorFile(y_spec["path"], ARENA_FLOAT64, y_spec["shape"]);
   ASSERT_TRUE(y.ok()) << y.status().ToString();
-  const std::vector<double> got = hip2hip::Widen(*y);
+  const hip2hip::Doubles got = hip2hip::Widen(*y);
   double worst = 0;
   for (int m = 0; m < 8; ++m) {
     for (int n = 0; n < 16; ++n) {

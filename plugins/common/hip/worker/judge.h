@@ -281,7 +281,7 @@ class Judge {
   struct Trial {
     std::vector<HostTensor> inputs;
     std::vector<std::vector<int64_t>> out_shapes;
-    std::vector<std::vector<double>> reference;
+    std::vector<Doubles> reference;
   };
 
   static size_t TrialsBytes(const std::map<uint64_t, Trial>& trials) {

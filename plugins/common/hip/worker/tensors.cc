@@ -113,12 +113,12 @@ float Bf16ToFloat(uint16_t b) {
 }
 
 template <typename T>
-void Put(std::vector<uint8_t>* bytes, int64_t i, T v) {
+void Put(Bytes* bytes, int64_t i, T v) {
   std::memcpy(bytes->data() + i * sizeof(T), &v, sizeof(T));
 }
 
 template <typename T>
-T Get(const std::vector<uint8_t>& bytes, int64_t i) {
+T Get(const Bytes& bytes, int64_t i) {
   T v;
   std::memcpy(&v, bytes.data() + i * sizeof(T), sizeof(T));
   return v;
@@ -155,15 +155,25 @@ double Load(const HostTensor& t, int64_t i) {
   return 0;
 }
 
-}  // namespace
-
-HostTensor Empty(ArenaDtype dtype, const std::vector<int64_t>& shape) {
+// A tensor of `dtype` and `shape` whose bytes are not written yet: for
+// what fills every element itself, on all cores.
+HostTensor Unwritten(ArenaDtype dtype, const std::vector<int64_t>& shape) {
   HostTensor t;
   t.dtype = dtype;
   t.shape = shape;
   t.numel = 1;
   for (int64_t d : shape) t.numel *= d;
-  t.bytes.assign(static_cast<size_t>(t.numel) * DtypeSize(dtype), 0);
+  t.bytes.resize(static_cast<size_t>(t.numel) * DtypeSize(dtype));
+  return t;
+}
+
+}  // namespace
+
+HostTensor Empty(ArenaDtype dtype, const std::vector<int64_t>& shape) {
+  HostTensor t = Unwritten(dtype, shape);
+  ParallelFor(static_cast<int64_t>(t.bytes.size()), [&](int64_t begin, int64_t end) {
+    std::fill(t.bytes.begin() + begin, t.bytes.begin() + end, uint8_t{0});
+  });
   return t;
 }
 
@@ -225,7 +235,7 @@ double DefaultTolerance(ArenaDtype dtype) {
 
 Result<HostTensor> DrawInput(ArenaDtype dtype, const std::vector<int64_t>& shape,
                              const nlohmann::json& init, uint64_t seed) {
-  HostTensor t = Empty(dtype, shape);
+  HostTensor t = Unwritten(dtype, shape);  // every element drawn below
   const std::string dist = init.value("dist", "normal");
   if (dist == "normal") {
     const double mean = init.value("mean", 0.0), std = init.value("std", 1.0);
@@ -263,7 +273,7 @@ Result<HostTensor> DrawInput(ArenaDtype dtype, const std::vector<int64_t>& shape
 }
 
 HostTensor Poisoned(ArenaDtype dtype, const std::vector<int64_t>& shape) {
-  HostTensor t = Empty(dtype, shape);
+  HostTensor t = Unwritten(dtype, shape);  // every element written below
   if (t.numel == 0) return t;
   switch (dtype) {
     case ARENA_INT8: Put<int8_t>(&t.bytes, 0, std::numeric_limits<int8_t>::min()); break;
@@ -284,16 +294,24 @@ HostTensor Poisoned(ArenaDtype dtype, const std::vector<int64_t>& shape) {
   return t;
 }
 
-std::vector<double> Widen(const HostTensor& t) {
-  std::vector<double> out(static_cast<size_t>(t.numel));
+Doubles Widen(const HostTensor& t) {
+  Doubles out(static_cast<size_t>(t.numel));
   ParallelFor(t.numel, [&](int64_t begin, int64_t end) {
     for (int64_t i = begin; i < end; ++i) out[static_cast<size_t>(i)] = Load(t, i);
   });
   return out;
 }
 
-Comparison Compare(const std::string& name, const HostTensor& got, const std::vector<double>& ref,
-                   double atol, double rtol) {
+Doubles NaNs(int64_t n) {
+  Doubles out(static_cast<size_t>(n));
+  ParallelFor(n, [&](int64_t begin, int64_t end) {
+    std::fill(out.begin() + begin, out.begin() + end, std::numeric_limits<double>::quiet_NaN());
+  });
+  return out;
+}
+
+Comparison Compare(const std::string& name, const HostTensor& got, const double* ref, double atol,
+                   double rtol) {
   struct Part {
     int64_t bad = 0, nonfinite = 0, first = -1;
     double max_abs = 0, max_rel = 0;

@@ -3,12 +3,15 @@
 // and comparing with tolerances.
 //
 //   HostTensor x = DrawInput(spec, shape, seed);   // bytes in the dtype
-//   std::vector<double> wide = Widen(x);
+//   Doubles wide = Widen(x);
 #ifndef ARENA_PLUGINS_HIP2HIP_WORKER_TENSORS_H_
 #define ARENA_PLUGINS_HIP2HIP_WORKER_TENSORS_H_
 
 #include <cstdint>
+#include <memory>
 #include <string>
+#include <type_traits>
+#include <utility>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -23,11 +26,36 @@ size_t DtypeSize(ArenaDtype dtype);
 bool IsFloating(ArenaDtype dtype);
 std::string DtypeName(ArenaDtype dtype);
 
+// An allocator that leaves the elements it makes default-initialized (for
+// bytes and doubles: not written). A buffer of gigabytes is then written
+// once, by the parallel pass that fills it, not first zeroed on one core
+// (with the first touch of every page on that core too).
+template <typename T>
+struct Uninitialized : std::allocator<T> {
+  template <typename U>
+  struct rebind {
+    using other = Uninitialized<U>;
+  };
+  Uninitialized() = default;
+  template <typename U>
+  Uninitialized(const Uninitialized<U>&) noexcept {}  // NOLINT: as std::allocator
+  template <typename U>
+  void construct(U* p) noexcept(std::is_nothrow_default_constructible_v<U>) {
+    ::new (static_cast<void*>(p)) U;
+  }
+  template <typename U, typename... Args>
+  void construct(U* p, Args&&... args) {
+    ::new (static_cast<void*>(p)) U(std::forward<Args>(args)...);
+  }
+};
+using Bytes = std::vector<uint8_t, Uninitialized<uint8_t>>;
+using Doubles = std::vector<double, Uninitialized<double>>;
+
 struct HostTensor {
   ArenaDtype dtype = ARENA_FLOAT32;
   std::vector<int64_t> shape;
   int64_t numel = 0;
-  std::vector<uint8_t> bytes;
+  Bytes bytes;
 };
 
 // Draws a tensor from `init` ({dist: normal|uniform|randint, ...}); bounds
@@ -38,7 +66,12 @@ Result<HostTensor> DrawInput(ArenaDtype dtype, const std::vector<int64_t>& shape
 // A tensor filled with the poison of its dtype (NaN, or the minimum integer).
 HostTensor Poisoned(ArenaDtype dtype, const std::vector<int64_t>& shape);
 
-std::vector<double> Widen(const HostTensor& t);
+// The values of `t` in double, on all cores.
+Doubles Widen(const HostTensor& t);
+
+// `n` NaNs, written on all cores (a reference's outputs before it runs:
+// what it leaves unwritten stays NaN).
+Doubles NaNs(int64_t n);
 
 // A tensor of `dtype` and `shape`, zeroed.
 HostTensor Empty(ArenaDtype dtype, const std::vector<int64_t>& shape);
@@ -52,8 +85,17 @@ struct Comparison {
 
 // Every element: |got - ref| <= atol + rtol * |ref|; NaN or Inf where the
 // reference is finite fails; a non-finite reference must be reproduced.
-Comparison Compare(const std::string& name, const HostTensor& got, const std::vector<double>& ref,
-                   double atol, double rtol);
+Comparison Compare(const std::string& name, const HostTensor& got, const double* ref, double atol,
+                   double rtol);
+inline Comparison Compare(const std::string& name, const HostTensor& got, const std::vector<double>& ref,
+                          double atol, double rtol) {
+  return Compare(name, got, ref.data(), atol, rtol);
+}
+template <typename Alloc>
+Comparison Compare(const std::string& name, const HostTensor& got, const std::vector<double, Alloc>& ref,
+                   double atol, double rtol) {
+  return Compare(name, got, ref.data(), atol, rtol);
+}
 
 // Default tolerances by dtype (atol = rtol).
 double DefaultTolerance(ArenaDtype dtype);

@@ -42,7 +42,7 @@ BENCHMARK(BM_Widen)->Arg(ARENA_FLOAT32)->Arg(ARENA_FLOAT16)->Unit(benchmark::kMi
 
 void BM_Compare(benchmark::State& state) {
   auto t = DrawInput(ARENA_FLOAT16, {kElements}, {{"dist", "normal"}}, 7);
-  const std::vector<double> ref = Widen(*t);
+  const Doubles ref = Widen(*t);
   for (auto _ : state) {
     Comparison c = Compare("y", *t, ref, 1e-2, 1e-2);
     benchmark::DoNotOptimize(c.ok);

@@ -1,7 +1,10 @@
 #include "plugins/common/hip/worker/tensors.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cstring>
+#include <limits>
 #include <set>
 
 #include <gtest/gtest.h>
@@ -13,7 +16,7 @@ TEST(Tensors, HalfRoundTripIsExactForRepresentableValues) {
   nlohmann::json init = {{"dist", "uniform"}, {"low", -4.0}, {"high", 4.0}};
   auto t = DrawInput(ARENA_FLOAT16, {1000}, init, 7);
   ASSERT_TRUE(t.ok());
-  std::vector<double> w = Widen(*t);
+  Doubles w = Widen(*t);
   for (double v : w) {
     EXPECT_GE(v, -4.0);
     EXPECT_LE(v, 4.0);
@@ -41,7 +44,7 @@ TEST(Tensors, LargeTensorsAreDrawnAlikeAndLookNormal) {
   ASSERT_TRUE(a.ok() && b.ok());
   EXPECT_EQ(a->bytes, b->bytes);
   EXPECT_EQ(Fingerprint(*a), Fingerprint(*b));
-  std::vector<double> w = Widen(*a);
+  Doubles w = Widen(*a);
   double sum = 0, sq = 0;
   for (double v : w) {
     sum += v;
@@ -51,7 +54,7 @@ TEST(Tensors, LargeTensorsAreDrawnAlikeAndLookNormal) {
   EXPECT_NEAR(mean, 1.0, 0.01);
   EXPECT_NEAR(std::sqrt(var), 2.0, 0.01);
   // A difference in one element, far from the start, is found and named.
-  std::vector<double> ref = w;
+  Doubles ref = w;
   ref[1000003] += 1.0;
   Comparison c = Compare("y", *a, ref, 1e-4, 1e-4);
   EXPECT_FALSE(c.ok);
@@ -70,7 +73,7 @@ TEST(Tensors, RawFilesRoundTripExactlyAndWrongSizesAreNamed) {
   std::fclose(f);
   auto t = ReadTensorFile(path, ARENA_FLOAT16, {3});
   ASSERT_TRUE(t.ok()) << t.status().ToString();
-  std::vector<double> w = Widen(*t);
+  Doubles w = Widen(*t);
   EXPECT_EQ(w[0], 1.0);
   EXPECT_EQ(w[1], -2.0);
   EXPECT_TRUE(std::isnan(w[2]));
@@ -87,7 +90,7 @@ TEST(Tensors, RawFilesRoundTripExactlyAndWrongSizesAreNamed) {
 TEST(Tensors, RandintStaysInRange) {
   auto t = DrawInput(ARENA_INT32, {5000}, {{"dist", "randint"}, {"low", 3}, {"high", 7}}, 3);
   ASSERT_TRUE(t.ok());
-  std::vector<double> w = Widen(*t);
+  Doubles w = Widen(*t);
   EXPECT_EQ(*std::min_element(w.begin(), w.end()), 3);
   EXPECT_EQ(*std::max_element(w.begin(), w.end()), 6);
 }
@@ -111,6 +114,31 @@ TEST(Tensors, ToleranceIsElementwise) {
   EXPECT_FALSE(c.ok);
   EXPECT_NE(c.detail.find("1 of 3 element(s)"), std::string::npos) << c.detail;
   EXPECT_TRUE(Compare("y", *t, ref, 1e-4, 1e-2).ok);
+}
+
+TEST(Tensors, WhatIsNotDrawnIsStillWrittenEverywhere) {
+  // Buffers are allocated unwritten (no serial zeroing pass): memory freed
+  // just before, full of other bytes, must not show through.
+  for (int round = 0; round < 3; ++round) {
+    { std::vector<uint8_t> garbage(40000, 0xCD); }
+    const HostTensor zeros = Empty(ARENA_FLOAT32, {10000});
+    EXPECT_TRUE(std::all_of(zeros.bytes.begin(), zeros.bytes.end(), [](uint8_t b) { return b == 0; }));
+    { std::vector<uint8_t> garbage(40000, 0xCD); }
+    const HostTensor poison = Poisoned(ARENA_INT32, {10000});
+    for (int64_t i = 0; i < poison.numel; ++i) {
+      int32_t v;
+      std::memcpy(&v, poison.bytes.data() + i * 4, 4);
+      ASSERT_EQ(v, std::numeric_limits<int32_t>::min()) << i;
+    }
+    { std::vector<double> garbage(5000, 1.0); }
+    const Doubles nans = NaNs(5000);
+    EXPECT_TRUE(std::all_of(nans.begin(), nans.end(), [](double x) { return std::isnan(x); }));
+  }
+  // Large enough to be filled on several threads.
+  const Doubles many = NaNs(int64_t{1} << 20);
+  EXPECT_TRUE(std::all_of(many.begin(), many.end(), [](double x) { return std::isnan(x); }));
+  const HostTensor big = Empty(ARENA_FLOAT16, {int64_t{1} << 20});
+  EXPECT_TRUE(std::all_of(big.bytes.begin(), big.bytes.end(), [](uint8_t b) { return b == 0; }));
 }
 
 TEST(Tensors, NonFiniteReferenceMustBeReproduced) {

@@ -89,7 +89,7 @@ Json Judge::Time(const Json& req) {
   // Input i of trial t copied to `dst`: from the device where the trials
   // are kept there, else from the host.
   auto copy_trial_input = [&](uint8_t* dst, size_t t, size_t i) {
-    const std::vector<uint8_t>& bytes = verify[t].inputs[i].bytes;
+    const Bytes& bytes = verify[t].inputs[i].bytes;
     return t < alone_.on_device.size()
                ? cudaMemcpy(dst, alone_.on_device[t][i]->ptr, bytes.size(), cudaMemcpyDeviceToDevice)
                : cudaMemcpy(dst, bytes.data(), bytes.size(), cudaMemcpyHostToDevice);

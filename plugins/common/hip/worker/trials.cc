@@ -78,7 +78,7 @@ Result<Judge::Trial> Judge::TrialOf(std::vector<HostTensor> inputs, const Parame
     t.out_shapes.push_back(shape);
   }
   // The reference, in double, on exactly the values the kernel sees.
-  std::vector<std::vector<double>> wide_in;
+  std::vector<Doubles> wide_in;
   std::vector<ArenaHostConstTensor> ref_in;
   for (const auto& x : t.inputs) wide_in.push_back(Widen(x));
   for (size_t i = 0; i < t.inputs.size(); ++i) {
@@ -93,7 +93,7 @@ Result<Judge::Trial> Judge::TrialOf(std::vector<HostTensor> inputs, const Parame
   for (const auto& shape : t.out_shapes) {
     int64_t numel = 1;
     for (int64_t d : shape) numel *= d;
-    t.reference.emplace_back(static_cast<size_t>(numel), std::numeric_limits<double>::quiet_NaN());
+    t.reference.push_back(NaNs(numel));
   }
   for (size_t i = 0; i < outputs_.size(); ++i) {
     ArenaHostTensor v{};
@@ -134,7 +134,7 @@ Result<Judge::Trial> Judge::LoadTrial(const Json& data) {
     spec["dtype"] = "float64";
     ARENA_ASSIGN_OR_RETURN(HostTensor r, ReadTensor(spec));
     t.out_shapes.push_back(r.shape);
-    std::vector<double> values(static_cast<size_t>(r.numel));
+    Doubles values(static_cast<size_t>(r.numel));
     if (!values.empty()) std::memcpy(values.data(), r.bytes.data(), r.bytes.size());
     t.reference.push_back(std::move(values));
   }
