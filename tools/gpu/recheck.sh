@@ -9,7 +9,8 @@
 # inputs come from an inputs function (every replayed round fresh, seeded,
 # alike in distribution to called ones, and its time against calls), then
 # every adversarial Triton candidate on gelu (tools/gpu/adversarial.sh).
-# Part 2: the HIP candidates honest, sloppy_when_timed and skip_some_sets
+# Part 2: the HIP candidates honest, sloppy_when_timed, skip_some_sets,
+# launch_between_requests and slow_the_baseline
 # (tools/gpu/adversarial_hip.sh), then a noop run of six Triton tasks (two
 # with inputs functions) and four HIP tasks, whose tables must say
 # "stages failed with an integrity finding: 0" (no honest subject is
@@ -40,8 +41,8 @@ case "$part" in
       tee -a "$out/recheck.md"
     ;;
   2)
-    timeout 150 tools/gpu/adversarial_hip.sh "$out/adv_hip" honest sloppy_when_timed skip_some_sets \
-      >/dev/null 2>&1
+    timeout 200 tools/gpu/adversarial_hip.sh "$out/adv_hip" honest sloppy_when_timed skip_some_sets \
+      launch_between_requests slow_the_baseline >/dev/null 2>&1
     echo "adversarial_hip.sh exit $?" | tee -a "$out/recheck.md"
     tar xzf "$out/adv_hip.tgz" -C "$out" ./adversarial_hip.md 2>/dev/null
     tr=triton2triton/elementwise/gelu,triton2triton/reductions/argmax_rows
