@@ -6,6 +6,9 @@
 //   bazel run -c opt //plugins/common/hip:tensors_benchmark
 #include <benchmark/benchmark.h>
 
+#include <limits>
+#include <vector>
+
 #include "plugins/common/hip/worker/tensors.h"
 
 namespace arena::hip2hip {
@@ -39,6 +42,26 @@ void BM_Widen(benchmark::State& state) {
   SetBytes(state, dtype);
 }
 BENCHMARK(BM_Widen)->Arg(ARENA_FLOAT32)->Arg(ARENA_FLOAT16)->Unit(benchmark::kMillisecond)->UseRealTime();
+
+// A reference's outputs before it runs: NaNs on all cores (NaNs), against
+// what the judge did before (one std::vector filled on one core).
+void BM_NaNs(benchmark::State& state) {
+  for (auto _ : state) {
+    Doubles d = NaNs(kElements);
+    benchmark::DoNotOptimize(d.data());
+  }
+  state.SetBytesProcessed(state.iterations() * kElements * 8);
+}
+BENCHMARK(BM_NaNs)->Unit(benchmark::kMillisecond)->UseRealTime();
+
+void BM_NaNsOnOneCore(benchmark::State& state) {
+  for (auto _ : state) {
+    std::vector<double> d(kElements, std::numeric_limits<double>::quiet_NaN());
+    benchmark::DoNotOptimize(d.data());
+  }
+  state.SetBytesProcessed(state.iterations() * kElements * 8);
+}
+BENCHMARK(BM_NaNsOnOneCore)->Unit(benchmark::kMillisecond)->UseRealTime();
 
 void BM_Compare(benchmark::State& state) {
   auto t = DrawInput(ARENA_FLOAT16, {kElements}, {{"dist", "normal"}}, 7);
