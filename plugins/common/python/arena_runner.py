@@ -40,6 +40,7 @@ import importlib.util
 import json
 import os
 import shutil
+import signal
 import socket
 import sys
 import threading
@@ -559,8 +560,22 @@ def main():
               python_dispatch, TorchDispatchMode, LibraryGuard, MappedBuffer,
               LaunchObserver, observer] + launch_classes
     seal = [(obj, dict(vars(obj))) for obj in sealed]
+    # Python's signal handlers run on the runner's own thread, between
+    # requests too (a SIGCONT handler would run as the judge resumes the
+    # runner, before its round): code of the subject's outside any call.
+    # Those the process has before the subject runs are the only ones.
+    import _signal
+    get_handler, set_handler = _signal.getsignal, _signal.signal
+    handled = {s: get_handler(s) for s in _signal.valid_signals()
+               if s not in (_signal.SIGKILL, _signal.SIGSTOP)}
 
     def check_seal():
+        for number, before in handled.items():
+            if get_handler(number) is not before:
+                name = signal.Signals(number).name if number in signal.Signals._value2member_map_ else ""
+                finding(f"tampering: a signal handler was installed for signal {number} {name} (it would "
+                        "run the subject's code between requests)")
+                set_handler(number, before)
         for obj, before in seal:
             now = vars(obj)
             owner = getattr(obj, "__name__", type(obj).__name__)
