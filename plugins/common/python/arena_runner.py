@@ -569,7 +569,19 @@ def main():
     handled = {s: get_handler(s) for s in _signal.valid_signals()
                if s not in (_signal.SIGKILL, _signal.SIGSTOP)}
 
+    # The garbage collector runs the subject's finalizers and callbacks
+    # wherever it collects, the runner's own work included: when it runs
+    # (its settings) and what it calls back are the runner's.
+    collector = (gc.isenabled(), gc.get_threshold(), list(gc.callbacks))
+
     def check_seal():
+        if (gc.isenabled(), gc.get_threshold()) != collector[:2] or len(gc.callbacks) != len(collector[2]) or \
+                any(a is not b for a, b in zip(gc.callbacks, collector[2])):
+            finding("tampering: the garbage collector's settings or callbacks were changed (they would "
+                    "run the subject's code in the runner's own time)")
+            gc.enable() if collector[0] else gc.disable()
+            gc.set_threshold(*collector[1])
+            gc.callbacks[:] = collector[2]
         for number, before in handled.items():
             if get_handler(number) is not before:
                 name = signal.Signals(number).name if number in signal.Signals._value2member_map_ else ""
