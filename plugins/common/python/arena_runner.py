@@ -113,12 +113,13 @@ class LaunchObserver:
     def __init__(self, lib, description):
         self.description = description
         self._buf = None
-        self._watch = self._take = self._takes = None
+        self._watch = self._take = self._takes = self._allowed = None
         if lib is not None:
             import ctypes
             self._buf = ctypes.create_string_buffer(1 << 19)
-            self._watch, self._take, self._takes = \
-                lib.arena_launches_watch, lib.arena_launches_take, lib.arena_launches_takes
+            self._watch, self._take, self._takes, self._allowed = \
+                lib.arena_launches_watch, lib.arena_launches_take, lib.arena_launches_takes, \
+                lib.arena_launches_allowed
 
     @classmethod
     def start(cls, path):
@@ -142,6 +143,12 @@ class LaunchObserver:
     def watch(self, mode):
         if self._watch is not None:
             self._watch(mode)
+
+    def allowed(self, on):
+        """This thread runs (or no longer runs) an op the task allows: the
+        kernels it launches are not the observer's to name."""
+        if self._allowed is not None:
+            self._allowed(1 if on else 0)
 
     def take(self, state):
         """What was launched since the last take, and which Triton kernels
@@ -244,8 +251,7 @@ def main():
         with said:
             send(line)
 
-    state = {"candidate": False, "launches": 0, "depth": 0, "kernels": set(), "fills": 0,
-             "watch": LaunchObserver.BETWEEN}
+    state = {"candidate": False, "launches": 0, "depth": 0, "kernels": set(), "fills": 0}
     main_thread = threading.get_ident()  # the runner's own: it serves the requests
     reported = set()
 
@@ -293,10 +299,6 @@ def main():
         def synchronize():
             return None
 
-    def set_watch(mode):
-        state["watch"] = mode
-        observer.watch(mode)
-
     # Count launches of Triton kernels (compiled or interpreted).
     from triton.runtime import jit as triton_jit
     interpreted = os.environ.get("TRITON_INTERPRET") == "1"
@@ -342,12 +344,11 @@ def main():
             elif state["candidate"] and name not in _FREE_OPS:
                 # An op the task allows: the kernels it launches are not
                 # the launch observer's to name.
-                watching = state["watch"]
-                set_watch(LaunchObserver.RUNNER)
+                observer.allowed(True)
                 try:
                     return func(*args, **(kwargs or {}))
                 finally:
-                    set_watch(watching)
+                    observer.allowed(False)
             return func(*args, **(kwargs or {}))
 
     def host_escape(name):
@@ -619,11 +620,11 @@ def main():
         try:
             with guard:
                 state["candidate"] = True
-                set_watch(LaunchObserver.SUBJECT)
+                observer.watch(LaunchObserver.SUBJECT)
                 try:
                     return thunk()
                 finally:
-                    set_watch(LaunchObserver.RUNNER)
+                    observer.watch(LaunchObserver.RUNNER)
                     state["candidate"] = False
         finally:
             check_seal()
@@ -741,7 +742,7 @@ def main():
         # requests (a thread the subject left running, whose every launch is
         # a finding); not the runner's own work (torch's graph capture fills
         # its generator's state, say).
-        set_watch(LaunchObserver.RUNNER)
+        observer.watch(LaunchObserver.RUNNER)
         try:
             reply = handlers[op](req)
             reply["ok"] = True
@@ -753,7 +754,7 @@ def main():
         seen = observer.take(state) if op not in _RUNNERS_OWN else None
         if seen is not None:
             reply["observed"] = seen
-        set_watch(LaunchObserver.BETWEEN)
+        observer.watch(LaunchObserver.BETWEEN)
         say(reply)
 
 

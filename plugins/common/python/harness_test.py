@@ -207,7 +207,7 @@ class LaunchObserverTest(unittest.TestCase):
 
     class Library:
         def __init__(self):
-            self.names, self.takes, self.on = [], 0, []
+            self.names, self.takes, self.on, self.allowed = [], 0, [], []
 
         def arena_launches_watch(self, on):
             self.on.append(on)
@@ -224,6 +224,9 @@ class LaunchObserverTest(unittest.TestCase):
         def arena_launches_takes(self):
             return self.takes
 
+        def arena_launches_allowed(self, on):
+            self.allowed.append(on)
+
     def test_each_take_tells_what_happened_since_the_last(self):
         from arena_runner import LaunchObserver
         self.assertIsNone(LaunchObserver.start(None).take({"kernels": set(), "launches": 0, "fills": 0}))
@@ -239,9 +242,14 @@ class LaunchObserverTest(unittest.TestCase):
         self.assertEqual(second, {"kernels": [], "triton": [], "fills": 0, "takes": 2})
         lib.names = None  # callbacks turned off
         self.assertTrue(observer.take(state)["off"])
-        observer.watch(False)
-        observer.watch(True)
-        self.assertEqual(lib.on, [0, 1])
+        # The runner's own work, the subject's code, between requests.
+        for mode in (LaunchObserver.RUNNER, LaunchObserver.SUBJECT, LaunchObserver.BETWEEN):
+            observer.watch(mode)
+        self.assertEqual(lib.on, [0, 1, 2])
+        # An op the task allows, on the thread that runs it.
+        observer.allowed(True)
+        observer.allowed(False)
+        self.assertEqual(lib.allowed, [1, 0])
 
 
 class RunnerClientTest(unittest.TestCase):

@@ -10,6 +10,11 @@
 //   arena_launches_watch(1) ... the subject's code ... arena_launches_watch(0)
 //   arena_launches_watch(2)       between requests: what is launched then is
 //                                 a thread's the subject left running
+//   (While the runner does its own work, watch 0, a launch from any other
+//   thread than the one that started the observer is one of those too.)
+//   arena_launches_allowed(1) ... an op the task allows ... arena_launches_allowed(0)
+//                                 on the thread that runs it: its launches
+//                                 are not kept
 //   arena_launches_take(buf, cap) the distinct names seen while watched since
 //                                 the last take, one per line ("<graph>" for a
 //                                 graph's launch, "<between> NAME" for one
@@ -23,6 +28,7 @@
 // cannot take the place (its subscribe fails), and a subject that turns the
 // callbacks off is found at the next take.
 #include <dlfcn.h>
+#include <pthread.h>
 
 #include <algorithm>
 #include <atomic>
@@ -56,6 +62,9 @@ std::string error = "not started";
 // 0: the runner's own work (nothing kept), 1: the subject's code, 2: between
 // requests.
 std::atomic<int> watching{0};
+thread_local bool allowed_here = false;  // this thread runs an op the task allows
+pthread_t runner_thread;  // the thread that started the observer: the runner's own
+bool runner_thread_known = false;
 std::atomic<int64_t> takes{0};
 std::mutex mu;
 std::set<std::string> names;  // guarded by mu
@@ -99,8 +108,14 @@ const char* DriverName(CUpti_CallbackId id, const void* params) {
 
 void CUPTIAPI OnApi(void*, CUpti_CallbackDomain domain, CUpti_CallbackId id, const void* data) {
   const auto* info = static_cast<const CUpti_CallbackData*>(data);
-  const int mode = watching.load(std::memory_order_relaxed);
-  if (mode == 0 || info->callbackSite != CUPTI_API_ENTER) return;
+  if (info->callbackSite != CUPTI_API_ENTER || allowed_here) return;
+  int mode = watching.load(std::memory_order_relaxed);
+  if (mode == 0) {
+    // The runner's own work, on its own thread; another thread's launch
+    // meanwhile is the subject's, outside any call.
+    if (!runner_thread_known || pthread_equal(pthread_self(), runner_thread)) return;
+    mode = 2;
+  }
   const bool between = mode == 2;
   if (domain == CUPTI_CB_DOMAIN_DRIVER_API) {
     if (In(id, kDriverLaunches)) {
@@ -161,6 +176,8 @@ __attribute__((visibility("default"))) int arena_launches_start() {
     return -1;
   }
   subscriber = sub;
+  runner_thread = pthread_self();
+  runner_thread_known = true;
   if (!ForEachLaunchCallback([sub](CUpti_CallbackDomain d, CUpti_CallbackId id) {
         return enable_callback(1, sub, d, id) == CUPTI_SUCCESS;
       })) {
@@ -176,6 +193,8 @@ __attribute__((visibility("default"))) const char* arena_launches_error() { retu
 __attribute__((visibility("default"))) void arena_launches_watch(int mode) {
   watching.store(mode == 1 || mode == 2 ? mode : 0);
 }
+
+__attribute__((visibility("default"))) void arena_launches_allowed(int on) { allowed_here = on != 0; }
 
 __attribute__((visibility("default"))) int64_t arena_launches_takes() { return takes.load(); }
 
