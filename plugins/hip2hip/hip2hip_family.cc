@@ -78,14 +78,18 @@ class HipSession : public EvaluationSession {
                 {"config", {{"name", config.name}, {"params", config.params}}},
                 {"seed", seed},
                 {"trials", ctx_.task->trials}};
-    // The configuration that usually comes next: the worker prepares its
-    // trials while this one runs on the GPU.
+    // The configurations that usually come next, in order: the worker
+    // prepares their trials side by side while this one is checked, as
+    // many as its budget holds.
     const auto& configs = ctx_.task->configs;
-    for (size_t i = 0; i + 1 < configs.size(); ++i) {
-      if (configs[i].name == config.name) {
-        req["prefetch"] = {{"name", configs[i + 1].name}, {"params", configs[i + 1].params}};
-        break;
+    for (size_t i = 0; i < configs.size(); ++i) {
+      if (configs[i].name != config.name) continue;
+      Json next = Json::array();
+      for (size_t j = i + 1; j < configs.size(); ++j) {
+        next.push_back({{"name", configs[j].name}, {"params", configs[j].params}});
       }
+      if (!next.empty()) req["prefetch"] = next;
+      break;
     }
     return worker_.Send(req, ctx_.stage_timeout_s, SubjectName(subject));
   }

@@ -42,11 +42,9 @@ Json Judge::Check(const Json& req) {
     // (the CPU reference is the slow part of a check). The results are
     // kept; the loop below reports any error in trial order.
     if (trial_key_ != key) ResetTrials(key);
-    if (prefetch_ && prefetch_->key == key) {
-      // Prepared in the background while the previous configuration ran.
-      FinishPrefetch();
-      for (auto& [trial_seed, t] : prefetch_->trials) trials_.emplace(trial_seed, std::move(t));
-      prefetch_.reset();
+    if (auto prepared = prefetched_.Take(key)) {
+      // Prepared in the background while an earlier configuration ran.
+      for (auto& [trial_seed, t] : *prepared) trials_.emplace(trial_seed, std::move(t));
     }
     std::vector<uint64_t> missing;
     for (int trial = 0; trial < trials; ++trial) {
@@ -54,8 +52,8 @@ Json Judge::Check(const Json& req) {
       if (!trials_.count(seed)) missing.push_back(seed);
     }
     for (auto& [trial_seed, t] : MakeTrials(p, params, missing)) trials_.emplace(trial_seed, std::move(t));
-    // The next configuration's trials are prepared while this one runs on
-    // the GPU (its checks and timing): the CPU reference is the slow part.
+    // The next configurations' trials are prepared while this one is
+    // checked, side by side: the CPU reference is the slow part.
     if (req.contains("prefetch")) StartPrefetch(req["prefetch"], req["seed"].get<uint64_t>(), trials);
   }
   phases.Lap("prepare_s");  // inputs drawn or read, CPU references computed

@@ -46,6 +46,7 @@
 #include "plugins/common/hip/worker/alone_trials.h"
 #include "plugins/common/hip/worker/device_fill.h"
 #include "plugins/common/hip/worker/judge_support.h"
+#include "plugins/common/hip/worker/prefetcher.h"
 #include "plugins/common/hip/worker/shelf.h"
 #include "plugins/common/hip/worker/tensors.h"
 
@@ -345,27 +346,26 @@ class Judge {
   std::map<uint64_t, Trial> MakeTrials(const ParameterValues& p, const std::vector<ArenaParam>& params,
                                        const std::vector<uint64_t>& seeds);
 
-  // Trials of the next configuration, prepared on a background thread.
-  struct Prefetch {
-    std::string key;
-    ConfigParams params;
-    std::map<uint64_t, Trial> trials;
-    std::thread thread;
-  };
-
+  // Trials of the configurations that come next (`next`: one, or a list
+  // in the order they come), prepared in the background side by side, as
+  // many as the prefetch budget holds.
   void StartPrefetch(const Json& next, uint64_t seed, int trials);
 
-  // The prefetch ends before anything is timed, and is kept: its threads
+  // Prefetches end before anything is timed, and are kept: their threads
   // (host allocations of gigabytes, the CPU reference) slowed the GPU
   // rounds that ran beside them by up to 2.2x, in whichever subject's
   // rounds they fell (docs/results/hip-timing-quiet-h200-2026-12-02/).
-  void FinishPrefetch() {
-    if (prefetch_ && prefetch_->thread.joinable()) prefetch_->thread.join();
-  }
+  void FinishPrefetch() { prefetched_.Finish(); }
 
-  void StopPrefetch() {
-    FinishPrefetch();
-    prefetch_.reset();
+  void StopPrefetch() { prefetched_.Clear(); }
+
+  // What prefetched trials may take, while made and until checked: a
+  // quarter of the host's memory, at most 32 GiB (the CPU references of a
+  // task's configurations, side by side, as the shelf keeps them after).
+  static size_t PrefetchBudget() {
+    const long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGE_SIZE);
+    const size_t physical = pages > 0 && page > 0 ? static_cast<size_t>(pages) * static_cast<size_t>(page) : 0;
+    return std::min<size_t>(physical / 4, size_t{32} << 30);
   }
 
   // Wall seconds spent in each phase of a check, reported with it so that a
@@ -567,7 +567,8 @@ class Judge {
   std::map<uint64_t, Trial> trials_;
   // Earlier configurations' trials (ResetTrials).
   Shelf<std::map<uint64_t, Trial>> shelf_{ShelfBudget()};
-  std::unique_ptr<Prefetch> prefetch_;
+  Prefetcher<std::map<uint64_t, Trial>> prefetched_{PrefetchBudget()};
+  uint64_t prefetch_seed_ = 0;  // the seed prefetched_ holds trials of
   std::vector<HostTensor> kept_;  // host memory check downloads land in, by slot
   std::vector<std::pair<uint8_t*, size_t>> kept_locked_;  // per slot: what is page locked
   std::optional<DeviceFill> fill_;  // the timing rounds' input generator

@@ -167,17 +167,39 @@ std::map<uint64_t, Judge::Trial> Judge::MakeTrials(const ParameterValues& p, con
 }
 
 void Judge::StartPrefetch(const Json& next, uint64_t seed, int trials) {
-  const std::string key = next.value("name", "") + "/" + Json(seed).dump();
-  if (prefetch_ && prefetch_->key == key) return;
-  if (key == trial_key_ || shelf_.Contains(key)) return;  // prepared already
-  StopPrefetch();
-  auto pf = std::unique_ptr<Prefetch>(new Prefetch{key, ConfigParams(next["params"]), {}, {}});
+  // Another seed (another evaluation of a session): what was prefetched for
+  // the last one is of no use.
+  if (seed != prefetch_seed_) StopPrefetch();
+  prefetch_seed_ = seed;
   std::vector<uint64_t> seeds;
   for (int trial = 0; trial < trials; ++trial) seeds.push_back(TrialSeed(seed, trial));
-  Prefetch* raw = pf.get();
-  pf->thread = std::thread(
-      [this, raw, seeds] { raw->trials = MakeTrials(raw->params.numeric, raw->params.args, seeds); });
-  prefetch_ = std::move(pf);
+  for (const Json& config : next.is_array() ? next : Json::array({next})) {
+    const std::string key = config.value("name", "") + "/" + Json(seed).dump();
+    if (key == trial_key_ || shelf_.Contains(key) || prefetched_.Has(key)) continue;  // prepared already
+    auto params = std::make_shared<ConfigParams>(config["params"]);
+    // What its trials hold (inputs, and a double per output element) and
+    // what making one takes besides (its inputs widened to double).
+    size_t bytes = 0;
+    bool sized = true;
+    for (const auto& specs : {&inputs_, &outputs_}) {
+      for (const TensorSpec& t : *specs) {
+        auto shape = Shape(t, params->numeric);
+        if (!shape.ok()) {
+          sized = false;
+          break;
+        }
+        size_t numel = 1;
+        for (int64_t d : *shape) numel *= static_cast<size_t>(std::max<int64_t>(d, 0));
+        bytes += numel * (specs == &inputs_ ? DtypeSize(t.dtype) + sizeof(double) : sizeof(double));
+      }
+    }
+    if (!sized) continue;  // its check says what is wrong
+    if (!prefetched_.Start(key, bytes * seeds.size(), [this, params, seeds] {
+          return MakeTrials(params->numeric, params->args, seeds);
+        })) {
+      break;  // the budget is full: the rest in order, later
+    }
+  }
 }
 
 }  // namespace arena::hip2hip
