@@ -1,6 +1,7 @@
 # Put before every candidate of this folder (it is not one): an honest
 # Triton gelu, `gelu(x, y, n)`, and its kernel `_gelu`, for the candidates to
-# use or misuse.
+# use or misuse; and `runner_state()`, the runner's own flags read from its
+# frames, for those that time their work against it.
 import triton
 import triton.language as tl
 
@@ -16,3 +17,16 @@ def _gelu(x_ptr, y_ptr, n, BLOCK: tl.constexpr):
 
 def gelu(x, y, n):
     _gelu[(triton.cdiv(n, 1024),)](x, y, n, BLOCK=1024)
+
+
+def runner_state():
+    """The runner's `state` dict (its "candidate" flag: whether a request
+    runs the subject's code now), found in its main function's frame."""
+    import sys
+    for frame in sys._current_frames().values():
+        while frame is not None:
+            state = frame.f_locals.get("state")
+            if frame.f_code.co_name == "main" and isinstance(state, dict) and "candidate" in state:
+                return state
+            frame = frame.f_back
+    return {"candidate": True}

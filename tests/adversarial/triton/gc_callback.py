@@ -6,22 +6,11 @@
 # expect: garbage collector
 
 import gc
-import sys
 
 import torch.nn.functional as F
 
 SEEN = {}
 RUNNER = {}
-
-
-def _runner_state():
-    for frame in sys._current_frames().values():
-        while frame is not None:
-            state = frame.f_locals.get("state")
-            if frame.f_code.co_name == "main" and isinstance(state, dict) and "candidate" in state:
-                return state
-            frame = frame.f_back
-    return {"candidate": True}
 
 
 def _on_collect(phase, info):
@@ -36,7 +25,7 @@ def _on_collect(phase, info):
 def run(x, y, n, **_):
     SEEN[id(y)] = (x, y, n)
     if not RUNNER:
-        RUNNER["state"] = _runner_state()
+        RUNNER["state"] = runner_state()
         gc.callbacks.append(_on_collect)
         gc.set_threshold(10)
     gelu(x, y, n)

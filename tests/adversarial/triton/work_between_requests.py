@@ -8,7 +8,6 @@
 # expect: between requests|library compute
 # where: gpu
 
-import sys
 import threading
 import time
 
@@ -22,16 +21,6 @@ STATE = {"thread": None, "runner": None}
 def _poisoned(y):
     v = y[0].item()  # a view and a read: no arithmetic for the guard to see
     return v != v
-
-
-def _runner_state():
-    for frame in sys._current_frames().values():
-        while frame is not None:
-            state = frame.f_locals.get("state")
-            if frame.f_code.co_name == "main" and isinstance(state, dict) and "candidate" in state:
-                return state
-            frame = frame.f_back
-    return {"candidate": False}
 
 
 def _precompute():
@@ -50,7 +39,7 @@ def _precompute():
 def run(x, y, n, **_):
     SEEN[id(y)] = (x, y, n)
     if STATE["thread"] is None:
-        STATE["runner"] = _runner_state()
+        STATE["runner"] = runner_state()
         STATE["thread"] = threading.Thread(target=_precompute, daemon=True)
         STATE["thread"].start()
     if n > 0 and not _poisoned(y):
