@@ -251,7 +251,8 @@ def main():
         with said:
             send(line)
 
-    state = {"candidate": False, "launches": 0, "depth": 0, "kernels": set(), "fills": 0}
+    state = {"candidate": False, "launches": 0, "depth": 0, "kernels": set(), "fills": 0,
+             "loaded": False}
     main_thread = threading.get_ident()  # the runner's own: it serves the requests
     reported = set()
 
@@ -506,7 +507,11 @@ def main():
     # guard of its own, from its first line to its last.
     def guarded_thread(start):
         def start_guarded(function, args, kwargs=None):
-            if not subject_code():
+            # Once the subject's code is loaded, every new thread is its:
+            # the runner starts none of its own then, and subject code can
+            # run where no request runs it (a finalizer, when the runner
+            # drops a tensor it lent).
+            if not subject_code() and not state["loaded"]:
                 return start(function, args, *([kwargs] if kwargs is not None else []))
 
             def run_guarded(*a, **k):
@@ -647,6 +652,7 @@ def main():
         if not os.path.isfile(path):
             raise RuntimeError(f"{file_name} is missing")
         sys.path.insert(0, workspace)
+        state["loaded"] = True
         module = import_file(path, "subject_" + file_name[:-3].replace("/", "_"), run_subject)
         fn = getattr(module, func, None)
         if not callable(fn):
