@@ -576,8 +576,12 @@ def main():
                if s not in (_signal.SIGKILL, _signal.SIGSTOP)}
 
     # The garbage collector runs the subject's finalizers and callbacks
-    # wherever it collects, the runner's own work included: when it runs
-    # (its settings) and what it calls back are the runner's.
+    # wherever it collects: it collects on its own only while the subject's
+    # code runs (where they are observed like it), not in the runner's own
+    # work between requests (a finalizer made to run as the runner wakes
+    # before a round would launch library kernels no guard or watch sees).
+    # When it runs (its settings) and what it calls back are the runner's.
+    gc.disable()
     collector = (gc.isenabled(), gc.get_threshold(), list(gc.callbacks))
 
     def check_seal():
@@ -622,13 +626,18 @@ def main():
     def run_subject(thunk):
         # The subject's code runs inside the guard: entering and leaving it
         # (a push and a pop of torch's mode stack) are the runner's.
+        if gc.isenabled():
+            finding("tampering: the garbage collector was switched on outside the subject's calls (it "
+                    "would run the subject's finalizers in the runner's own time)")
         try:
             with guard:
                 state["candidate"] = True
                 observer.watch(LaunchObserver.SUBJECT)
+                gc.enable()
                 try:
                     return thunk()
                 finally:
+                    gc.disable()
                     observer.watch(LaunchObserver.RUNNER)
                     state["candidate"] = False
         finally:
