@@ -111,6 +111,8 @@ extern "C" __global__ void arena_gather(const char* src, u64 stride, u64 count, 
 
 }  // namespace
 
+const char* DeviceFillSource() { return kSource; }
+
 Result<std::string> DeviceFillPtx(const std::string& arch) {
   nvrtcProgram prog;
   if (nvrtcCreateProgram(&prog, kSource, "arena_fill.cu", 0, nullptr, nullptr) != NVRTC_SUCCESS) {

@@ -25,6 +25,9 @@
 
 namespace arena::hip2hip {
 
+// The generator's source (CUDA C++, compiled at run time).
+const char* DeviceFillSource();
+
 // The generator's PTX for a virtual architecture ("compute_90"); built for
 // ROCm (plugins/common/hip/rocm), its code object for an AMD target ("gfx90a").
 Result<std::string> DeviceFillPtx(const std::string& arch);
