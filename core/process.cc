@@ -178,6 +178,14 @@ std::string ProcessResult::Describe() const {
   return out.str();
 }
 
+void KilledFirstOutOfMemory() {
+  const int fd = ::open("/proc/self/oom_score_adj", O_WRONLY | O_CLOEXEC);
+  if (fd < 0) return;
+  ssize_t ignored = ::write(fd, "1000", 4);
+  (void)ignored;
+  ::close(fd);
+}
+
 namespace {
 
 // Appends what a pipe delivers to a string, keeping at most `cap` bytes.
@@ -325,17 +333,6 @@ void CloseInheritedDescriptors() {
     int flags = fcntl(fd, F_GETFD);
     if (flags >= 0 && !(flags & FD_CLOEXEC)) fcntl(fd, F_SETFD, flags | FD_CLOEXEC);
   }
-}
-
-// This process (and what it starts) is what the kernel kills first when
-// the machine runs out of memory. Raising one's own score needs no
-// privilege; async-signal-safe (between fork and exec).
-void KilledFirstOutOfMemory() {
-  const int fd = ::open("/proc/self/oom_score_adj", O_WRONLY | O_CLOEXEC);
-  if (fd < 0) return;
-  ssize_t ignored = ::write(fd, "1000", 4);
-  (void)ignored;
-  ::close(fd);
 }
 
 struct ChildLimits {

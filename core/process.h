@@ -111,6 +111,12 @@ std::string BytesText(long long bytes);
 // Fails only when the program cannot be started at all.
 Result<ProcessResult> RunProcess(const ProcessOptions& options);
 
+// Makes this process (and what it starts) what the kernel kills first when
+// the machine runs out of memory (ProcessOptions::killed_first_out_of_memory).
+// Raising one's own score needs no privilege; async-signal-safe, for a
+// child between fork and exec.
+void KilledFirstOutOfMemory();
+
 class WorkerProcess {
  public:
   // Starts the worker; it must answer each request line with one reply line.

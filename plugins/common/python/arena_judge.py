@@ -41,17 +41,32 @@ _LOG_CAP = 256 << 20
 CHILDREN_LISTED = os.access(f"/proc/{os.getpid()}/task/{os.getpid()}/children", os.R_OK)
 
 
+def _thread_dirs(pid):
+    """/proc/PID/task/TID of every thread of `pid` (none once it ended)."""
+    try:
+        return [f"/proc/{pid}/task/{tid}" for tid in os.listdir(f"/proc/{pid}/task")]
+    except OSError:
+        return []
+
+
+def _stat_fields(path):
+    """The fields of a /proc stat file after the name, which is in
+    parentheses (state, parent, ...); [] once the process or thread ended."""
+    try:
+        with open(path, "rb") as f:
+            stat = f.read()
+    except OSError:
+        return []
+    return stat[stat.rindex(b")") + 2:].split() if b")" in stat else []
+
+
 def _listed_children(pid):
     """The children of every thread of `pid`, from /proc/PID/task/TID/children
     (a thread or process that ended meanwhile has none)."""
-    try:
-        threads = os.listdir(f"/proc/{pid}/task")
-    except OSError:
-        return []
     found = []
-    for tid in threads:
+    for thread in _thread_dirs(pid):
         try:
-            with open(f"/proc/{pid}/task/{tid}/children", "rb") as f:
+            with open(f"{thread}/children", "rb") as f:
                 found.extend(int(c) for c in f.read().split())
         except (OSError, ValueError):
             continue
@@ -65,14 +80,27 @@ def _children_by_parent():
     for entry in os.listdir("/proc"):
         if not entry.isdigit():
             continue
+        fields = _stat_fields(f"/proc/{entry}/stat")
         try:
-            with open(f"/proc/{entry}/stat", "rb") as f:
-                stat = f.read()
-            ppid = int(stat[stat.rindex(b")") + 2:].split()[1])
-        except (OSError, ValueError, IndexError):
+            ppid = int(fields[1])
+        except (ValueError, IndexError):
             continue
         children.setdefault(ppid, []).append(int(entry))
     return children
+
+
+def _wait_stopped(pids, limit_s=0.2):
+    """Until every thread of `pids` is stopped (a signal is delivered, not
+    waited for: a thread running on another core goes on for a moment), or
+    `limit_s` passed."""
+    deadline = time.monotonic() + limit_s
+    for pid in pids:
+        for thread in _thread_dirs(pid):
+            while time.monotonic() < deadline:
+                fields = _stat_fields(f"{thread}/stat")
+                if not fields or fields[0] in (b"T", b"t", b"Z", b"X"):
+                    break  # stopped, or gone
+                time.sleep(0.0001)
 
 
 class SubjectFailure(Exception):
@@ -127,29 +155,6 @@ def observed_findings(seen):
     # Names, not launch counts: Triton launches nothing for an empty grid,
     # so fewer launches seen than it was asked for would be no sign.
     return findings
-
-
-def _wait_stopped(pids, limit_s=0.2):
-    """Until every thread of `pids` is stopped (a signal is delivered, not
-    waited for: a thread running on another core goes on for a moment), or
-    `limit_s` passed."""
-    deadline = time.monotonic() + limit_s
-    for pid in pids:
-        try:
-            threads = os.listdir(f"/proc/{pid}/task")
-        except OSError:
-            continue
-        for tid in threads:
-            while time.monotonic() < deadline:
-                try:
-                    with open(f"/proc/{pid}/task/{tid}/stat", "rb") as f:
-                        # The state follows the name, which is in parentheses.
-                        state = f.read().rsplit(b")", 1)[1].split()[0]
-                except (OSError, IndexError):
-                    break  # gone
-                if state in (b"T", b"t", b"Z", b"X"):
-                    break
-                time.sleep(0.0001)
 
 
 class RunnerClient:

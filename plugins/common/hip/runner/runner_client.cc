@@ -18,6 +18,8 @@
 #include <sstream>
 #include <thread>
 
+#include "core/process.h"
+
 namespace arena::hip2hip {
 namespace {
 
@@ -32,18 +34,35 @@ bool ChildrenListed() {
   return listed;
 }
 
+// /proc/PID/task/TID of every thread of `pid` (none once it ended).
+std::vector<std::string> ThreadDirs(pid_t pid) {
+  const std::string task = "/proc/" + std::to_string(pid) + "/task";
+  std::vector<std::string> dirs;
+  if (DIR* d = opendir(task.c_str())) {
+    while (dirent* e = readdir(d)) {
+      if (e->d_name[0] != '.') dirs.push_back(task + "/" + e->d_name);
+    }
+    closedir(d);
+  }
+  return dirs;
+}
+
+// The fields of a /proc stat file after the name, which is in parentheses
+// (state, parent, ...); empty once the process or thread ended.
+std::string StatFields(const std::string& path) {
+  std::ifstream f(path);
+  const std::string stat((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
+  const size_t close = stat.rfind(')');
+  return close == std::string::npos || close + 2 >= stat.size() ? std::string() : stat.substr(close + 2);
+}
+
 // The children of every thread of `pid`, from /proc/PID/task/TID/children
 // (a thread or process that ended meanwhile has none).
 void ChildrenOf(pid_t pid, std::vector<pid_t>* out) {
-  const std::string task = "/proc/" + std::to_string(pid) + "/task";
-  DIR* d = opendir(task.c_str());
-  if (d == nullptr) return;
-  while (dirent* e = readdir(d)) {
-    if (e->d_name[0] == '.') continue;
-    std::ifstream f(task + "/" + e->d_name + "/children");
+  for (const std::string& thread : ThreadDirs(pid)) {
+    std::ifstream f(thread + "/children");
     for (long child; f >> child;) out->push_back(static_cast<pid_t>(child));
   }
-  closedir(d);
 }
 
 // Every process's children, from every process's parent in /proc (for a
@@ -55,11 +74,7 @@ std::map<pid_t, std::vector<pid_t>> ChildrenByParent() {
       char* end = nullptr;
       const long pid = std::strtol(e->d_name, &end, 10);
       if (end == e->d_name || *end != '\0') continue;
-      std::ifstream f("/proc/" + std::string(e->d_name) + "/stat");
-      std::string stat((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
-      const size_t close = stat.rfind(')');
-      if (close == std::string::npos) continue;
-      std::istringstream rest(stat.substr(close + 2));
+      std::istringstream rest(StatFields("/proc/" + std::string(e->d_name) + "/stat"));
       std::string state;
       long ppid = 0;
       if (rest >> state >> ppid) children[static_cast<pid_t>(ppid)].push_back(static_cast<pid_t>(pid));
@@ -96,23 +111,11 @@ std::vector<pid_t> Tree(pid_t root) {
 void WaitStopped(const std::vector<pid_t>& pids, std::chrono::milliseconds limit) {
   const auto deadline = std::chrono::steady_clock::now() + limit;
   for (pid_t p : pids) {
-    const std::string tasks = "/proc/" + std::to_string(p) + "/task";
-    DIR* d = opendir(tasks.c_str());
-    if (d == nullptr) continue;
-    std::vector<std::string> threads;
-    while (dirent* e = readdir(d)) {
-      if (e->d_name[0] != '.') threads.push_back(e->d_name);
-    }
-    closedir(d);
-    for (const std::string& t : threads) {
+    for (const std::string& thread : ThreadDirs(p)) {
       while (std::chrono::steady_clock::now() < deadline) {
-        std::ifstream f(tasks + "/" + t + "/stat");
-        std::string stat((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
-        // The state follows the name, which is in parentheses.
-        const size_t close = stat.rfind(')');
-        if (close == std::string::npos || close + 2 >= stat.size()) break;  // gone
-        const char state = stat[close + 2];
-        if (state == 'T' || state == 't' || state == 'Z' || state == 'X') break;
+        const std::string fields = StatFields(thread + "/stat");
+        if (fields.empty()) break;  // gone
+        if (fields[0] == 'T' || fields[0] == 't' || fields[0] == 'Z' || fields[0] == 'X') break;
         std::this_thread::sleep_for(std::chrono::microseconds(100));
       }
     }
@@ -146,13 +149,8 @@ Status RunnerClient::Start(double timeout_s) {
     setsid();
     prctl(PR_SET_PDEATHSIG, SIGKILL);
     if (getppid() != judge) _exit(127);
-    // What the kernel kills first when the machine runs out of memory (a
-    // runner has no memory limit: see its sandbox).
-    if (const int fd = open("/proc/self/oom_score_adj", O_WRONLY | O_CLOEXEC); fd >= 0) {
-      ssize_t ignored = write(fd, "1000", 4);
-      (void)ignored;
-      close(fd);
-    }
+    // A runner has no memory limit (see its sandbox).
+    KilledFirstOutOfMemory();
     dup2(sv[1], 0);
     if (log >= 0) {
       dup2(log, 1);

@@ -155,6 +155,14 @@ double Load(const HostTensor& t, int64_t i) {
   return 0;
 }
 
+// Every element of `v` set to `value`, on all cores.
+template <typename V, typename T>
+void FillAll(V* v, T value) {
+  ParallelFor(static_cast<int64_t>(v->size()), [&](int64_t begin, int64_t end) {
+    std::fill(v->begin() + begin, v->begin() + end, value);
+  });
+}
+
 // A tensor of `dtype` and `shape` whose bytes are not written yet: for
 // what fills every element itself, on all cores.
 HostTensor Unwritten(ArenaDtype dtype, const std::vector<int64_t>& shape) {
@@ -171,9 +179,7 @@ HostTensor Unwritten(ArenaDtype dtype, const std::vector<int64_t>& shape) {
 
 HostTensor Empty(ArenaDtype dtype, const std::vector<int64_t>& shape) {
   HostTensor t = Unwritten(dtype, shape);
-  ParallelFor(static_cast<int64_t>(t.bytes.size()), [&](int64_t begin, int64_t end) {
-    std::fill(t.bytes.begin() + begin, t.bytes.begin() + end, uint8_t{0});
-  });
+  FillAll(&t.bytes, uint8_t{0});
   return t;
 }
 
@@ -304,9 +310,7 @@ Doubles Widen(const HostTensor& t) {
 
 Doubles NaNs(int64_t n) {
   Doubles out(static_cast<size_t>(n));
-  ParallelFor(n, [&](int64_t begin, int64_t end) {
-    std::fill(out.begin() + begin, out.begin() + end, std::numeric_limits<double>::quiet_NaN());
-  });
+  FillAll(&out, std::numeric_limits<double>::quiet_NaN());
   return out;
 }
 
