@@ -6,6 +6,7 @@ A-versus-A distribution of a noop run, compile and wall times.
   python3 tools/gpu/family_table.py report.json ceilings.json > table.md
 """
 
+from collections import Counter
 import json
 import statistics
 import sys
@@ -47,9 +48,9 @@ def main():
     bw_name = "memory" if "memory_bytes_per_s" in ceil else "copy"
     rows, ratios, walls, compiles = [], [], [], []
     split = {"compile": 0.0, "checks": 0.0, "timing": 0.0}  # seconds over the family
-    phases = {}  # the HIP worker's check phases, seconds over the family
-    timing_phases = {}  # the judges' timing phases, seconds over the family
-    drawn_by = {}  # Triton: how the timed rounds' inputs were drawn, configurations
+    phases = Counter()  # the HIP worker's check phases, seconds over the family
+    timing_phases = Counter()  # the judges' timing phases, seconds over the family
+    drawn_by = Counter()  # Triton: how the timed rounds' inputs were drawn, configurations
     family = report["tasks"][0]["family"] if report["tasks"] else "?"
     nvcc = []  # hip families: the platform compiler's time per subject
     rtc = []  # the same, for subjects built by runtime compilation
@@ -75,19 +76,16 @@ def main():
         for c in task["configs"]:
             for subject in ("baseline_check", "candidate_check"):
                 split["checks"] += c[subject]["seconds"]
-                for k, v in ((c[subject].get("metrics") or {}).get("phases") or {}).items():
-                    phases[k] = phases.get(k, 0.0) + v
+                phases.update((c[subject].get("metrics") or {}).get("phases") or {})
                 if c[subject]["status"] != "passed":
                     wrong.append(f"{task['task_id']} {c['name']} {subject}: "
                                  f"{c[subject]['status']} {c[subject]['detail'][:100]}")
             t = c["timing"]
             split["timing"] += t["stage"]["seconds"]
             timed_metrics = t["stage"].get("metrics") or {}
-            for k, v in (timed_metrics.get("phases") or {}).items():
-                timing_phases[k] = timing_phases.get(k, 0.0) + v
+            timing_phases.update(timed_metrics.get("phases") or {})
             if "inputs_drawn_by" in timed_metrics:
-                how = timed_metrics["inputs_drawn_by"].split(" (")[0]
-                drawn_by[how] = drawn_by.get(how, 0) + 1
+                drawn_by[timed_metrics["inputs_drawn_by"].split(" (")[0]] += 1
             if t["stage"]["status"] != "passed":
                 rows.append((task["task_id"], c["name"], c["kind"], None, None, None, None,
                              t["stage"]["detail"][:60]))
