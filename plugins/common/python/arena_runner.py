@@ -582,19 +582,23 @@ def main():
     # before a round would launch library kernels no guard or watch sees).
     # When it runs (its settings) and what it calls back are the runner's.
     gc.disable()
-    collector = (gc.isenabled(), gc.get_threshold(), list(gc.callbacks))
+    collector = (gc.get_threshold(), list(gc.callbacks))
 
     def check_seal():
-        if (gc.isenabled(), gc.get_threshold()) != collector[:2] or len(gc.callbacks) != len(collector[2]) or \
-                any(a is not b for a, b in zip(gc.callbacks, collector[2])):
+        # (Whether it is on is checked as a call begins: run_subject has
+        # switched it off again before this.)
+        if gc.get_threshold() != collector[0] or len(gc.callbacks) != len(collector[1]) or \
+                any(a is not b for a, b in zip(gc.callbacks, collector[1])):
             finding("tampering: the garbage collector's settings or callbacks were changed (they would "
                     "run the subject's code in the runner's own time)")
-            gc.enable() if collector[0] else gc.disable()
-            gc.set_threshold(*collector[1])
-            gc.callbacks[:] = collector[2]
+            gc.set_threshold(*collector[0])
+            gc.callbacks[:] = collector[1]
         for number, before in handled.items():
             if get_handler(number) is not before:
-                name = signal.Signals(number).name if number in signal.Signals._value2member_map_ else ""
+                try:
+                    name = signal.Signals(number).name
+                except ValueError:
+                    name = ""
                 finding(f"tampering: a signal handler was installed for signal {number} {name} (it would "
                         "run the subject's code between requests)")
                 set_handler(number, before)
