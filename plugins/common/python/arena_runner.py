@@ -89,9 +89,18 @@ _GUARD_BYPASSES = (
 # them (ptxas, the launcher's C compiler), inside a launch.
 _PROCESS_EVENTS = ("os.fork", "os.forkpty", "os.posix_spawn", "os.exec", "os.spawn", "os.system",
                    "subprocess.Popen", "pty.spawn")
-# Ways to rewrite the runner's or the libraries' code from inside, refused
-# while the subject's code runs. (Frames stay readable: typing needs them.)
-_DENIED_EVENTS = ("ctypes.", "gc.get_", "sys.settrace", "sys.setprofile", "sys.monitoring")
+# Ways to rewrite the runner's or the libraries' code from inside, or to
+# have the interpreter call the subject's code wherever it runs (an audit
+# hook runs for every audited event, the runner's receiving a request
+# among them, and cannot be removed), refused while the subject's code
+# runs. (Frames stay readable: typing needs them.)
+_DENIED_EVENTS = ("ctypes.", "gc.get_", "sys.settrace", "sys.setprofile", "sys.monitoring",
+                  "sys.addaudithook")
+# The interpreter's other hooks, which it calls wherever it runs (an
+# exception no one can raise, an import the runner's own work makes):
+# the runner's, as they are before the subject runs.
+_SYS_HOOKS = ("excepthook", "unraisablehook", "breakpointhook", "displayhook")
+_SYS_HOOK_LISTS = ("meta_path", "path_hooks")
 
 # The launch observer (launch_names.cc), beside this file; it and CUPTI are
 # refused to the subject's ctypes.
@@ -583,6 +592,8 @@ def main():
     # When it runs (its settings) and what it calls back are the runner's.
     gc.disable()
     collector = (gc.get_threshold(), list(gc.callbacks))
+    sys_hooks = {name: getattr(sys, name) for name in _SYS_HOOKS}
+    sys_hook_lists = {name: list(getattr(sys, name)) for name in _SYS_HOOK_LISTS}
 
     def check_seal():
         # (Whether it is on is checked as a call begins: run_subject has
@@ -593,6 +604,17 @@ def main():
                     "run the subject's code in the runner's own time)")
             gc.set_threshold(*collector[0])
             gc.callbacks[:] = collector[1]
+        for name, before in sys_hooks.items():
+            if getattr(sys, name, None) is not before:
+                finding(f"tampering: sys.{name} was replaced (the interpreter would call the subject's "
+                        "code in the runner's own time)")
+                setattr(sys, name, before)
+        for name, before in sys_hook_lists.items():
+            now = getattr(sys, name)
+            if len(now) != len(before) or any(a is not b for a, b in zip(now, before)):
+                finding(f"tampering: sys.{name} was changed (the interpreter would call the subject's "
+                        "code in the runner's own time)")
+                now[:] = before
         for number, before in handled.items():
             if get_handler(number) is not before:
                 try:
