@@ -592,6 +592,17 @@ def main():
     # When it runs (its settings) and what it calls back are the runner's.
     gc.disable()
     collector = (gc.get_threshold(), list(gc.callbacks))
+    # Whatever switches it on (a thread of the subject's can, between two of
+    # the runner's looks), a collection is counted where nothing can take
+    # it back: a collection since the runner's last count, outside the
+    # subject's calls, ran finalizers in the runner's own time.
+    counted = [gc.get_stats()]
+
+    def collected_in_runners_time():
+        if gc.get_stats() != counted[0]:
+            counted[0] = gc.get_stats()
+            finding("work in the runner's own time: the garbage collector collected while no request "
+                    "ran the subject's code (it runs the subject's finalizers where no guard is)")
     sys_hooks = {name: getattr(sys, name) for name in _SYS_HOOKS}
     sys_hook_lists = {name: list(getattr(sys, name)) for name in _SYS_HOOK_LISTS}
 
@@ -655,6 +666,7 @@ def main():
         if gc.isenabled():
             finding("tampering: the garbage collector was switched on outside the subject's calls (it "
                     "would run the subject's finalizers in the runner's own time)")
+        collected_in_runners_time()
         try:
             with guard:
                 state["candidate"] = True
@@ -664,6 +676,7 @@ def main():
                     return thunk()
                 finally:
                     gc.disable()
+                    counted[0] = gc.get_stats()  # no Python call between: the subject's collections
                     observer.watch(LaunchObserver.RUNNER)
                     state["candidate"] = False
         finally:
@@ -749,7 +762,9 @@ def main():
         synchronize()
         graph = torch.cuda.CUDAGraph()
         before = state["launches"]
+        collected_in_runners_time()
         with torch.cuda.graph(graph):
+            counted[0] = gc.get_stats()  # torch collects as a capture begins: the runner's own
             run_subject(lambda: call_sets(ids, params))
         if state["launches"] == before:
             finding("no Triton kernel was launched: the outputs came from elsewhere")
@@ -792,6 +807,7 @@ def main():
             first = str(e).splitlines()[0] if str(e) else ""
             reply = {"ok": False, "error": f"{type(e).__name__}: {first}",
                      "log": traceback.format_exc()[-8000:]}
+        collected_in_runners_time()
         seen = observer.take(state) if op not in _RUNNERS_OWN else None
         if seen is not None:
             reply["observed"] = seen
