@@ -5,6 +5,10 @@
 //                                  attacks whose success would show as wrong)
 //   # expect: pass, slower         the same; timed slower than the baseline
 //   # expect: A|B|...              not correct, with one of these in the reason
+//   # expect: A|...|no gain        the same, or (an attack that can lose its
+//                                  race and never happen) correct and timed
+//                                  slower than the baseline on a GPU on
+//                                  every timed configuration
 //   # where: gpu                   the class shows only on a GPU
 // On this machine the small configuration is checked under the Triton
 // interpreter; tools/gpu/adversarial.sh runs the same files on a GPU.
@@ -170,6 +174,16 @@ TEST_P(Adversarial, GetsTheVerdictItsHeaderAsksFor) {
             << c.file << " on " << cfg.name << ": hidden work went uncounted";
       }
     }
+  } else if (correct && ("|" + c.expect + "|").find("|no gain|") != std::string::npos &&
+             device.platform == "cuda") {
+    int timed = 0;
+    for (const auto& cfg : r->configs) {
+      if (!cfg.timing.stage.passed()) continue;
+      ++timed;
+      EXPECT_GT(cfg.timing.candidate.median(), cfg.timing.baseline.median())
+          << c.file << " on " << cfg.name << ": judged correct and faster: the attack gained";
+    }
+    EXPECT_GT(timed, 0) << c.file << ": judged correct, and nothing was timed to show it gained nothing";
   } else {
     EXPECT_FALSE(correct) << c.file << ": an exploit was judged correct";
     bool named = false;
