@@ -124,6 +124,11 @@ def _capture_round(device, body):
 
 
 REPEAT_PLACES = 4096  # elements of a round's first set compared with earlier rounds'
+# Fewer varying elements than this (one token routed to one of 8 experts)
+# repeat by chance, however drawn, and any cache holds all their values:
+# no repeat of theirs says anything about the capture.
+REPEAT_MIN = 8
+VARIATION_SETS = 8  # sets of a round that tell whether an input varies
 
 
 class RoundDraws:
@@ -205,7 +210,11 @@ class RoundDraws:
                 slabs[name][k].copy_(tensors[name].reshape(-1))
 
     def _variation(self, slabs):
-        return {name: not bitwise_equal(slabs[name][0], slabs[name][1]) for name in self.names}
+        """Which inputs vary among a round's first sets (a few: an input of
+        few values, one expert of 8, can be the same in two of them)."""
+        first = range(1, min(self.count, VARIATION_SETS))
+        return {name: any(not bitwise_equal(slabs[name][0], slabs[name][k]) for k in first)
+                for name in self.names}
 
     def _repeats(self, slabs):
         """Whether this round's first set holds, at REPEAT_PLACES places of
@@ -216,7 +225,7 @@ class RoundDraws:
                 row = slabs[name][0]
                 step = max(1, row.numel() // REPEAT_PLACES)
                 places.append(row[::step][:REPEAT_PLACES].clone())
-        repeated = bool(places) and any(
+        repeated = sum(p.numel() for p in places) >= REPEAT_MIN and any(
             all(bitwise_equal(a, b) for a, b in zip(places, seen)) for seen in self.earlier)
         self.earlier.append(places)
         return repeated

@@ -180,6 +180,22 @@ class RoundDrawsTest(unittest.TestCase):
         draws.draw(slabs[1], 4)
         self.assertEqual(capture.replays, 2)
 
+    def test_inputs_of_a_few_values_that_repeat_by_chance_stay_replayed(self):
+        def make_inputs(params, generator, device):
+            return {"k": torch.randint(0, 8, (1,), generator=generator, device=device)}
+
+        judge = _judge([{"name": "k", "dtype": "int64", "shape": [1]}], make_inputs)
+        judge.device = "cpu"
+        capture = _Capture()
+        draws = worker.RoundDraws(judge, {}, 8, capture=capture)
+        slabs = [_slabs(judge, {}, 8), _slabs(judge, {}, 8)]
+        firsts = set()
+        for i in range(12):
+            draws.draw(slabs[i % 2], 500 + i)
+            firsts.add(int(slabs[i % 2]["k"][0, 0]))
+            self.assertEqual(draws.how, "calls" if i == 0 else "graph")
+        self.assertLess(len(firsts), 12)  # some first set repeated an earlier round's
+
     def test_an_inputs_function_that_cannot_be_captured_is_called(self):
         capture = _Capture(fail="operation not permitted when stream is capturing")
         draws, slabs, calls = self._draws(capture)

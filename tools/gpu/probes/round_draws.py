@@ -77,7 +77,9 @@ def _like(called, replayed):
                 return f"no: {name} mean/std {float(a64.mean()):.3g}/{float(a64.std()):.3g} " \
                        f"vs {float(b64.mean()):.3g}/{float(b64.std()):.3g}"
         elif a.dtype != torch.bool and a.numel() > 1000:
-            if (int(a.min()), int(a.max())) != (int(b.min()), int(b.max())):
+            # A sample's extremes: within 1% of the range (or 1) of each other.
+            slack = max(1, (int(a.max()) - int(a.min())) // 100)
+            if abs(int(a.min()) - int(b.min())) > slack or abs(int(a.max()) - int(b.max())) > slack:
                 return f"no: {name} range {int(a.min())}..{int(a.max())} vs " \
                        f"{int(b.min())}..{int(b.max())}"
     return "yes"
@@ -104,11 +106,15 @@ def main():
             first = {n: t.clone() for n, t in slabs[0].items()}
             seen = {n: _rows(t) for n, t in slabs[0].items()}
             varies = dict(draws.varies)
-            times, fresh = [], "yes"
+            # An input with fewer values than a round has sets (a 1 x 1
+            # table of 8 experts) repeats among called sets too: not a
+            # question freshness can answer.
+            few = sorted(n for n in seen if varies[n] and len(seen[n]) < count)
+            times, fresh = [], "yes" if not few else f"yes (repeat when called too: {', '.join(few)})"
             for i in range(1, rounds + 1):
                 times.append(_ms(lambda: draws.draw(slabs[i % 2], 1000 + 7919 * i)))
                 for name, slab in slabs[i % 2].items():
-                    if not varies[name]:
+                    if not varies[name] or name in few:
                         continue
                     rows = _rows(slab)
                     if len(rows) != count or rows & seen[name]:
@@ -129,7 +135,7 @@ def main():
             seeded = "yes" if same and other else f"no: same seed same sets {same}, other seed other {other}"
             like = _like(first, slabs[1])
             graph = "yes" if draws.how == "graph" else draws.how
-            ok = graph == "yes" and fresh == seeded == like == "yes"
+            ok = graph == "yes" and fresh.startswith("yes") and seeded == like == "yes"
             failed |= not ok
             replayed = sorted(times)[len(times) // 2] if times else math.nan
             print(f"| {os.path.basename(task_dir)} | {config_name} | {count} | {graph} | {fresh} "
