@@ -19,7 +19,7 @@ def make_inputs(params, generator, device):
     # [max(1, max_len // 4), max_len].
     lo = max(1, max_len // 4)
     lens = torch.randint(lo, max_len + 1, (batch,), generator=generator, device=device)
-    lens[0] = max_len
+    lens[:1].fill_(max_len)  # a fill, not a copy from the host: capturable
     return {"q": q.to(torch.float16),
             "k_cache": k_cache.to(torch.float16),
             "v_cache": v_cache.to(torch.float16),

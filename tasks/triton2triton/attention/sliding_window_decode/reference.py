@@ -14,7 +14,7 @@ def make_inputs(params, generator, device):
     # [ceil(max_len / 2), max_len].
     lens = torch.randint(max_len - max_len // 2, max_len + 1, (batch,), generator=generator,
                          device=device)
-    lens[0] = max_len
+    lens[:1].fill_(max_len)  # a fill, not a copy from the host: capturable
     return {"q": q.to(torch.float16), "k": k.to(torch.float16), "v": v.to(torch.float16),
             "seq_lens": lens.to(torch.int32)}
 

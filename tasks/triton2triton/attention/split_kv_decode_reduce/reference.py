@@ -10,7 +10,7 @@ def make_inputs(params, generator, device):
     # About one split in 6 is empty (its kv range was past the sequence's
     # end): lse = -inf and its partial output is NaN. Split 0 never is.
     empty = torch.rand((bh, splits), generator=generator, device=device) < 1.0 / 6.0
-    empty[:, 0] = False
+    empty[:, :1].fill_(False)  # a fill, not a copy from the host: capturable
     lse = torch.where(empty, torch.full_like(lse, float("-inf")), lse)
     o_partial = torch.where(empty[:, :, None], torch.full_like(o_partial, float("nan")),
                             o_partial)

@@ -13,11 +13,12 @@ def make_inputs(params, generator, device):
     # geometric) bag sizes; about 3% of the bags are then forced empty.
     cuts = torch.randint(0, nnz + 1, (bags + 1,), generator=generator, device=device,
                          dtype=torch.int64)
-    cuts[0], cuts[-1] = 0, nnz
+    cuts[:1].fill_(0)  # fills, not copies from the host: capturable
+    cuts[-1:].fill_(nnz)
     cuts = torch.sort(cuts).values
     empty = torch.rand(bags + 1, generator=generator, device=device) < 0.03
-    empty[0] = False
-    empty[-1] = False
+    empty[:1].fill_(False)
+    empty[-1:].fill_(False)
     prev = torch.cat([cuts[:1], cuts[:-1]])
     offsets = torch.where(empty, prev, cuts)
     return {"weight": weight, "indices": indices, "offsets": offsets}
