@@ -12,6 +12,7 @@
 #ifndef ARENA_PLUGINS_HIP2HIP_WORKER_PREFETCHER_H_
 #define ARENA_PLUGINS_HIP2HIP_WORKER_PREFETCHER_H_
 
+#include <algorithm>
 #include <cstddef>
 #include <functional>
 #include <map>
@@ -20,6 +21,7 @@
 #include <string>
 #include <thread>
 #include <utility>
+#include <vector>
 
 namespace arena::hip2hip {
 
@@ -89,6 +91,22 @@ class Prefetcher {
   size_t bytes_ = 0;
   std::map<std::string, std::unique_ptr<Job>> jobs_;
 };
+
+// make(k) for k in [0, n), at most `at_once` (at least one) on threads of
+// their own at a time; each result in its place.
+template <typename V>
+std::vector<std::optional<V>> SideBySide(size_t n, size_t at_once, const std::function<V(size_t)>& make) {
+  std::vector<std::optional<V>> done(n);
+  at_once = std::max<size_t>(at_once, 1);
+  for (size_t first = 0; first < n; first += at_once) {
+    std::vector<std::thread> batch;
+    for (size_t k = first; k < std::min(n, first + at_once); ++k) {
+      batch.emplace_back([&done, &make, k] { done[k].emplace(make(k)); });
+    }
+    for (auto& t : batch) t.join();
+  }
+  return done;
+}
 
 }  // namespace arena::hip2hip
 

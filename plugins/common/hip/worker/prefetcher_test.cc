@@ -101,5 +101,30 @@ TEST(Prefetcher, FinishWaitsForEveryOne) {
   EXPECT_EQ(ahead.Take("3").value_or(-1), 3);
 }
 
+TEST(SideBySide, RunsAtMostSoManyAtOnceAndKeepsEachResultInItsPlace) {
+  Gate gate;
+  std::atomic<int> running{0}, most{0};
+  std::function<int(size_t)> square = [&](size_t k) {
+    const int now = ++running;
+    int seen = most.load();
+    while (now > seen && !most.compare_exchange_weak(seen, now)) {
+    }
+    if (k < 2) gate.Wait();  // the first batch's two wait for each other
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    --running;
+    return static_cast<int>(k * k);
+  };
+  std::thread opener([&gate] {
+    gate.AwaitWaiting(2);
+    gate.Open();
+  });
+  const auto done = SideBySide<int>(5, 2, square);
+  opener.join();
+  ASSERT_EQ(done.size(), 5u);
+  for (size_t k = 0; k < done.size(); ++k) EXPECT_EQ(done[k].value_or(-1), static_cast<int>(k * k));
+  EXPECT_EQ(most.load(), 2);  // side by side, and never more than two
+  EXPECT_EQ(SideBySide<int>(3, 0, square)[2].value_or(-1), 4);  // at least one at a time
+}
+
 }  // namespace
 }  // namespace arena::hip2hip

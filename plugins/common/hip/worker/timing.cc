@@ -528,8 +528,11 @@ Json Judge::Time(const Json& req) {
   cudaEventDestroy(snap_start);
   cudaEventDestroy(snap_end);
   // The held rounds, after the last: each one's chosen set drawn again
-  // from its seed, its reference computed, the candidate's kept samples
-  // held to it.
+  // from its seed, its reference computed (side by side, within the
+  // prefetch budget: a reference takes one core, and a held round's
+  // config is as large as the task's largest), the candidate's kept
+  // samples held to it.
+  std::vector<std::vector<HostTensor>> held_inputs;
   for (HeldRound& h : kept) {
     std::vector<HostTensor> inputs;
     for (size_t i = 0; i < in.size(); ++i) {
@@ -546,7 +549,17 @@ Json Judge::Time(const Json& req) {
       }
       inputs.push_back(std::move(t));
     }
-    Result<Trial> trial = TrialOf(std::move(inputs), p, params);
+    held_inputs.push_back(std::move(inputs));
+  }
+  size_t trial_bytes = 0;  // inputs, widened to double, and the reference's outputs
+  for (const auto& i : in) trial_bytes += static_cast<size_t>(Numel(i.shape)) * (DtypeSize(i.dtype) + sizeof(double));
+  for (const auto& o : out) trial_bytes += static_cast<size_t>(Numel(o.shape)) * sizeof(double);
+  const std::vector<std::optional<Result<Trial>>> held_trials = SideBySide<Result<Trial>>(
+      held_inputs.size(), PrefetchBudget() / std::max<size_t>(trial_bytes, 1),
+      [&](size_t k) { return TrialOf(std::move(held_inputs[k]), p, params); });
+  for (size_t k = 0; k < kept.size(); ++k) {
+    const HeldRound& h = kept[k];
+    const Result<Trial>& trial = *held_trials[k];
     if (!trial.ok()) return Reply("error", "timing: a held round's reference: " + trial.status().message());
     for (size_t o = 0; o < h.outputs.size(); ++o) {
       const Comparison c = against_reference(o, h.outputs[o].first, h.outputs[o].second, *trial);
