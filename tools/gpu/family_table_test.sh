@@ -18,6 +18,21 @@ expect() {  # expect FOLDER TEXT...: each TEXT is in the folder's table
     fi
   done
 }
+expect rechecks-h200-2026-12-05/triton2triton \
+  "configurations above a measured ceiling (cost model or ceiling to fix): 0" \
+  "configurations checked wrong (baseline or noop candidate): 0" \
+  "stages failed with an integrity finding: 0" \
+  "launches observed in the checks by: cupti 148" \
+  "A versus A over 68 timed configurations: 67/68 = 98.5% within 1.00 +- 0.02" \
+  "median 24.0 s, whole family 136 s over 6 tasks" \
+  "timed rounds' inputs drawn by: calls 12, graph 12, in place 44"
+expect rechecks-h200-2026-12-05/hip2hip \
+  "configurations checked wrong (baseline or noop candidate): 0" \
+  "stages failed with an integrity finding: 0" \
+  "A versus A over 42 timed configurations: 39/42 = 92.9% within 1.00 +- 0.02" \
+  "calls of 10 us or more: 33/33 = 100.0%" \
+  "median 42.5 s, whole family 179 s over 4 tasks" \
+  "prefetch 21.0 s, probe 0.2 s, quiet 2.4 s, round 9.5 s, setup 0.6 s, verify 91.5 s"
 expect rechecks-h200-2026-12-04/triton2triton \
   "configurations above a measured ceiling (cost model or ceiling to fix): 0" \
   "configurations checked wrong (baseline or noop candidate): 0" \
