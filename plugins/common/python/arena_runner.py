@@ -84,6 +84,19 @@ _GUARD_BYPASSES = (
     "_ForceDispatchKeyGuard", "_dispatch_tls_set_dispatch_key_excluded",
     "_dispatch_tls_set_dispatch_key_included",
 )
+# Kernels of the subject's own in torch's dispatcher (torch.library): one
+# runs below the dispatch key where modes run, and while the guard passes
+# an op on to its kernel the guard is off. Refused while the subject's
+# code runs: a library of aten's (whose ops the guard lets through, views
+# and the ops a task allows) or of every op ("_": fallbacks), made new or
+# taken from torch, and the Python dispatcher (kernels in Python at any
+# key). Libraries of other namespaces are torch's own lazy registrations
+# (imports it makes on the subject's behalf), or the subject's own ops,
+# which the guard names as library compute.
+_GUARDED_NAMESPACES = ("aten", "_")
+_LIBRARY_METHODS = ("def_", "def_legacy", "def_name_t_t", "def_schema_t_t", "define", "fallback",
+                    "fallback_fallthrough", "impl", "impl_t_t", "impl_with_aoti_compile",
+                    "register_ad_inplace_or_view_fallback", "reset")
 # Starting a process: one of the subject's own would compute unobserved
 # (tensors handed to it through torch's IPC). Triton's compiler starts
 # them (ptxas, the launcher's C compiler), inside a launch.
@@ -338,10 +351,14 @@ def main():
 
     class LibraryGuard(TorchDispatchMode):
         def __torch_dispatch__(self, func, types, args=(), kwargs=None):
-            name = func._schema.name.split("::")[-1]
+            # Only aten's ops are free or allowed: an op of another
+            # namespace named like one is not.
+            namespace, _, name = func._schema.name.rpartition("::")
+            if namespace != "aten":
+                name = func._schema.name
             base = name.rstrip("_") if name not in _FREE_OPS else name
             if between_requests() and name not in _FREE_OPS:
-                work_between(f"aten::{name} ran")
+                work_between(f"{func._schema.name} ran")
             elif state["candidate"] and name not in _FREE_OPS and name not in allowed_ops and \
                     base not in allowed_ops and not (
                         interpreted and state["depth"] > 0 and name in _INTERPRETER_OPS):
@@ -350,7 +367,7 @@ def main():
                     # arguments) with fills: constants, no compute.
                     state["fills"] += 1
                 else:
-                    finding(f"library compute: aten::{name} ran outside a Triton kernel")
+                    finding(f"library compute: {func._schema.name} ran outside a Triton kernel")
             elif state["candidate"] and name not in _FREE_OPS:
                 # An op the task allows: the kernels it launches are not
                 # the launch observer's to name.
@@ -475,11 +492,40 @@ def main():
 
     def refuse_bypass(name, original):
         return refusing(original, name, f"{name} switches the arena's observation off")
+
+    # Each library's namespace, by its dispatcher module: those made before
+    # the subject ran, and those made since.
+    library_namespaces = {id(lib.m): (lib.m, lib.ns) for lib in gc.get_objects()
+                          if isinstance(lib, torch.library.Library) and getattr(lib, "m", None) is not None}
+
+    def refuse_registration(name, original, namespace):
+        """`original`, refused where `namespace(args)` is guarded."""
+        refused = refusing(original, name, f"{name} registers a kernel of its own below the arena's "
+                           "observation (torch.library)")
+
+        def registering(*args, **kwargs):
+            if namespace(args, kwargs) in _GUARDED_NAMESPACES:
+                return refused(*args, **kwargs)
+            return original(*args, **kwargs)
+        return registering
+
+    def new_library(*args, __original=torch._C._dispatch_library, **kwargs):
+        module = __original(*args, **kwargs)
+        library_namespaces[id(module)] = (module, str(args[1]) if len(args) > 1 else kwargs.get("ns"))
+        return module
     bypasses = {}
     for name in _GUARD_BYPASSES:
         original = getattr(torch._C, name, None)
         if original is not None:
             bypasses[id(original)] = (original, refuse_bypass("torch._C." + name, original))
+    original = torch._C._dispatch_library
+    bypasses[id(original)] = (original, refuse_registration(
+        "torch._C._dispatch_library", new_library,
+        lambda args, kwargs: str(args[1]) if len(args) > 1 else kwargs.get("ns")))
+    original = getattr(torch._C, "_EnablePythonDispatcher", None)
+    if original is not None:
+        bypasses[id(original)] = (original, refuse_registration(
+            "torch._C._EnablePythonDispatcher", original, lambda args, kwargs: "_"))
     for module in list(sys.modules.values()):
         namespace = getattr(module, "__dict__", None)
         if not isinstance(namespace, dict):
@@ -510,6 +556,13 @@ def main():
     handle_class = torch._C._DispatchOperatorHandle
     handle_class.redispatch_boxed = refuse_bypass("_DispatchOperatorHandle.redispatch_boxed",
                                                   handle_class.redispatch_boxed)
+    library_class = torch._C._DispatchModule
+    for name in _LIBRARY_METHODS:
+        if hasattr(library_class, name):
+            # A library whose namespace is not known is one of aten's.
+            setattr(library_class, name, refuse_registration(
+                f"_DispatchModule.{name}", getattr(library_class, name),
+                lambda args, kwargs: library_namespaces.get(id(args[0]), (None, "aten"))[1] if args else "aten"))
 
     # Dispatch modes are per thread: a thread started while the subject's
     # code runs (its own, or one a library starts for it) runs inside a
@@ -570,6 +623,7 @@ def main():
     # code. (Not torch's top module: torch rebinds some of its names lazily.)
     import torch.utils._python_dispatch as python_dispatch
     sealed = [torch.Tensor, torch._C, torch._C.TensorBase, torch._C._TensorMeta, torch._C._DispatchOperatorHandle,
+              torch._C._DispatchModule,
               _thread, threading, _posixsubprocess,
               torch.cuda.Event, torch.cuda.Stream, torch.cuda.CUDAGraph, torch.cuda.graphs,
               python_dispatch, TorchDispatchMode, LibraryGuard, MappedBuffer,
