@@ -351,6 +351,11 @@ def main():
 
     class LibraryGuard(TorchDispatchMode):
         def __torch_dispatch__(self, func, types, args=(), kwargs=None):
+            # A tensor subclass's own dispatch runs after the guard has
+            # passed the op on, where the guard is off: its ops unseen.
+            if types and subject_code():
+                finding("library compute: a tensor subclass's own dispatch ("
+                        f"{', '.join(sorted(t.__name__ for t in types))}) runs below the guard")
             # Only aten's ops are free or allowed: an op of another
             # namespace named like one is not.
             namespace, _, name = func._schema.name.rpartition("::")
