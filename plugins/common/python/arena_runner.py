@@ -123,7 +123,7 @@ _OBSERVER = "libarena_launches.so"
 _TRITON_FILLS = ("fill", "zero")
 # Requests that run none of the subject's code (what was seen before them
 # is told with the next request that runs it).
-_RUNNERS_OWN = ("bind", "unbind", "replay", "empty")
+_RUNNERS_OWN = ("bind", "replay", "empty")
 
 
 class LaunchObserver:
@@ -789,12 +789,17 @@ def main():
 
     def unbind(req):
         graph_box[0] = None
+        dropped, freed = [], []
         for first in req["ids"]:
             count, buffers = mapped.pop(int(first), (0, []))
             for k in range(int(first), int(first) + count):
-                sets.pop(k, None)
-            for buf in buffers:
-                buf.free()
+                dropped.append(sets.pop(k, None))
+            freed.extend(buffers)
+        # The lent tensors die here: a finalizer the subject put on one runs
+        # now, observed as its code is.
+        run_subject(dropped.clear)
+        for buf in freed:
+            buf.free()
         return {}
 
     def call(req):
@@ -822,8 +827,12 @@ def main():
         graph = torch.cuda.CUDAGraph()
         before = state["launches"]
         collected_in_runners_time()
+        # torch collects as a capture begins: the subject's garbage is
+        # collected first, observed as its code is, so that nothing of it
+        # is left for that collection (the runner's own) to finalize.
+        run_subject(gc.collect)
         with torch.cuda.graph(graph):
-            counted[0] = gc.get_stats()  # torch collects as a capture begins: the runner's own
+            counted[0] = gc.get_stats()
             run_subject(lambda: call_sets(ids, params))
         if state["launches"] == before:
             finding("no Triton kernel was launched: the outputs came from elsewhere")
