@@ -514,9 +514,18 @@ def main():
             return original(*args, **kwargs)
         return registering
 
+    def new_namespace(args, kwargs):
+        """The namespace torch._C._dispatch_library(kind, ns, ...) is asked for."""
+        return str(args[1]) if len(args) > 1 else kwargs.get("ns")
+
+    def module_namespace(args, kwargs):
+        """The namespace of the library whose method is called; one not
+        known is aten's."""
+        return library_namespaces.get(id(args[0]), (None, "aten"))[1] if args else "aten"
+
     def new_library(*args, __original=torch._C._dispatch_library, **kwargs):
         module = __original(*args, **kwargs)
-        library_namespaces[id(module)] = (module, str(args[1]) if len(args) > 1 else kwargs.get("ns"))
+        library_namespaces[id(module)] = (module, new_namespace(args, kwargs))  # held: its id stays its
         return module
     bypasses = {}
     for name in _GUARD_BYPASSES:
@@ -524,9 +533,8 @@ def main():
         if original is not None:
             bypasses[id(original)] = (original, refuse_bypass("torch._C." + name, original))
     original = torch._C._dispatch_library
-    bypasses[id(original)] = (original, refuse_registration(
-        "torch._C._dispatch_library", new_library,
-        lambda args, kwargs: str(args[1]) if len(args) > 1 else kwargs.get("ns")))
+    bypasses[id(original)] = (original, refuse_registration("torch._C._dispatch_library", new_library,
+                                                            new_namespace))
     original = getattr(torch._C, "_EnablePythonDispatcher", None)
     if original is not None:
         bypasses[id(original)] = (original, refuse_registration(
@@ -564,10 +572,8 @@ def main():
     library_class = torch._C._DispatchModule
     for name in _LIBRARY_METHODS:
         if hasattr(library_class, name):
-            # A library whose namespace is not known is one of aten's.
-            setattr(library_class, name, refuse_registration(
-                f"_DispatchModule.{name}", getattr(library_class, name),
-                lambda args, kwargs: library_namespaces.get(id(args[0]), (None, "aten"))[1] if args else "aten"))
+            setattr(library_class, name, refuse_registration(f"_DispatchModule.{name}",
+                                                             getattr(library_class, name), module_namespace))
 
     # Dispatch modes are per thread: a thread started while the subject's
     # code runs (its own, or one a library starts for it) runs inside a
@@ -826,7 +832,6 @@ def main():
         synchronize()
         graph = torch.cuda.CUDAGraph()
         before = state["launches"]
-        collected_in_runners_time()
         # torch collects as a capture begins: the subject's garbage is
         # collected first, observed as its code is, so that nothing of it
         # is left for that collection (the runner's own) to finalize.
