@@ -525,7 +525,7 @@ def main():
 
     def new_library(*args, __original=torch._C._dispatch_library, **kwargs):
         module = __original(*args, **kwargs)
-        library_namespaces[id(module)] = (module, new_namespace(args, kwargs))  # held: its id stays its
+        library_namespaces[id(module)] = (module, new_namespace(args, kwargs))  # held: no new one takes its id
         return module
     bypasses = {}
     for name in _GUARD_BYPASSES:

@@ -141,11 +141,12 @@ class RoundDraws:
     every round took a quarter of a Triton task's timing. An inputs function
     that cannot be captured (it reads a value on the host, or copies from
     host memory) is called per set as before. Replayed rounds are held to
-    called ones: the inputs that differ between a round's first two sets
-    drawn by calls must differ in a slab's first replay, and those that do
-    not, not (a value the function computed on the host would be frozen
-    into every set by capture); and no round's first set may repeat an
-    earlier round's at REPEAT_PLACES places. Where either fails, that round
+    called ones: the inputs that differ among a round's first sets
+    (VARIATION_SETS) drawn by calls must differ in a slab's first replay,
+    and those that do not, not (a value the function computed on the host
+    would be frozen into every set by capture); and no round's first set
+    may repeat an earlier round's at REPEAT_PLACES places (REPEAT_MIN
+    elements or more). Where either fails, that round
     is drawn again by calls, and so is every later one. `how` says which
     was used."""
 
@@ -155,7 +156,7 @@ class RoundDraws:
         self.names = [spec["name"] for spec in judge.task["inputs"]]
         self.replays = {}  # the slabs' data pointers -> replay(seed)
         self.checked = set()
-        self.varies = None  # input name -> differs between a called round's sets 0 and 1
+        self.varies = None  # input name -> differs among a called round's first sets
         self.earlier = []  # each round's first set at REPEAT_PLACES places
         self.how = "calls"
         if judge.make_inputs is None:
