@@ -389,7 +389,9 @@ def main():
                 finding(f"host compute: Tensor.{name}() hands the data to the host")
             return __original(self, *args, **kwargs)
         return wrapper
-    for name in ("numpy", "__array__", "__dlpack__", "tolist"):
+    # (apply_, map_ and map2_ call a Python function on every element, in
+    # place: the host computes the outputs, through no op the guard sees.)
+    for name in ("numpy", "__array__", "__dlpack__", "tolist", "apply_", "map_", "map2_"):
         if hasattr(torch.Tensor, name):
             setattr(torch.Tensor, name, host_escape(name))
 
