@@ -444,6 +444,14 @@ def main():
         real = os.path.realpath(path)
         return not any(real.startswith(p) for p in installed) and not triton_compiling()
 
+    def own_memory(path):
+        """Whether `path` names a process's memory file (/proc/PID/mem, a
+        thread's, or a link to one; relative to a folder opened before,
+        its name alone tells)."""
+        name = os.fsdecode(path)
+        real = os.path.realpath(name)
+        return os.path.basename(name) == "mem" or (real.startswith("/proc/") and os.path.basename(real) == "mem")
+
     def audit(event, args):
         if not subject_code():
             return
@@ -461,6 +469,14 @@ def main():
             base = os.path.basename(str(name)) if name else ""
             refused = not base or base == _OBSERVER or base.startswith("libcupti") or \
                 base not in _mapped_libraries()
+        if event == "open" and args and not isinstance(args[0], int) and own_memory(args[0]):
+            # The process's memory as a file: read and written through no
+            # op (the outputs computed on the host, under the interpreter),
+            # and the runner's own memory (its flags, the launch observer's)
+            # rewritten byte by byte.
+            finding(f"tampering: opening the process's memory ({args[0]!s}) is not allowed in a "
+                    "subject's code")
+            raise RuntimeError("the arena does not allow opening the process's memory")
         if event in ("object.__setattr__", "object.__delattr__") and args:
             # Classes and functions of the runner and the libraries, as
             # they were before the subject ran: theirs to read, not to patch.
