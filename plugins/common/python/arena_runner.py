@@ -445,12 +445,14 @@ def main():
         return not any(real.startswith(p) for p in installed) and not triton_compiling()
 
     def own_memory(path):
-        """Whether `path` names a process's memory file (/proc/PID/mem, a
-        thread's, or a link to one; relative to a folder opened before,
-        its name alone tells)."""
+        """Whether `path` names the process's memory: a memory file
+        (/proc/PID/mem, a thread's, or a link to one; relative to a folder
+        opened before, its name alone tells), or a file it has mapped
+        (/proc/PID/map_files/..., the lent memory's memfd)."""
         name = os.fsdecode(path)
         real = os.path.realpath(name)
-        return os.path.basename(name) == "mem" or (real.startswith("/proc/") and os.path.basename(real) == "mem")
+        return os.path.basename(name) == "mem" or "map_files" in name.split(os.sep) or \
+            real.startswith("/memfd:") or (real.startswith("/proc/") and os.path.basename(real) == "mem")
 
     def audit(event, args):
         if not subject_code():
