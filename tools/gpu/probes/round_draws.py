@@ -29,6 +29,8 @@ root = os.path.abspath(os.path.join(here, "..", "..", ".."))
 sys.path[:0] = [os.path.join(root, "plugins", "triton2triton", "harness"),
                 os.path.join(root, "plugins", "common", "python")]
 
+_TABLE = sys.stdout  # the harness imported below sends prints to stderr
+
 import torch  # noqa: E402
 import yaml  # noqa: E402
 
@@ -90,12 +92,13 @@ def _like(called, replayed):
 def main():
     sets, rounds = int(sys.argv[1]), int(sys.argv[2])  # sets: at most, a round
     failed = False
-    print("| task | config | sets | graph | fresh | seeded | like | called ms/round | replayed ms/round |")
-    print("|---|---|---|---|---|---|---|---|---|")
+    print("| task | config | sets | graph | fresh | seeded | like | called ms/round | replayed ms/round |",
+          file=_TABLE)
+    print("|---|---|---|---|---|---|---|---|---|", file=_TABLE)
     for task_dir in sys.argv[3:]:
         judge, configs = _judge(task_dir)
         if judge.make_inputs is None:
-            print(f"| {task_dir} | - | - | no inputs function | | | | | |")
+            print(f"| {task_dir} | - | - | no inputs function | | | | | |", file=_TABLE)
             continue
         for config_name, params in configs:
             # As the judge sizes rounds: at most 2 GiB of sets per slab.
@@ -145,7 +148,7 @@ def main():
             steady = times[2:] or times
             replayed = sorted(steady)[len(steady) // 2] if steady else math.nan
             print(f"| {os.path.basename(task_dir)} | {config_name} | {count} | {graph} | {fresh} "
-                  f"| {seeded} | {like} | {called:.1f} | {replayed:.2f} |", flush=True)
+                  f"| {seeded} | {like} | {called:.1f} | {replayed:.2f} |", file=_TABLE, flush=True)
             draws.close()
             del slabs
             torch.cuda.empty_cache()
