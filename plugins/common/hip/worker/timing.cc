@@ -529,9 +529,9 @@ Json Judge::Time(const Json& req) {
   cudaEventDestroy(snap_end);
   // The held rounds, after the last: each one's chosen set drawn again
   // from its seed, its reference computed (side by side, within the
-  // prefetch budget: a reference takes one core, and a held round's
-  // config is as large as the task's largest), the candidate's kept
-  // samples held to it.
+  // prefetch budget: a reference takes one core, and each holds the
+  // configuration's inputs widened and its outputs in double), the
+  // candidate's kept samples held to it.
   std::vector<std::vector<HostTensor>> held_inputs;
   for (HeldRound& h : kept) {
     std::vector<HostTensor> inputs;
