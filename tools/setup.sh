@@ -60,8 +60,14 @@ if [ "${ARENA_SKIP_PYTHON:-0}" != 1 ]; then
   fi
   if ! .venv/bin/python -c 'import torch, triton, numpy, yaml' 2>/dev/null; then
     say "installing torch, triton, numpy, pyyaml into .venv (large download)"
-    .venv/bin/python -m pip install -q --upgrade pip
-    .venv/bin/python -m pip install -q torch triton numpy pyyaml
+    # No pip cache: torch and its CUDA libraries are about 5 GB installed,
+    # and a cached copy of their wheels would need about 3 GB more.
+    .venv/bin/python -m pip install -q --no-cache-dir --upgrade pip
+    if ! .venv/bin/python -m pip install -q --no-cache-dir torch triton numpy pyyaml; then
+      say "pip could not install torch, triton, numpy, pyyaml; they need about"
+      say "6 GB free; $(df -h --output=avail . | tail -1 | tr -d ' ') is free here"
+      exit 1
+    fi
   fi
   say "python: $(.venv/bin/python -c 'import torch, triton; print("torch", torch.__version__, "triton", triton.__version__)')"
 fi
@@ -80,7 +86,7 @@ if [ "${ARENA_SKIP_AGENTS:-0}" != 1 ] && [ "${ARENA_SKIP_PYTHON:-0}" != 1 ]; the
     if [ ! -x "$env_dir/bin/$exe" ]; then
       say "installing $pkg into $env_dir"
       "$python_bin" -m venv "$env_dir"
-      "$env_dir/bin/python" -m pip install -q "$pkg"
+      "$env_dir/bin/python" -m pip install -q --no-cache-dir "$pkg"
     fi
     ln -sf "$root/$env_dir/bin/$exe" ".venv-agents/bin/$exe"
   done
