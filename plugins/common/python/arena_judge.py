@@ -13,16 +13,21 @@ not one line of JSON, an early or extra reply) raises SubjectFailure naming
 the subject; the runner is then killed with everything it started, and the
 next request starts a fresh one.
 
-A reply that ran the subject's code carries what the runner's launch
-observer saw ("observed": the kernels CUPTI saw launched, and the Triton
-kernels the runner saw the subject launch); each kernel that is none of
-the subject's own becomes a finding (observed_findings), as the runner's
-findings do.
+Before the subject's code is loaded, the judge asks the runner what
+observes its launches; where CUPTI does (a GPU), load hands the observer a
+key the judge made, and every reply that ran the subject's code must carry
+the observer's report of what was launched, signed under that key and
+numbered (launch_names.cc): the runner's Python, which the subject's code
+can rewrite, passes it on but cannot make or change one, nor drop one
+unseen. Each launch that is none of the subject's Triton kernels (told by
+the handle CUPTI saw launched, not by a name), and each that came while
+the observer was switched to something the runner was not doing, becomes
+a finding (launch_findings), as the runner's findings do.
 
 Public API: RunnerClient (start, stop, alive, request, bind, unbind, freeze,
 process_tree, findings, frozen_pids, observer), SubjectFailure,
-observed_findings, and CHILDREN_LISTED (whether this kernel lists a
-thread's children in /proc). Imports no torch.
+siphash24, parse_report, launch_findings, and CHILDREN_LISTED (whether
+this kernel lists a thread's children in /proc). Imports no torch.
 """
 
 import json
@@ -113,48 +118,119 @@ class SubjectFailure(Exception):
         self.timed_out = timed_out
 
 
-def _own_kernel(name, own, fills):
-    """Whether a launched kernel is one of the subject's: its name is a
-    kernel's the subject launched, or that name with the suffix Triton adds
-    to a specialization; or torch's fill kernel, where Triton's own code
-    asked for fills (its autotuner clears the L2 with them)."""
-    if fills > 0 and "FillFunctor" in name and (name.startswith("_ZN2at6native") or "at::native::" in name):
-        return True  # as CUPTI names it (mangled), or demangled
-    return name in own or any(name.startswith(k + "_") for k in own)
+_MASK64 = (1 << 64) - 1
 
 
-def observed_findings(seen):
-    """The findings in what a runner's launch observer saw during a request:
-    {"kernels": [names], "triton": [names the subject's Triton kernels
-    have], "fills": the fills Triton's own code asked torch for, "takes":
-    the observer's takes so far (RunnerClient counts them), "off": true if
-    CUPTI's callbacks were turned off}. Every kernel is accounted for by a Triton kernel the subject
-    launched (or a fill Triton asked for); a graph launched by the
-    subject's code is not one."""
-    if seen is None:
-        return []
+def siphash24(key, data):
+    """SipHash-2-4 of DATA (bytes) under the 16-byte KEY, as an integer
+    (signed_report.h's, which the launch observer signs with)."""
+    def rotl(x, b):
+        return ((x << b) | (x >> (64 - b))) & _MASK64
+    k0, k1 = int.from_bytes(key[:8], "little"), int.from_bytes(key[8:16], "little")
+    v = [0x736f6d6570736575 ^ k0, 0x646f72616e646f6d ^ k1, 0x6c7967656e657261 ^ k0, 0x7465646279746573 ^ k1]
+
+    def rounds(n):
+        for _ in range(n):
+            v[0] = (v[0] + v[1]) & _MASK64
+            v[1] = rotl(v[1], 13) ^ v[0]
+            v[0] = rotl(v[0], 32)
+            v[2] = (v[2] + v[3]) & _MASK64
+            v[3] = rotl(v[3], 16) ^ v[2]
+            v[0] = (v[0] + v[3]) & _MASK64
+            v[3] = rotl(v[3], 21) ^ v[0]
+            v[2] = (v[2] + v[1]) & _MASK64
+            v[1] = rotl(v[1], 17) ^ v[2]
+            v[2] = rotl(v[2], 32)
+    whole = len(data) - len(data) % 8
+    for i in range(0, whole, 8):
+        m = int.from_bytes(data[i:i + 8], "little")
+        v[3] ^= m
+        rounds(2)
+        v[0] ^= m
+    last = (len(data) & 0xff) << 56 | int.from_bytes(data[whole:], "little")
+    v[3] ^= last
+    rounds(2)
+    v[0] ^= last
+    v[2] ^= 0xff
+    rounds(4)
+    return v[0] ^ v[1] ^ v[2] ^ v[3]
+
+
+def parse_report(text, key):
+    """The launch observer's report (launch_names.cc) as {"seq", "off",
+    "more", "launches": [(when, how, handle, name)]}; None where TEXT is not
+    a report the observer signed under KEY."""
+    if not isinstance(text, str) or not text.endswith("\n"):
+        return None
+    body, _, last = text[:-1].rpartition("\n")
+    body += "\n"
+    if last != "mac " + format(siphash24(key, body.encode()), "016x"):
+        return None
+    lines = body.splitlines()
+    if lines[:1] != ["arena-launches 1"]:
+        return None
+    report = {"launches": []}
     try:
-        kernels = [str(k) for k in seen.get("kernels", [])]
-        own = {str(k) for k in seen.get("triton", [])} - {"", "?"}
-        fills = int(seen.get("fills", 0))
-    except (AttributeError, TypeError, ValueError):
-        return ["runner's launch observation is malformed: not the protocol"]
+        for line in lines[1:]:
+            field, _, value = line.partition(" ")
+            if field == "launch":
+                when, how, handle, name = value.split(" ", 3)
+                report["launches"].append((when, how, int(handle, 16), name))
+            elif field in ("seq", "off", "more"):
+                report[field] = int(value)
+            else:
+                return None
+    except ValueError:
+        return None
+    return report if {"seq", "off", "more"} <= report.keys() else None
+
+
+def _is_fill(name):
+    """torch's fill kernel, as CUPTI names it (mangled), or demangled."""
+    return "FillFunctor" in name and (name.startswith("_ZN2at6native") or "at::native::" in name)
+
+
+def launch_findings(report, handles, fills, allows_ops):
+    """The findings in a launch observer's report (parse_report), against
+    HANDLES, the Triton kernels the subject launched, FILLS, the fills
+    Triton's own code asked torch for (its autotuner clears the L2 with
+    them), and whether the task ALLOWS_OPS of a library. By when each
+    launch came: the subject's code (S) launches its Triton kernels, and
+    torch's fills where Triton asked; the runner's own work (R) launches
+    nothing but graph replays and torch's fills of its generator's state as
+    a graph is captured; an op the task allows (A) runs only where the task
+    allows one; nothing runs between requests (B)."""
     findings = []
-    if seen.get("off"):
+    if report["off"]:
         findings.append("tampering: the launch observer's callbacks were turned off")
-    for name in kernels:
-        if name.startswith("<between> "):
-            findings.append(f"work between requests: kernel {name[10:210]} launched while no "
-                            "request ran the subject's code (a thread it left running; seen by CUPTI)")
-        elif name == "<graph>":
-            findings.append("library compute: a CUDA graph was launched by the subject's code "
-                            "(seen by CUPTI)")
-        elif not _own_kernel(name, own, fills):
-            findings.append(f"library compute: kernel {name[:200]} ran on the GPU, not one of "
-                            "the subject's Triton kernels (seen by CUPTI)")
-    # Names, not launch counts: Triton launches nothing for an empty grid,
-    # so fewer launches seen than it was asked for would be no sign.
+    if report["more"]:
+        findings.append("tampering: more distinct launches than the launch observer keeps (some unseen)")
+    for when, how, handle, name in report["launches"]:
+        name = name[:200]
+        if when == "B":
+            findings.append(f"work between requests: kernel {name} launched while no request ran the "
+                            "subject's code (a thread it left running; seen by CUPTI)")
+        elif when == "R":
+            if how != "g" and not _is_fill(name):
+                findings.append(f"tampering: kernel {name} ran while the launch observer was switched to the "
+                                "runner's own work, which launches no such kernel (seen by CUPTI)")
+        elif when == "A":
+            if not allows_ops:
+                findings.append(f"tampering: kernel {name} ran while the launch observer was told an op the "
+                                "task allows ran, and the task allows none (seen by CUPTI)")
+        elif how == "g":
+            findings.append("library compute: a CUDA graph was launched by the subject's code (seen by CUPTI)")
+        elif not (how == "d" and handle in handles) and not (fills > 0 and _is_fill(name)):
+            findings.append(f"library compute: kernel {name} ran on the GPU, not one of the subject's "
+                            "Triton kernels (seen by CUPTI)")
+    # Handles, not launch counts: Triton launches nothing for an empty
+    # grid, so fewer launches seen than it was asked for would be no sign.
     return findings
+
+
+# The runner's requests that run none of the subject's code (arena_runner's
+# _RUNNERS_OWN): their replies carry no report.
+_RUNNERS_OWN = ("bind", "replay", "empty", "observer")
 
 
 class RunnerClient:
@@ -166,8 +242,13 @@ class RunnerClient:
         self.proc = None
         self.sock = None
         self.findings = []
-        self.observer = None  # what observes its launches, as its load said
-        self._takes = 0  # the launch observer's takes its replies told
+        self.observer = None  # what observes its launches, as the runner said before load
+        self._key = None  # the key its launch observer signs reports with
+        self._seq = 0  # the number of its observer's last report
+        self._observed = False  # whether the last reply carried a report
+        # Whether the task allows ops of a library (the launch observer then
+        # sees their kernels run as the op's).
+        self.allows_ops = any(a.startswith("--allow-ops=") and a != "--allow-ops=" for a in argv)
         self._buffer = b""
         self._next_id = 0
         self.frozen_pids = None
@@ -176,7 +257,7 @@ class RunnerClient:
     # -- process ---------------------------------------------------------------
     def start(self):
         self.stop()
-        self._takes = 0  # a fresh runner, a fresh observer
+        self.observer, self._key, self._seq = None, None, 0  # a fresh runner, a fresh observer
         parent, child = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
         log = open(self.log_path, "ab")
 
@@ -336,22 +417,36 @@ class RunnerClient:
             if "finding" in msg and len(msg) == 1:
                 self.findings.append(str(msg["finding"])[:500])
                 continue
-            if "observer" in msg:
-                self.observer = str(msg["observer"])[:200]
             seen = msg.pop("observed", None)
-            found = observed_findings(seen)
-            if isinstance(seen, dict) and "takes" in seen:
-                # Each observation the runner sends is one take of the
-                # observer's; more takes dropped names unseen.
-                takes = seen["takes"] if isinstance(seen["takes"], int) else -1
-                if takes != self._takes + 1:
-                    found.append(f"tampering: the launch observer was read {takes - self._takes - 1} "
-                                 "time(s) besides the runner's replies: what it saw was dropped")
-                self._takes = max(takes, self._takes + 1)
-            for finding in found:
-                if finding not in self.findings:
-                    self.findings.append(finding)
+            self._observed = seen is not None
+            if self._key is not None and seen is not None:
+                for finding in self._observation_findings(seen):
+                    if finding not in self.findings:
+                        self.findings.append(finding)
             return msg
+
+    def _observation_findings(self, seen):
+        """The findings in an observation a reply carried: its signed report
+        (each report is one of the observer's takes, numbered: a number
+        skipped is a take by someone else, what it saw dropped), against the
+        Triton kernels the runner saw the subject launch."""
+        report = parse_report(seen.get("report") if isinstance(seen, dict) else None, self._key)
+        if report is None:
+            return ["tampering: the launch observer's report is not one it signed (made or changed "
+                    "on the way)"]
+        findings = []
+        if report["seq"] <= self._seq:
+            findings.append("tampering: a report of the launch observer's came again")
+        elif report["seq"] != self._seq + 1:
+            findings.append(f"tampering: the launch observer was read {report['seq'] - self._seq - 1} "
+                            "time(s) besides the runner's replies: what it saw was dropped")
+        self._seq = max(report["seq"], self._seq + 1)
+        try:
+            handles = {int(h, 16) for h in seen.get("handles", [])}
+            fills = int(seen.get("fills", 0))
+        except (AttributeError, TypeError, ValueError):
+            return findings + ["runner's launch observation is malformed: not the protocol"]
+        return findings + launch_findings(report, handles, fills, self.allows_ops)
 
     def _drain_findings(self):
         """Findings already buffered, kept: a runner sends them at any moment,
@@ -368,6 +463,35 @@ class RunnerClient:
             self._buffer = rest
 
     def request(self, obj, timeout_s, fds=()):
+        op = obj.get("op")
+        if op == "load" and self.observer is None:
+            # What observes the launches, asked before any of the subject's
+            # code exists (nothing it says later changes it); where CUPTI
+            # does, its key rides with load, ahead of the subject's import.
+            said = self._exchange({"op": "observer"}, timeout_s)
+            self.observer = str(said.get("observer", "none"))[:200]
+            if self.observer == "cupti":
+                self._key = os.urandom(16)
+                read_end, write_end = os.pipe()
+                os.write(write_end, self._key)
+                os.close(write_end)
+                try:
+                    return self._checked(op, self._exchange(dict(obj, key_fds=1), timeout_s,
+                                                            [read_end] + list(fds)))
+                finally:
+                    os.close(read_end)
+        return self._checked(op, self._exchange(obj, timeout_s, fds))
+
+    def _checked(self, op, reply):
+        """REPLY, where a request that ran the subject's code must bring a
+        report of the launch observer's (it has one)."""
+        if self._key is not None and op not in _RUNNERS_OWN and not self._observed:
+            finding = "tampering: a reply lacks the launch observer's report (what it saw, dropped)"
+            if finding not in self.findings:
+                self.findings.append(finding)
+        return reply
+
+    def _exchange(self, obj, timeout_s, fds=()):
         self._drain_findings()
         if self._buffer.strip():
             self._fail("runner sent a reply nobody asked for: not the protocol",

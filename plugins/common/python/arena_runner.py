@@ -22,11 +22,15 @@ descriptors ride along), one JSON line per reply on the same socket:
   {"op": "replay"}                                         (the captured graph, once)
   {"op": "empty"}
 Replies: {"ok": true, ...} or {"ok": false, "error": "...", "log": "..."};
-findings: {"finding": "..."} lines, at any moment. On a GPU, load's reply
-says what observes the launches ("observer": "cupti", or why nothing
-does), and the reply of every request that ran the subject's code carries
-what the launch observer saw ("observed": the kernels launched, by name,
-and the Triton kernels the subject launched), for the judge to compare.
+findings: {"finding": "..."} lines, at any moment.
+  {"op": "observer"}                         (before load: what observes launches)
+On a GPU, "observer"'s reply says what observes the launches ("cupti", or
+why nothing does); load then brings the judge's key for the observer's
+reports (one descriptor, "key_fds": 1), which the runner hands to it
+unread, and the reply of every request that ran the subject's code
+carries what the launch observer saw ("observed": its report, signed, and
+the handles of the Triton kernels the subject launched), for the judge to
+check and compare.
 
 Public API: main() (the process above, run as a script), import_file(path,
 name, execute), warm_up_triton(torch) and seed_cache(seed, cache).
@@ -35,6 +39,7 @@ Importing it sends prints to stderr.
 
 import _posixsubprocess
 import _thread
+import functools
 import gc
 import importlib.util
 import json
@@ -113,6 +118,11 @@ _DENIED_EVENTS = ("ctypes.", "gc.get_", "sys.settrace", "sys.setprofile", "sys.m
 # exception no one can raise, an import the runner's own work makes):
 # the runner's, as they are before the subject runs.
 _SYS_HOOKS = ("excepthook", "unraisablehook", "breakpointhook", "displayhook")
+# The audited events the runner's hook looks at (the others it passes over
+# at once: it runs for every one, in every thread).
+_AUDITED_PREFIXES = _DENIED_EVENTS + ("ctypes.",)
+_AUDITED_EVENTS = _PROCESS_EVENTS + ("import", "open", "object.__setattr__", "object.__delattr__", "compile",
+                                     "code.__new__")
 _SYS_HOOK_LISTS = ("meta_path", "path_hooks")
 
 # The launch observer (launch_names.cc), beside this file; it and CUPTI are
@@ -123,24 +133,25 @@ _OBSERVER = "libarena_launches.so"
 _TRITON_FILLS = ("fill", "zero")
 # Requests that run none of the subject's code (what was seen before them
 # is told with the next request that runs it).
-_RUNNERS_OWN = ("bind", "replay", "empty")
+_RUNNERS_OWN = ("bind", "replay", "empty", "observer")
 
 
 class LaunchObserver:
-    """The names of the kernels launched on the GPU while watched, from
-    CUPTI's launch callbacks (the judge compares them with the Triton
-    kernels the subject launched). Without a GPU, or where CUPTI cannot be
+    """The kernels launched on the GPU, from CUPTI's launch callbacks
+    (launch_names.cc), each with what the runner said it was doing: its
+    reports, signed, go to the judge, which compares them with the Triton
+    kernels the subject launched. Without a GPU, or where CUPTI cannot be
     had, it observes nothing and its description says why."""
 
     def __init__(self, lib, description):
         self.description = description
         self._buf = None
-        self._watch = self._take = self._takes = self._allowed = None
+        self._watch = self._take = self._key = self._allowed = None
         if lib is not None:
             import ctypes
-            self._buf = ctypes.create_string_buffer(1 << 19)
-            self._watch, self._take, self._takes, self._allowed = \
-                lib.arena_launches_watch, lib.arena_launches_take, lib.arena_launches_takes, \
+            self._buf = ctypes.create_string_buffer(1 << 20)
+            self._watch, self._take, self._key, self._allowed = \
+                lib.arena_launches_watch, lib.arena_launches_take, lib.arena_launches_key, \
                 lib.arena_launches_allowed
 
     @classmethod
@@ -152,7 +163,6 @@ class LaunchObserver:
         import ctypes
         lib = ctypes.CDLL(path)
         lib.arena_launches_error.restype = ctypes.c_char_p
-        lib.arena_launches_takes.restype = ctypes.c_int64
         if lib.arena_launches_start() != 0:
             return cls(None, "none: " + lib.arena_launches_error().decode(errors="replace"))
         lib.arena_launches_watch(cls.BETWEEN)
@@ -168,24 +178,29 @@ class LaunchObserver:
 
     def allowed(self, on):
         """This thread runs (or no longer runs) an op the task allows: the
-        kernels it launches are not the observer's to name."""
+        kernels it launches are the op's, not the subject's."""
         if self._allowed is not None:
             self._allowed(1 if on else 0)
 
+    def key(self, fd):
+        """Hands the judge's key (in the file FD) to the observer, unread
+        here; closes FD."""
+        if self._key is not None:
+            self._key(fd)  # it closes fd
+        else:
+            os.close(fd)
+
     def take(self, state):
-        """What was launched since the last take, and which Triton kernels
-        the subject launched meanwhile, and the fills Triton asked for (as
-        the runner saw them)."""
-        triton, state["kernels"] = sorted(state["kernels"]), set()
+        """The observer's signed report of what was launched since the last
+        take, the handles of the Triton kernels the subject launched
+        meanwhile, and the fills Triton asked for (as the runner saw them)."""
+        handles, state["handles"] = sorted(state["handles"]), set()
         fills, state["fills"] = state["fills"], 0
         if self._take is None:
             return None
         n = self._take(self._buf, len(self._buf))
-        seen = {"kernels": [] if n < 0 else self._buf.raw[:n].decode(errors="replace").splitlines(),
-                "triton": triton, "fills": fills, "takes": self._takes()}
-        if n < 0:
-            seen["off"] = True
-        return seen
+        return {"report": self._buf.raw[:n].decode(errors="replace") if n > 0 else "",
+                "handles": [format(h, "x") for h in handles], "fills": fills}
 
 
 _WARM_UP = """
@@ -273,7 +288,7 @@ def main():
         with said:
             send(line)
 
-    state = {"candidate": False, "launches": 0, "depth": 0, "kernels": set(), "fills": 0,
+    state = {"candidate": False, "launches": 0, "handles": set(), "fills": 0,
              "loaded": False}
     main_thread = threading.get_ident()  # the runner's own: it serves the requests
     reported = set()
@@ -296,10 +311,6 @@ def main():
         """The subject's code runs in this thread now: a request runs it,
         or this is a thread it started."""
         return state["candidate"] or getattr(subject_thread, "on", False)
-
-    def between_requests():
-        """A thread of the subject's works while no request runs its code."""
-        return not state["candidate"] and getattr(subject_thread, "on", False)
 
     def work_between(what):
         finding(f"work between requests: {what} in a thread the subject left running, while no "
@@ -341,19 +352,30 @@ def main():
                 if not state["candidate"] and threading.get_ident() != main_thread:
                     work_between(f"Triton kernel {name} launched")
                 state["launches"] += 1
-                state["kernels"].add(name)
-            state["depth"] += 1
-            try:
-                return __original(self, *args, **kwargs)
-            finally:
-                state["depth"] -= 1
+            kernel = __original(self, *args, **kwargs)
+            # The launched kernel's handle (the function CUPTI sees
+            # launched), which names do not tell apart from a library's.
+            function = getattr(kernel, "function", None)
+            if not kwargs.get("warmup") and isinstance(function, int) and function:
+                state["handles"].add(function)
+            return kernel
         cls.run = counted
+    counted_code = counted.__code__  # the launches' frames (one code for every class)
 
     class LibraryGuard(TorchDispatchMode):
         def __torch_dispatch__(self, func, types, args=(), kwargs=None):
             # A tensor subclass's own dispatch runs after the guard has
             # passed the op on, where the guard is off: its ops unseen.
-            if types and subject_code():
+            # The guard is on the runner's thread only while a request runs
+            # the subject's code: a flag that says otherwise was switched
+            # off from inside (it is reachable through the runner's
+            # closures), and the op is the subject's all the same.
+            candidate = state["candidate"]
+            if not candidate and threading.get_ident() == main_thread:
+                finding("tampering: the runner's flag that a request runs the subject's code was switched "
+                        "off while one did")
+                candidate = True
+            if types:
                 finding("library compute: a tensor subclass's own dispatch ("
                         f"{', '.join(sorted(t.__name__ for t in types))}) runs below the guard")
             # Only aten's ops are free or allowed: an op of another
@@ -362,20 +384,19 @@ def main():
             if namespace != "aten":
                 name = func._schema.name
             base = name.rstrip("_") if name not in _FREE_OPS else name
-            if between_requests() and name not in _FREE_OPS:
+            if not candidate and name not in _FREE_OPS:
                 work_between(f"{func._schema.name} ran")
-            elif state["candidate"] and name not in _FREE_OPS and name not in allowed_ops and \
-                    base not in allowed_ops and not (
-                        interpreted and state["depth"] > 0 and name in _INTERPRETER_OPS):
+            elif name not in _FREE_OPS and name not in allowed_ops and base not in allowed_ops and not (
+                    interpreted and name in _INTERPRETER_OPS and in_triton_launch()):
                 if base in _TRITON_FILLS and asked_by_triton(through_torch=True):
                     # Triton's autotuner clears the L2 (and resets
                     # arguments) with fills: constants, no compute.
                     state["fills"] += 1
                 else:
                     finding(f"library compute: {func._schema.name} ran outside a Triton kernel")
-            elif state["candidate"] and name not in _FREE_OPS:
-                # An op the task allows: the kernels it launches are not
-                # the launch observer's to name.
+            elif name not in _FREE_OPS:
+                # An op the task allows: the kernels it launches are the
+                # op's (the launch observer says so).
                 observer.allowed(True)
                 try:
                     return func(*args, **(kwargs or {}))
@@ -385,7 +406,7 @@ def main():
 
     def host_escape(name):
         def wrapper(self, *args, __original=getattr(torch.Tensor, name), **kwargs):
-            if subject_code() and state["depth"] == 0:
+            if (subject_code() or runs_subject_code()) and not in_triton_launch():
                 finding(f"host compute: Tensor.{name}() hands the data to the host")
             return __original(self, *args, **kwargs)
         return wrapper
@@ -415,6 +436,67 @@ def main():
 
     torch_dir = os.path.join(os.path.realpath(os.path.dirname(torch.__file__)), "")
 
+    # Who runs now, told by what the subject's code cannot rewrite, for the
+    # refusals below. The runner's flags (state, subject_thread) are
+    # reachable through the closures of its wrappers and writable there:
+    # they may add to what is the subject's, never take from it. The facts:
+    # every thread but the runner's is the subject's (the runner starts
+    # none); on the runner's thread, the subject's code runs above a frame
+    # of subject_call (the one place the runner calls it from), and
+    # wherever a frame of code neither the runner's nor the installation's
+    # is on the stack (its files, code it compiled from a string, a
+    # finalizer of its). These functions take what they use as default
+    # arguments, which the subject cannot rebind (refused below), not from
+    # closure cells, which it can; and string methods, not functions of
+    # modules it could patch.
+    tmp_real = os.path.join(os.path.realpath(os.environ.get("TMPDIR", "/tmp")), "")
+    untrusted_roots = (own, tmp_real, "/tmp/")
+    trusted_roots = tuple(sorted({
+        root for folder in installed + [stdlib, os.path.dirname(os.path.abspath(__file__))]
+        for root in (os.path.join(os.path.abspath(folder), ""), os.path.join(os.path.realpath(folder), ""))
+        if not any(u.startswith(root) for u in untrusted_roots)}))
+
+    @functools.lru_cache(maxsize=None)
+    def trusted_file(name, _trusted=trusted_roots, _untrusted=untrusted_roots):
+        """Code from the file NAME is the runner's or the installation's."""
+        if name.startswith("<frozen "):
+            return True
+        return name.startswith(_trusted) and not name.startswith(_untrusted) and \
+            "/../" not in name and "/./" not in name
+
+    def subject_call(thunk):
+        """The one place the runner calls the subject's code from: every
+        frame above this one is the subject's."""
+        return thunk()
+
+    def runs_subject_code(_main=main_thread, _ident=threading.get_ident, _getframe=sys._getframe,
+                          _marker=subject_call.__code__, _trusted=trusted_file):
+        """Whether the subject's code runs on this thread now, by the facts."""
+        if _ident() != _main:
+            return True
+        frame = _getframe(1)
+        while frame is not None:
+            code = frame.f_code
+            if code is _marker or not _trusted(code.co_filename):
+                return True
+            frame = frame.f_back
+        return False
+
+    def in_triton_launch(_getframe=sys._getframe, _launch=counted_code, _trusted=trusted_file):
+        """Whether this runs inside a Triton launch, in Triton's (or torch's,
+        or Python's) own code: a launch's frame below, and none of the
+        subject's code above it (the interpreter runs a kernel's body as
+        Python there; the subject's hooks run there too)."""
+        frame = _getframe(1)
+        while frame is not None:
+            code = frame.f_code
+            if code is _launch:
+                return True
+            if not _trusted(code.co_filename):
+                return False
+            frame = frame.f_back
+        return False
+
     def asked_by_triton(through_torch=False):
         """The nearest caller that is not the Python library's (nor, with
         through_torch, torch's) is in Triton's package."""
@@ -433,7 +515,7 @@ def main():
 
     def triton_compiling():
         """Inside a Triton launch, asked by Triton's own code."""
-        return state["depth"] > 0 and asked_by_triton()
+        return in_triton_launch() and asked_by_triton()
 
     def native_of_its_own(args):
         """An extension module loaded from outside the Python installation
@@ -454,10 +536,33 @@ def main():
         return os.path.basename(name) == "mem" or "map_files" in name.split(os.sep) or \
             real.startswith("/memfd:") or (real.startswith("/proc/") and os.path.basename(real) == "mem")
 
-    def audit(event, args):
-        if not subject_code():
+    def audit(event, args, _runs=runs_subject_code, _trusted=trusted_file, _own_file=__file__,
+              _getframe=sys._getframe):
+        if event == "object.__getattr__":
+            if len(args) < 2 or args[1] not in ("__defaults__", "__kwdefaults__"):
+                return
+        elif not (event.startswith(_AUDITED_PREFIXES) or event in _AUDITED_EVENTS):
+            return
+        if not subject_code() and not _runs():
+            return
+        if event == "object.__getattr__":
+            # The runner's functions hold the originals they stand for (and
+            # what tells who runs) as default arguments: not the subject's
+            # to read.
+            code = getattr(args[0], "__code__", None)
+            if getattr(code, "co_filename", None) == _own_file:
+                finding(f"tampering: reading the runner's own {args[1]} is not allowed in a subject's code")
+                raise RuntimeError("the arena does not allow reading the runner's defaults")
             return
         refused = event.startswith(_DENIED_EVENTS)
+        if event in ("compile", "code.__new__") and len(args) > 1 and isinstance(args[1], str) and \
+                _trusted(args[1]) and not _trusted(_getframe(1).f_code.co_filename):
+            # Code of its own under a file name of the runner's or the
+            # installation's would pass for theirs on the stack. (torch
+            # makes code under its own files' names.)
+            finding(f"tampering: code made under the name of a file of the installation's ({args[1]}) "
+                    "is not allowed in a subject's code")
+            raise RuntimeError("the arena does not allow code made under another file's name")
         if event in _PROCESS_EVENTS:
             refused = not triton_compiling()
         if event == "import" and native_of_its_own(args):
@@ -483,7 +588,10 @@ def main():
             # Classes and functions of the runner and the libraries, as
             # they were before the subject ran: theirs to read, not to patch.
             # (Classes that libraries create while the subject runs are new.)
-            refused = id(args[0]) in existing
+            # The runner's functions, whenever made: their defaults are
+            # what they rest on.
+            refused = id(args[0]) in existing or \
+                getattr(getattr(args[0], "__code__", None), "co_filename", None) == _own_file
         if refused:
             detail = event
             if event == "ctypes.dlopen" and args:
@@ -503,13 +611,46 @@ def main():
     # them through their module's names): called by the subject's code, a
     # finding, and refused. Before the subject is imported and before the
     # seal below (torch._C is sealed: putting an original back is found).
-    runner_own = threading.local()  # set while the runner enters or leaves a guard
+    #
+    # The originals are held as default arguments, which the subject's code
+    # may not read (the audit hook refuses it), not in closure cells, which
+    # it may: an original in its hands would be the way past.
+    def leave_thread_guard(here):
+        """Where a thread of the subject's leaves its guard, its last act."""
+        here.__exit__(None, None, None)
+
+    def thread_body(function, args, kwargs):
+        """A thread the subject's code started: inside a guard of its own,
+        from its first line to its last."""
+        subject_thread.on = True
+        here = LibraryGuard()
+        here.__enter__()
+        try:
+            return function(*args, **kwargs)
+        finally:
+            leave_thread_guard(here)
+
+    def leaving_thread_guard(_getframe=sys._getframe, _leave=leave_thread_guard.__code__,
+                             _body=thread_body.__code__, _trusted=trusted_file):
+        """Whether this is a thread's leaving its guard, as thread_body
+        does it (not the subject's code calling leave_thread_guard)."""
+        frame = _getframe(1)
+        while frame is not None:
+            code = frame.f_code
+            if not _trusted(code.co_filename):
+                return False
+            if code is _leave:
+                return frame.f_back is not None and frame.f_back.f_code is _body
+            frame = frame.f_back
+        return False
 
     def refusing(original, what, finding_text, allowed=lambda: False):
         """`original`, refused to the subject's code (a finding, then an
         error) unless the runner itself or `allowed()` asks."""
-        def refused(*args, **kwargs):
-            if subject_code() and not getattr(runner_own, "on", False) and not allowed():
+        def refused(*args, _arena_refusal=(original, what, finding_text, allowed, runs_subject_code,
+                                           leaving_thread_guard), **kwargs):
+            original, what, finding_text, allowed, runs, leaving = _arena_refusal
+            if (subject_code() or runs()) and not leaving() and not allowed():
                 finding(f"tampering: {finding_text}")
                 raise RuntimeError(f"the arena does not allow {what}")
             return original(*args, **kwargs)
@@ -528,7 +669,8 @@ def main():
         refused = refusing(original, name, f"{name} registers a kernel of its own below the arena's "
                            "observation (torch.library)")
 
-        def registering(*args, **kwargs):
+        def registering(*args, _arena_registration=(original, refused, namespace), **kwargs):
+            original, refused, namespace = _arena_registration
             if namespace(args, kwargs) in _GUARDED_NAMESPACES:
                 return refused(*args, **kwargs)
             return original(*args, **kwargs)
@@ -567,7 +709,8 @@ def main():
             hit = bypasses.get(id(value))
             if hit is not None and value is hit[0]:
                 namespace[key] = hit[1]
-    del bypasses
+    hit = value = None
+    del bypasses, original  # no original left among the runner's locals (its frame is readable)
     # An operator called at a dispatch key of the caller's choosing skips
     # the keys above it, the guard's among them: an overload's `_op_dk`
     # (in every overload made so far, and in those torch makes later from
@@ -577,10 +720,8 @@ def main():
     for overload in gc.get_objects():
         if isinstance(overload, OpOverload) and "_op_dk" in vars(overload):
             vars(overload)["_op_dk"] = refuse_bypass("OpOverload._op_dk", vars(overload)["_op_dk"])
-    make_overload = torch._C._get_operation_overload
-
-    def get_operation_overload(*args, **kwargs):
-        found = make_overload(*args, **kwargs)
+    def get_operation_overload(*args, _arena_original=torch._C._get_operation_overload, **kwargs):
+        found = _arena_original(*args, **kwargs)
         if found is None:
             return found
         op, op_dk, tags = found
@@ -599,29 +740,15 @@ def main():
     # code runs (its own, or one a library starts for it) runs inside a
     # guard of its own, from its first line to its last.
     def guarded_thread(start):
-        def start_guarded(function, args, kwargs=None):
+        def start_guarded(function, args, kwargs=None, *, _arena_start=(start, runs_subject_code)):
+            start, runs = _arena_start
             # Once the subject's code is loaded, every new thread is its:
             # the runner starts none of its own then, and subject code can
             # run where no request runs it (a finalizer, when the runner
             # drops a tensor it lent).
-            if not subject_code() and not state["loaded"]:
+            if not subject_code() and not state["loaded"] and not runs():
                 return start(function, args, *([kwargs] if kwargs is not None else []))
-
-            def run_guarded(*a, **k):
-                subject_thread.on = True
-                here = LibraryGuard()
-                runner_own.on = True
-                here.__enter__()
-                runner_own.on = False
-                try:
-                    return function(*a, **k)
-                finally:
-                    runner_own.on = True
-                    try:
-                        here.__exit__(None, None, None)
-                    finally:
-                        runner_own.on = False
-            return start(run_guarded, args, *([kwargs] if kwargs is not None else []))
+            return start(thread_body, (function, tuple(args), dict(kwargs or {})))
         return start_guarded
     # multiprocessing's spawn and forkserver start processes through
     # _posixsubprocess.fork_exec, which raises no audit event: refused to
@@ -758,7 +885,7 @@ def main():
                 observer.watch(LaunchObserver.SUBJECT)
                 gc.enable()
                 try:
-                    return thunk()
+                    return subject_call(thunk)
                 finally:
                     gc.disable()
                     counted[0] = gc.get_stats()  # no Python call between: the subject's collections
@@ -780,6 +907,10 @@ def main():
             # to the host's disk, and kernels it left as they were are not
             # compiled again.
             seed_cache(cache_seed, os.environ["TRITON_CACHE_DIR"])
+        if int(req.get("key_fds", 0)) > 0:
+            if not pending_fds:
+                raise RuntimeError("the observer's key is missing")
+            observer.key(pending_fds.pop(0))
         file_name, _, func = req["entry"].partition(":")
         path = os.path.join(workspace, file_name)
         if not os.path.isfile(path):
@@ -791,7 +922,7 @@ def main():
         if not callable(fn):
             raise RuntimeError(f"{file_name} defines no function '{func}'")
         fn_box[0] = fn
-        return {"observer": observer.description}
+        return {}
 
     def bind(req):
         need = int(req.get("nfds", 0))
@@ -873,8 +1004,11 @@ def main():
         synchronize()
         return {}
 
+    def observer_op(req):
+        return {"observer": observer.description}
+
     handlers = {"load": load, "bind": bind, "unbind": unbind, "call": call, "capture": capture,
-                "replay": replay, "empty": empty}
+                "replay": replay, "empty": empty, "observer": observer_op}
     while True:
         while b"\n" not in buffer:
             data, fds, _, _ = recv_fds(sock, 1 << 20, 64)

@@ -11,7 +11,7 @@ import unittest
 
 import arena_judge
 from arena_harness import TaskError, bitwise_equal, evaluate
-from arena_judge import RunnerClient, SubjectFailure, observed_findings
+from arena_judge import RunnerClient, SubjectFailure, launch_findings, parse_report
 
 
 class EvaluateTest(unittest.TestCase):
@@ -112,136 +112,214 @@ class SeedCacheTest(unittest.TestCase):
 
 
 class ObservedLaunchesTest(unittest.TestCase):
-    """What CUPTI saw launched, against the Triton kernels the subject
-    launched (the runner's launch observer; the names are as CUPTI gives
-    them)."""
+    """The launch observer's signed reports (launch_names.cc), as the judge
+    reads them: what CUPTI saw launched, when, against the Triton kernels
+    the subject launched (by the handles CUPTI sees launched)."""
 
-    def seen(self, kernels, triton, **more):
-        return {"kernels": kernels, "triton": triton, **more}
+    KEY = bytes(range(16))
+
+    def report(self, launches=(), seq=1, off=0, more=0, key=KEY):
+        text = f"arena-launches 1\nseq {seq}\noff {off}\n"
+        text += "".join(f"launch {w} {h} {f:x} {n}\n" for w, h, f, n in launches)
+        text += f"more {more}\n"
+        return text + "mac " + format(arena_judge.siphash24(key, text.encode()), "016x") + "\n"
+
+    def findings(self, launches, handles=(), fills=0, allows_ops=False, **more):
+        parsed = parse_report(self.report(launches, **more), self.KEY)
+        self.assertIsNotNone(parsed)
+        return launch_findings(parsed, set(handles), fills, allows_ops)
+
+    def test_siphash_is_the_reference_and_the_observers(self):
+        message = bytes(range(64))
+        self.assertEqual(arena_judge.siphash24(self.KEY, message[:0]), 0x726fdb47dd0e0e31)
+        self.assertEqual(arena_judge.siphash24(self.KEY, message[:15]), 0xa129ca6149be45e5)
+        self.assertEqual(arena_judge.siphash24(self.KEY, message[:8]), 0x93f5f5799a932462)
+        self.assertEqual(arena_judge.siphash24(self.KEY, message[:63]), 0x958a324ceb064572)
+        # signed_report_test's text, as signed there in C++.
+        signed = ("arena-launches 1\nseq 3\noff 0\nlaunch S d 7f00aa _gelu\nmore 0\n"
+                  "mac 9b437f206103d51e\n")
+        self.assertEqual(parse_report(signed, self.KEY),
+                         {"seq": 3, "off": 0, "more": 0, "launches": [("S", "d", 0x7f00aa, "_gelu")]})
+
+    def test_a_report_not_signed_by_the_observer_is_none(self):
+        genuine = self.report([("S", "d", 0xabc, "_gelu")])
+        self.assertIsNotNone(parse_report(genuine, self.KEY))
+        self.assertIsNone(parse_report(self.report([("S", "d", 0xabc, "_gelu")], key=bytes(16)), self.KEY))
+        self.assertIsNone(parse_report(genuine.replace("abc", "abd"), self.KEY))
+        self.assertIsNone(parse_report(genuine.replace("launch S d abc _gelu\n", ""), self.KEY))
+        self.assertIsNone(parse_report(genuine[:-1], self.KEY))
+        self.assertIsNone(parse_report("mac none\n", self.KEY))
+        self.assertIsNone(parse_report(None, self.KEY))
 
     def test_the_subjects_own_kernels_are_no_finding(self):
-        self.assertEqual(observed_findings(None), [])  # no observer (no GPU)
-        self.assertEqual(observed_findings(self.seen([], [])), [])
-        self.assertEqual(observed_findings(self.seen(["gelu_kernel"], ["gelu_kernel"])), [])
-        # The suffix older Tritons give a specialization.
-        self.assertEqual(observed_findings(self.seen(["gelu_kernel_0d1d2de"], ["gelu_kernel"])), [])
-        self.assertEqual(observed_findings(self.seen(["a", "b"], ["a", "b"])), [])
+        self.assertEqual(self.findings([]), [])
+        self.assertEqual(self.findings([("S", "d", 0xa, "k1"), ("S", "d", 0xb, "k2")], handles=[0xa, 0xb]), [])
 
-    def test_other_kernels_are_named(self):
-        aten = "void at::native::vectorized_elementwise_kernel<4, at::native::GeluCUDAKernelImpl>"
-        found = observed_findings(self.seen(["gelu_kernel", aten], ["gelu_kernel"]))
+    def test_a_kernel_is_told_by_its_handle_not_its_name(self):
+        # A library kernel launched under the name of a Triton kernel of the
+        # subject's (whose names it chooses), or launched by the runtime.
+        aten = "_ZN2at6native29vectorized_elementwise_kernelILi4ENS0_13BinaryFunctorIfffNS0_10MulFunctorIfEEEE"
+        found = self.findings([("S", "d", 0xa, "k"), ("S", "d", 0xf00, "k")], handles=[0xa])
         self.assertEqual(len(found), 1)
-        self.assertIn("library compute: kernel " + aten, found[0])
-        self.assertIn("not one of the subject's Triton kernels", found[0])
-        # A name is not explained by a kernel whose name merely starts it.
-        self.assertTrue(observed_findings(self.seen(["gelu"], ["gelu_kernel"])))
-        self.assertTrue(observed_findings(self.seen(["gelu_kernelX"], ["gelu_kernel"])))
-        # A kernel of the subject's cannot vouch for an unnamed one.
-        self.assertTrue(observed_findings(self.seen(["gelu_kernel"], ["?", ""])))
-        # torch's fill, only where Triton's own code asked for fills.
-        fill = ("void at::native::vectorized_elementwise_kernel<4, at::native::FillFunctor<int>, "
-                "at::detail::Array<char*, 1> >(int, at::native::FillFunctor<int>, at::detail::Array<char*, 1>)")
-        self.assertEqual(observed_findings(self.seen(["k", fill], ["k"], fills=1)), [])
-        self.assertTrue(observed_findings(self.seen(["k", fill], ["k"], fills=0)))
-        mangled = "_ZN2at6native29vectorized_elementwise_kernelILi4ENS0_11FillFunctorIiEESt5arrayIPcLm1EEEEviT0_T1_"
-        self.assertEqual(observed_findings(self.seen(["k", mangled], ["k"], fills=2)), [])
-        self.assertTrue(observed_findings(self.seen(["k", mangled], ["k"])))
+        self.assertIn("library compute: kernel k ran on the GPU", found[0])
+        self.assertIn("not one of the subject's Triton kernels", self.findings([("S", "r", 0, aten)], [0xa])[0])
+        self.assertTrue(self.findings([("S", "r", 0, "k")], handles=[0xa]))
+        self.assertIn("CUDA graph", self.findings([("S", "g", 0, "<graph>")])[0])
+
+    def test_torchs_fills_where_triton_asked(self):
+        fill = "_ZN2at6native29vectorized_elementwise_kernelILi4ENS0_11FillFunctorIiEESt5arrayIPcLm1EEEEviT0_T1_"
+        demangled = ("void at::native::vectorized_elementwise_kernel<4, at::native::FillFunctor<int>, "
+                     "at::detail::Array<char*, 1> >(int, at::native::FillFunctor<int>, at::detail::Array<char*, 1>)")
+        self.assertEqual(self.findings([("S", "r", 0, fill), ("S", "r", 0, demangled)], fills=1), [])
+        self.assertTrue(self.findings([("S", "r", 0, fill)], fills=0))
         copy = "_ZN2at6native27unrolled_elementwise_kernelIZZZNS0_23direct_copy_kernel_cuda"
-        self.assertTrue(observed_findings(self.seen(["k", copy], ["k"], fills=2)))
-        graph = observed_findings(self.seen(["<graph>"], ["k"]))
-        self.assertIn("CUDA graph", graph[0])
+        self.assertTrue(self.findings([("S", "r", 0, copy)], fills=2))
+
+    def test_a_launch_in_the_runners_time_is_only_a_replay_or_a_fill(self):
+        # Graph replays and torch's fills of its generator as a graph is
+        # captured are the runner's; a library kernel is not, whoever
+        # switched the observer to the runner's work.
+        fill = "_ZN2at6native29vectorized_elementwise_kernelILi4ENS0_11FillFunctorIlEE"
+        self.assertEqual(self.findings([("R", "g", 0, "<graph>"), ("R", "r", 0, fill)]), [])
+        found = self.findings([("R", "r", 0, "gemm_kernel")])
+        self.assertIn("tampering: kernel gemm_kernel ran while the launch observer was switched", found[0])
+        self.assertTrue(self.findings([("R", "d", 0xa, "k")], handles=[0xa]))
+
+    def test_an_allowed_op_where_the_task_allows_none(self):
+        self.assertEqual(self.findings([("A", "r", 0, "gemm_kernel")], allows_ops=True), [])
+        self.assertIn("the task allows none", self.findings([("A", "r", 0, "gemm_kernel")])[0])
 
     def test_a_launch_between_requests_is_named(self):
         # Even a kernel of the subject's own: it computes when called.
-        found = observed_findings(self.seen(["<between> gelu_kernel", "gelu_kernel"], ["gelu_kernel"]))
+        found = self.findings([("B", "d", 0xa, "gelu_kernel")], handles=[0xa])
         self.assertEqual(len(found), 1)
         self.assertIn("work between requests: kernel gelu_kernel launched", found[0])
 
-    def test_an_observer_switched_off_is_named(self):
-        off = observed_findings(self.seen([], ["k"], off=True))
-        self.assertTrue(any("callbacks were turned off" in f for f in off))
-        # Triton launches nothing for an empty grid: a Triton kernel the
-        # subject launched and CUPTI did not see is no finding.
-        self.assertEqual(observed_findings(self.seen([], ["k", "tail"])), [])
-        self.assertIn("not the protocol", observed_findings({"kernels": 5})[0])
+    def test_an_observer_switched_off_or_overflowing_is_named(self):
+        self.assertIn("callbacks were turned off", self.findings([], off=1)[0])
+        self.assertIn("some unseen", self.findings([], more=1)[0])
 
-    def test_a_take_besides_the_runners_is_named(self):
-        # The observer's second and fourth takes reach the judge, the third
-        # was someone else's (what it saw, dropped).
-        replies = [{"ok": True, "observed": {"kernels": [], "triton": [], "takes": k}} for k in (1, 2, 4)]
-        script = ("import json, socket\ns = socket.socket(fileno=0)\n"
-                  f"for r in {replies!r}:\n    s.recv(100)\n    s.sendall((json.dumps(r) + '\\n').encode())\n"
-                  "s.recv(100)\n")
+    def runner(self, replies):
+        """A runner that says CUPTI observes it, takes the key load brings,
+        and sends REPLIES (made by replies(key)) to the requests after."""
+        script = f"""
+import json, socket, sys
+sys.path.insert(0, {os.path.dirname(arena_judge.__file__)!r})
+import arena_judge
+s = socket.socket(fileno=0)
+def send(obj):
+    s.sendall((json.dumps(obj) + "\\n").encode())
+s.recv(1000)
+send({{"ok": True, "observer": "cupti"}})
+data, fds, _, _ = socket.recv_fds(s, 1000, 4)
+key = open(fds[0], "rb").read()
+assert json.loads(data)["key_fds"] == 1 and len(key) == 16
+def sign(text):
+    return text + "mac " + format(arena_judge.siphash24(key, text.encode()), "016x") + "\\n"
+{replies}
+for r in replies:
+    send(r)
+    s.recv(1000)
+"""
         log = tempfile.NamedTemporaryFile(delete=False).name
         r = RunnerClient("candidate", [sys.executable, "-c", script], log, pool=None)
         r.start()
-        r.request({"op": "call"}, 10)
-        r.request({"op": "call"}, 10)
-        self.assertEqual(r.findings, [])
-        r.request({"op": "call"}, 10)
-        r.stop()
-        self.assertEqual(len(r.findings), 1)
-        self.assertIn("read 1 time(s) besides the runner's replies", r.findings[0])
+        return r
 
     def test_a_reply_carries_them_to_the_findings(self):
-        script = ("import json, socket\ns = socket.socket(fileno=0)\ns.recv(100)\n"
-                  "s.sendall((json.dumps({'ok': True, 'observer': 'cupti', 'observed': "
-                  "{'kernels': ['cublas_gemm'], 'triton': []}})"
-                  " + '\\n').encode())\ns.recv(100)\n")
-        log = tempfile.NamedTemporaryFile(delete=False).name
-        r = RunnerClient("candidate", [sys.executable, "-c", script], log, pool=None)
-        r.start()
+        r = self.runner("""replies = [
+    {"ok": True, "observed": {"report": sign("arena-launches 1\\nseq 1\\noff 0\\nmore 0\\n"),
+                              "handles": [], "fills": 0}},
+    {"ok": True, "observed": {"report": sign("arena-launches 1\\nseq 2\\noff 0\\n"
+                                             "launch S d a _gelu\\nlaunch S r 0 cublas_gemm\\nmore 0\\n"),
+                              "handles": ["a"], "fills": 0}},
+]""")
+        r.request({"op": "load", "entry": "kernel.py:run"}, 10)
+        self.assertEqual(r.observer, "cupti")
+        self.assertEqual(r.findings, [])
         reply = r.request({"op": "call"}, 10)
         r.stop()
         self.assertNotIn("observed", reply)
-        self.assertEqual(r.observer, "cupti")
         self.assertEqual(len(r.findings), 1)
         self.assertIn("kernel cublas_gemm ran on the GPU", r.findings[0])
+
+    def test_a_report_made_dropped_or_skipped_on_the_way_is_named(self):
+        r = self.runner("""forged = "arena-launches 1\\nseq 2\\noff 0\\nmore 0\\nmac 0000000000000000\\n"
+replies = [
+    {"ok": True, "observed": {"report": sign("arena-launches 1\\nseq 1\\noff 0\\nmore 0\\n")}},
+    {"ok": True, "observed": {"report": forged, "handles": []}},
+    {"ok": True},
+    {"ok": True, "observed": {"report": sign("arena-launches 1\\nseq 4\\noff 0\\nmore 0\\n")}},
+    {"ok": True, "observed": {"report": sign("arena-launches 1\\nseq 4\\noff 0\\nmore 0\\n")}},
+    {"ok": True},
+]""")
+        r.request({"op": "load", "entry": "kernel.py:run"}, 10)
+        r.request({"op": "call"}, 10)
+        self.assertEqual(len(r.findings), 1)
+        self.assertIn("not one it signed", r.findings[0])
+        r.request({"op": "call"}, 10)
+        self.assertIn("lacks the launch observer's report", r.findings[1])
+        r.request({"op": "call"}, 10)
+        # Neither the forged report's number nor the dropped one's reached
+        # the judge from the observer.
+        self.assertIn("read 2 time(s) besides the runner's replies", r.findings[2])
+        r.request({"op": "call"}, 10)
+        self.assertIn("came again", r.findings[3])
+        r.request({"op": "bind"}, 10)  # the runner's own: no report
+        r.stop()
+        self.assertEqual(len(r.findings), 4)
 
 
 class LaunchObserverTest(unittest.TestCase):
     """The runner's side of the launch observation: what each take tells
-    (the library's names since the last take and how many takes it made,
-    beside the Triton kernels and fills the runner saw), with a stand-in for
-    the CUPTI library (the real one needs a GPU: tools/gpu/adversarial.sh)."""
+    (the library's report, passed on unread, beside the handles of the
+    Triton kernels and the fills the runner saw), the key handed on unread,
+    with a stand-in for the CUPTI library (the real one needs a GPU:
+    tools/gpu/adversarial.sh)."""
 
     class Library:
         def __init__(self):
-            self.names, self.takes, self.on, self.allowed = [], 0, [], []
+            self.report, self.on, self.allowed, self.keys = b"", [], [], []
 
         def arena_launches_watch(self, on):
             self.on.append(on)
 
         def arena_launches_take(self, buf, cap):
-            self.takes += 1
-            if self.names is None:
-                return -1
-            text = "".join(n + "\n" for n in self.names).encode()
+            text, self.report = self.report, b""
             buf.raw = text + buf.raw[len(text):]
-            self.names = []
             return len(text)
 
-        def arena_launches_takes(self):
-            return self.takes
+        def arena_launches_key(self, fd):
+            self.keys.append(os.read(fd, 100))
+            os.close(fd)
 
         def arena_launches_allowed(self, on):
             self.allowed.append(on)
 
     def test_each_take_tells_what_happened_since_the_last(self):
         from arena_runner import LaunchObserver
-        self.assertIsNone(LaunchObserver.start(None).take({"kernels": set(), "launches": 0, "fills": 0}))
+        self.assertIsNone(LaunchObserver.start(None).take({"handles": set(), "launches": 0, "fills": 0}))
         self.assertIn("not beside the runner", LaunchObserver.start("/nonexistent/lib.so").description)
         lib = self.Library()
         observer = LaunchObserver(lib, "cupti")
-        state = {"kernels": {"_gelu"}, "launches": 3, "fills": 1}
-        lib.names = ["_gelu", "cublas_gemm"]
-        first = observer.take(state)
-        self.assertEqual(first, {"kernels": ["_gelu", "cublas_gemm"], "triton": ["_gelu"], "fills": 1, "takes": 1})
-        self.assertEqual(state, {"kernels": set(), "launches": 3, "fills": 0})
-        second = observer.take(state)
-        self.assertEqual(second, {"kernels": [], "triton": [], "fills": 0, "takes": 2})
-        lib.names = None  # callbacks turned off
-        self.assertTrue(observer.take(state)["off"])
+        state = {"handles": {0x7f00aa, 0x10}, "launches": 3, "fills": 1}
+        text = "arena-launches 1\nseq 1\noff 0\nlaunch S d 7f00aa _gelu\nmore 0\nmac 0123\n"
+        lib.report = text.encode()
+        self.assertEqual(observer.take(state), {"report": text, "handles": ["10", "7f00aa"], "fills": 1})
+        self.assertEqual(state, {"handles": set(), "launches": 3, "fills": 0})
+        self.assertEqual(observer.take(state), {"report": "", "handles": [], "fills": 0})
+        # The judge's key goes to the library unread; without one, the
+        # runner closes the descriptor.
+        read_end, write_end = os.pipe()
+        os.write(write_end, b"k" * 16)
+        os.close(write_end)
+        observer.key(read_end)
+        self.assertEqual(lib.keys, [b"k" * 16])
+        read_end, write_end = os.pipe()
+        LaunchObserver.start(None).key(read_end)
+        with self.assertRaises(OSError):
+            os.fstat(read_end)
+        os.close(write_end)
         # The runner's own work, the subject's code, between requests.
         for mode in (LaunchObserver.RUNNER, LaunchObserver.SUBJECT, LaunchObserver.BETWEEN):
             observer.watch(mode)

@@ -1,28 +1,36 @@
-// The names of the GPU kernels launched in a Python runner while its
-// subject's code runs, seen through CUPTI's callbacks on every call of the
-// driver and runtime APIs that starts a kernel or a graph: whatever made
-// the call (Triton's launcher, torch, a vendor library, native code), below
-// anything Python can patch. The runner loads it through ctypes before the
-// subject's code is imported, and the judge compares the names with the
-// subject's own Triton kernels.
+// The GPU kernels launched in a Python runner, seen through CUPTI's
+// callbacks on every call of the driver and runtime APIs that starts a
+// kernel or a graph: whatever made the call (Triton's launcher, torch, a
+// vendor library, native code), below anything Python can patch. The
+// runner loads it through ctypes before the subject's code is imported;
+// its reports reach the judge signed (signed_report.h), through the
+// runner's Python, which the subject's code can rewrite: the judge checks
+// each report's signature and number, and nothing launched goes
+// unrecorded, whatever the switches below were set to (by the runner, or
+// by a subject that found them): each launch is recorded with when it
+// came, and the judge decides.
 //
 //   arena_launches_start()        0, or -1 (arena_launches_error() says why)
+//   arena_launches_key(fd)        reads the judge's 16-byte key from FD and
+//                                 closes it; once (0), later calls -1
 //   arena_launches_watch(1) ... the subject's code ... arena_launches_watch(0)
-//   arena_launches_watch(2)       between requests: what is launched then is
-//                                 a thread's the subject left running
-//   (While the runner does its own work, watch 0, a launch from any other
-//   thread than the one that started the observer is one of those too.)
+//   arena_launches_watch(2)       between requests
 //   arena_launches_allowed(1) ... an op the task allows ... arena_launches_allowed(0)
-//                                 on the thread that runs it: its launches
-//                                 are not kept
-//   arena_launches_take(buf, cap) the distinct names seen while watched since
-//                                 the last take, one per line ("<graph>" for a
-//                                 graph's launch, "<between> NAME" for one
-//                                 seen between requests); -1 when the
-//                                 callbacks were turned off since the start
-//   arena_launches_takes()        how many takes there were: the judge counts
-//                                 the runner's, so a take by anyone else (the
-//                                 names seen, dropped) shows
+//                                 on the thread that runs it
+//   arena_launches_take(buf, cap) the report of what was launched since the
+//                                 last take, its length (cap >= 1 MiB):
+//     arena-launches 1
+//     seq N                       the takes so far, this one counted
+//     off 0|1                     whether a callback was turned off
+//     launch WHEN HOW HANDLE NAME one line per distinct launch: WHEN is R
+//                                 (the runner's own work, on its thread), S
+//                                 (the subject's code), B (between requests,
+//                                 or another thread during the runner's
+//                                 work), A (an op the task allows); HOW is d
+//                                 (the driver's API: HANDLE the CUfunction),
+//                                 r (the runtime's: HANDLE 0) or g (a graph)
+//     more 0|1                    whether launches were left out (too many)
+//     mac HEX                     its signature, or "mac none" with no key
 //
 // CUPTI lets one subscriber in per process: a profiler the subject starts
 // cannot take the place (its subscribe fails), and a subject that turns the
@@ -38,10 +46,13 @@
 #include <set>
 #include <string>
 
+#include <unistd.h>
+
 #include <cuda.h>
 #include <cupti.h>
 
 #include "plugins/common/hip/runner/cupti_launches.h"
+#include "plugins/common/python/signed_report.h"
 
 namespace {
 
@@ -51,35 +62,39 @@ using arena::cupti::kDriverGraphLaunches;
 using arena::cupti::kDriverLaunches;
 using arena::cupti::kRuntimeLaunches;
 
-constexpr size_t kMaxNames = 256;
-constexpr size_t kMaxName = 1024;
+constexpr size_t kMaxLaunches = 1024;
+constexpr size_t kMaxName = 400;
 constexpr char kGraph[] = "<graph>";
 
 decltype(&cuptiEnableCallback) enable_callback = nullptr;
 decltype(&cuptiGetCallbackState) callback_state = nullptr;
 CUpti_SubscriberHandle subscriber = nullptr;
 std::string error = "not started";
-// 0: the runner's own work (nothing kept), 1: the subject's code, 2: between
-// requests.
+// 0: the runner's own work, 1: the subject's code, 2: between requests.
 std::atomic<int> watching{0};
 thread_local bool allowed_here = false;  // this thread runs an op the task allows
 pthread_t runner_thread;  // the thread that started the observer: the runner's own
 bool runner_thread_known = false;
 std::atomic<int64_t> takes{0};
 std::mutex mu;
-std::set<std::string> names;  // guarded by mu
-bool overflowed = false;      // guarded by mu
+std::set<std::string> launches;  // guarded by mu: "WHEN HOW HANDLE NAME" lines
+bool overflowed = false;         // guarded by mu
+std::atomic<int> keyed{0};       // 1 once the key is read
+uint8_t key[arena::signed_report::kKeyBytes];
 
-void Seen(const char* name, bool between) {
+void Seen(char when, char how, CUfunction f, const char* name) {
   std::string n = name != nullptr && name[0] != '\0' ? std::string(name).substr(0, kMaxName) : "?";
-  if (between) n = "<between> " + n;
   for (char& c : n) {
-    if (c == '\n' || c == '\r') c = ' ';
+    if (c == '\n' || c == '\r' || c == ' ') c = '_';
   }
+  char head[40];
+  std::snprintf(head, sizeof(head), "%c %c %llx ", when, how,
+                static_cast<unsigned long long>(reinterpret_cast<uintptr_t>(f)));
+  std::string line = head + n;
   std::lock_guard<std::mutex> lock(mu);
-  if (names.size() < kMaxNames) {
-    names.insert(std::move(n));
-  } else if (names.count(n) == 0) {
+  if (launches.size() < kMaxLaunches) {
+    launches.insert(std::move(line));
+  } else if (launches.count(line) == 0) {
     overflowed = true;
   }
 }
@@ -87,20 +102,25 @@ void Seen(const char* name, bool between) {
 // The driver's name of a launched function, where CUPTI gives none.
 CUresult (*func_get_name)(const char**, CUfunction) = nullptr;
 
-const char* DriverName(CUpti_CallbackId id, const void* params) {
-  CUfunction f = nullptr;
+// The function a driver launch starts (nullptr for another call).
+CUfunction DriverFunction(CUpti_CallbackId id, const void* params) {
   switch (id) {
     case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel:
     case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel_ptsz:
-      f = static_cast<const cuLaunchKernel_params*>(params)->f;
-      break;
+      return static_cast<const cuLaunchKernel_params*>(params)->f;
     case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx:
     case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx_ptsz:
-      f = static_cast<const cuLaunchKernelEx_params*>(params)->f;
-      break;
+      return static_cast<const cuLaunchKernelEx_params*>(params)->f;
+    case CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel:
+    case CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel_ptsz:
+      return static_cast<const cuLaunchCooperativeKernel_params*>(params)->f;
     default:
       return nullptr;
   }
+}
+
+// The driver's name of a function, where CUPTI gives none.
+const char* DriverName(CUfunction f) {
   const char* name = nullptr;
   if (f == nullptr || func_get_name == nullptr || func_get_name(&name, f) != CUDA_SUCCESS) return nullptr;
   return name;
@@ -108,23 +128,25 @@ const char* DriverName(CUpti_CallbackId id, const void* params) {
 
 void CUPTIAPI OnApi(void*, CUpti_CallbackDomain domain, CUpti_CallbackId id, const void* data) {
   const auto* info = static_cast<const CUpti_CallbackData*>(data);
-  if (info->callbackSite != CUPTI_API_ENTER || allowed_here) return;
-  int mode = watching.load(std::memory_order_relaxed);
-  if (mode == 0) {
-    // The runner's own work, on its own thread; another thread's launch
-    // meanwhile is the subject's, outside any call.
-    if (!runner_thread_known || pthread_equal(pthread_self(), runner_thread)) return;
-    mode = 2;
+  if (info->callbackSite != CUPTI_API_ENTER) return;
+  // Every launch is kept, with when it came: the switches say what the
+  // runner was doing, and a subject that set them itself only changes
+  // the letter the judge reads.
+  char when = 'A';
+  if (!allowed_here) {
+    const int mode = watching.load(std::memory_order_relaxed);
+    const bool runners_thread = !runner_thread_known || pthread_equal(pthread_self(), runner_thread);
+    when = mode == 1 ? 'S' : mode == 2 || !runners_thread ? 'B' : 'R';
   }
-  const bool between = mode == 2;
   if (domain == CUPTI_CB_DOMAIN_DRIVER_API) {
     if (In(id, kDriverLaunches)) {
+      CUfunction f = DriverFunction(id, info->functionParams);
       const char* name = info->symbolName;
-      Seen(name != nullptr && name[0] != '\0' ? name : DriverName(id, info->functionParams), between);
+      Seen(when, 'd', f, name != nullptr && name[0] != '\0' ? name : DriverName(f));
     }
-    if (In(id, kDriverGraphLaunches)) Seen(kGraph, between);
+    if (In(id, kDriverGraphLaunches)) Seen(when, 'g', nullptr, kGraph);
   } else if (domain == CUPTI_CB_DOMAIN_RUNTIME_API && In(id, kRuntimeLaunches)) {
-    Seen(info->symbolName, between);
+    Seen(when, 'r', nullptr, info->symbolName);
   }
 }
 
@@ -196,23 +218,38 @@ __attribute__((visibility("default"))) void arena_launches_watch(int mode) {
 
 __attribute__((visibility("default"))) void arena_launches_allowed(int on) { allowed_here = on != 0; }
 
-__attribute__((visibility("default"))) int64_t arena_launches_takes() { return takes.load(); }
+__attribute__((visibility("default"))) int arena_launches_key(int fd) {
+  if (fd < 0) return -1;
+  uint8_t read_key[arena::signed_report::kKeyBytes];
+  size_t got = 0;
+  while (got < sizeof(read_key)) {
+    const ssize_t n = read(fd, read_key + got, sizeof(read_key) - got);
+    if (n <= 0) break;
+    got += static_cast<size_t>(n);
+  }
+  close(fd);
+  int expected = 0;
+  if (got != sizeof(read_key) || !keyed.compare_exchange_strong(expected, 2)) return -1;
+  std::memcpy(key, read_key, sizeof(key));
+  keyed.store(1);
+  return 0;
+}
 
 __attribute__((visibility("default"))) int arena_launches_take(char* buf, int cap) {
-  takes.fetch_add(1);
-  if (subscriber == nullptr || !StillOn()) return -1;
-  std::string out;
+  const int64_t seq = takes.fetch_add(1) + 1;
+  const bool on = subscriber != nullptr && StillOn();
+  std::string text = "arena-launches 1\nseq " + std::to_string(seq) + "\noff " + (on ? "0" : "1") + "\n";
   {
     std::lock_guard<std::mutex> lock(mu);
-    for (const std::string& n : names) out += n + "\n";
-    if (overflowed) out += "<more names than kept>\n";
-    names.clear();
+    for (const std::string& line : launches) text += "launch " + line + "\n";
+    text += std::string("more ") + (overflowed ? "1" : "0") + "\n";
+    launches.clear();
     overflowed = false;
   }
-  if (cap <= 0) return 0;
-  const size_t n = std::min(out.size(), static_cast<size_t>(cap));
-  std::memcpy(buf, out.data(), n);
-  return static_cast<int>(n);
+  text = keyed.load() == 1 ? arena::signed_report::Sign(key, text) : text + "mac none\n";
+  if (cap <= 0 || text.size() > static_cast<size_t>(cap)) return -1;
+  std::memcpy(buf, text.data(), text.size());
+  return static_cast<int>(text.size());
 }
 
 }  // extern "C"

@@ -1,0 +1,43 @@
+# class: the launch observer replaced, for the rest of the runner's life,
+# by one of the subject's (the runner's closure cell rewritten): its
+# reports say nothing was launched but the subject's Triton kernels, while
+# torch computes the outputs with the runner's flag down. Reports reach the
+# judge signed under a key only the real observer holds.
+# expect: tampering|library compute
+
+import torch
+
+
+class _Quiet:
+    description = "cupti"
+
+    def __init__(self, real):
+        self.real, self.taken = real, 0
+
+    def watch(self, mode):
+        pass
+
+    def allowed(self, on):
+        pass
+
+    def key(self, fd):
+        self.real.key(fd)
+
+    def take(self, state):
+        self.taken += 1
+        state["handles"], state["fills"] = set(), 0
+        return {"report": f"arena-launches 1\nseq {self.taken}\noff 0\nmore 0\nmac none\n",
+                "handles": [], "fills": 0, "kernels": [], "triton": [], "takes": self.taken}
+
+
+def run(x, y, n, **_):
+    gelu(x, y, n)  # a Triton launch, for show
+    cell = runner_cell("observer")
+    if not isinstance(cell.cell_contents, _Quiet):
+        cell.cell_contents = _Quiet(cell.cell_contents)
+    state = runner_cell("state").cell_contents
+    state["candidate"] = False
+    try:
+        y.copy_(torch.nn.functional.gelu(x.float(), approximate="tanh").half())
+    finally:
+        state["candidate"] = True
