@@ -120,7 +120,6 @@ _DENIED_EVENTS = ("ctypes.", "gc.get_", "sys.settrace", "sys.setprofile", "sys.m
 _SYS_HOOKS = ("excepthook", "unraisablehook", "breakpointhook", "displayhook")
 # The audited events the runner's hook looks at (the others it passes over
 # at once: it runs for every one, in every thread).
-_AUDITED_PREFIXES = _DENIED_EVENTS + ("ctypes.",)
 _AUDITED_EVENTS = _PROCESS_EVENTS + ("import", "open", "object.__setattr__", "object.__delattr__", "compile",
                                      "code.__new__")
 _SYS_HOOK_LISTS = ("meta_path", "path_hooks")
@@ -420,9 +419,7 @@ def main():
     # are neither the subject nor Triton (site-packages excepted).
     import importlib.machinery
     import sysconfig
-    stdlib = os.path.join(os.path.realpath(sysconfig.get_paths()["stdlib"]), "")
-    triton_dir = os.path.join(os.path.realpath(os.path.dirname(os.path.dirname(triton_jit.__file__))), "")
-    runner_file = os.path.realpath(__file__)
+    stdlib = sysconfig.get_paths()["stdlib"]
     # The installation: its prefixes (wherever they are: a checkout under
     # /tmp keeps its virtual environment there, read-only to the subject)
     # and the folders on the import path before the subject's that it
@@ -434,7 +431,9 @@ def main():
     own = os.path.join(os.path.realpath(workspace), "")
     installed = [p for p in installed if p != own]
 
-    torch_dir = os.path.join(os.path.realpath(os.path.dirname(torch.__file__)), "")
+    def roots(folder):
+        """FOLDER's path as written and as resolved, each ending in a slash."""
+        return os.path.join(os.path.abspath(folder), ""), os.path.join(os.path.realpath(folder), "")
 
     # Who runs now, told by what the subject's code cannot rewrite, for the
     # refusals below. The runner's flags (state, subject_thread) are
@@ -449,20 +448,19 @@ def main():
     # arguments, which the subject cannot rebind (refused below), not from
     # closure cells, which it can; and string methods, not functions of
     # modules it could patch.
-    tmp_real = os.path.join(os.path.realpath(os.environ.get("TMPDIR", "/tmp")), "")
-    untrusted_roots = (own, tmp_real, "/tmp/")
+    # (The installation's folders are read-only to the subject; none that
+    # holds a folder it can write to counts: its workspace, its /tmp.)
+    writable = (own, os.path.join(os.path.realpath(os.environ.get("TMPDIR", "/tmp")), ""), "/tmp/")
     trusted_roots = tuple(sorted({
         root for folder in installed + [stdlib, os.path.dirname(os.path.abspath(__file__))]
-        for root in (os.path.join(os.path.abspath(folder), ""), os.path.join(os.path.realpath(folder), ""))
-        if not any(u.startswith(root) for u in untrusted_roots)}))
+        for root in roots(folder) if not any(w.startswith(root) for w in writable)}))
 
     @functools.lru_cache(maxsize=None)
-    def trusted_file(name, _trusted=trusted_roots, _untrusted=untrusted_roots):
+    def trusted_file(name, _trusted=trusted_roots):
         """Code from the file NAME is the runner's or the installation's."""
         if name.startswith("<frozen "):
             return True
-        return name.startswith(_trusted) and not name.startswith(_untrusted) and \
-            "/../" not in name and "/./" not in name
+        return name.startswith(_trusted) and "/../" not in name and "/./" not in name
 
     def subject_call(thunk):
         """The one place the runner calls the subject's code from: every
@@ -497,51 +495,58 @@ def main():
             frame = frame.f_back
         return False
 
-    def asked_by_triton(through_torch=False):
+    def asked_by_triton(through_torch=False, _getframe=sys._getframe,
+                        _triton=roots(os.path.dirname(os.path.dirname(triton_jit.__file__))),
+                        _torch=roots(os.path.dirname(torch.__file__)),
+                        _stdlib=roots(stdlib),
+                        _runner=(__file__, os.path.abspath(__file__), os.path.realpath(__file__))):
         """The nearest caller that is not the Python library's (nor, with
         through_torch, torch's) is in Triton's package."""
-        frame = sys._getframe(2)
+        frame = _getframe(2)
         while frame is not None:
             name = frame.f_code.co_filename
-            path = os.path.realpath(name)
             # The runner's own frames (this hook), frozen import machinery,
             # and the Python library are passed over.
-            if not (name.startswith("<") or path == runner_file or
-                    (path.startswith(stdlib) and "-packages" + os.sep not in path) or
-                    (through_torch and path.startswith(torch_dir))):
-                return path.startswith(triton_dir)
+            if not (name.startswith("<") or name in _runner or
+                    (name.startswith(_stdlib) and "-packages/" not in name) or
+                    (through_torch and name.startswith(_torch))):
+                return name.startswith(_triton) and "/../" not in name
             frame = frame.f_back
         return False
 
-    def triton_compiling():
+    def triton_compiling(_in_launch=in_triton_launch, _asked=asked_by_triton):
         """Inside a Triton launch, asked by Triton's own code."""
-        return in_triton_launch() and asked_by_triton()
+        return _in_launch() and _asked()
 
-    def native_of_its_own(args):
+    def native_of_its_own(args, _suffixes=tuple(importlib.machinery.EXTENSION_SUFFIXES),
+                          _installed=tuple(installed), _realpath=os.path.realpath, _compiling=triton_compiling):
         """An extension module loaded from outside the Python installation
         (one the subject built), by other code than Triton's compiler."""
         path = str(args[1]) if len(args) > 1 and args[1] else ""
-        if not path.endswith(tuple(importlib.machinery.EXTENSION_SUFFIXES)):
+        if not path.endswith(_suffixes):
             return False
-        real = os.path.realpath(path)
-        return not any(real.startswith(p) for p in installed) and not triton_compiling()
+        return not _realpath(path).startswith(_installed) and not _compiling()
 
-    def own_memory(path):
+    def own_memory(path, _fsdecode=os.fsdecode, _realpath=os.path.realpath, _basename=os.path.basename):
         """Whether `path` names the process's memory: a memory file
         (/proc/PID/mem, a thread's, or a link to one; relative to a folder
         opened before, its name alone tells), or a file it has mapped
         (/proc/PID/map_files/..., the lent memory's memfd)."""
-        name = os.fsdecode(path)
-        real = os.path.realpath(name)
-        return os.path.basename(name) == "mem" or "map_files" in name.split(os.sep) or \
-            real.startswith("/memfd:") or (real.startswith("/proc/") and os.path.basename(real) == "mem")
+        name = _fsdecode(path)
+        real = _realpath(name)
+        return _basename(name) == "mem" or "map_files" in name.split(os.sep) or \
+            real.startswith("/memfd:") or (real.startswith("/proc/") and _basename(real) == "mem")
 
     def audit(event, args, _runs=runs_subject_code, _trusted=trusted_file, _own_file=__file__,
-              _getframe=sys._getframe):
+              _getframe=sys._getframe, _denied=_DENIED_EVENTS, _events=_AUDITED_EVENTS,
+              _process=_PROCESS_EVENTS, _compiling=triton_compiling, _native=native_of_its_own,
+              _memory=own_memory, _mapped=_mapped_libraries, _observer_lib=_OBSERVER):
+        # (What it rests on comes as default arguments: the runner's module
+        # globals and closure cells are the subject's to rewrite.)
         if event == "object.__getattr__":
             if len(args) < 2 or args[1] not in ("__defaults__", "__kwdefaults__"):
                 return
-        elif not (event.startswith(_AUDITED_PREFIXES) or event in _AUDITED_EVENTS):
+        elif not (event.startswith(_denied) or event in _events):
             return
         if not subject_code() and not _runs():
             return
@@ -554,7 +559,7 @@ def main():
                 finding(f"tampering: reading the runner's own {args[1]} is not allowed in a subject's code")
                 raise RuntimeError("the arena does not allow reading the runner's defaults")
             return
-        refused = event.startswith(_DENIED_EVENTS)
+        refused = event.startswith(_denied)
         if event in ("compile", "code.__new__") and len(args) > 1 and isinstance(args[1], str) and \
                 _trusted(args[1]) and not _trusted(_getframe(1).f_code.co_filename):
             # Code of its own under a file name of the runner's or the
@@ -563,9 +568,9 @@ def main():
             finding(f"tampering: code made under the name of a file of the installation's ({args[1]}) "
                     "is not allowed in a subject's code")
             raise RuntimeError("the arena does not allow code made under another file's name")
-        if event in _PROCESS_EVENTS:
-            refused = not triton_compiling()
-        if event == "import" and native_of_its_own(args):
+        if event in _process:
+            refused = not _compiling()
+        if event == "import" and _native(args):
             finding(f"tampering: loading native code of its own ({os.path.basename(str(args[1]))}) "
                     "is not allowed in a subject's code")
             raise RuntimeError("the arena does not allow native code of the subject's own")
@@ -574,9 +579,9 @@ def main():
             # nothing; loading a new one (cuBLAS by hand, say) is refused.
             name = args[0] if event == "ctypes.dlopen" else getattr(args[0], "_name", "")
             base = os.path.basename(str(name)) if name else ""
-            refused = not base or base == _OBSERVER or base.startswith("libcupti") or \
-                base not in _mapped_libraries()
-        if event == "open" and args and not isinstance(args[0], int) and own_memory(args[0]):
+            refused = not base or base == _observer_lib or base.startswith("libcupti") or \
+                base not in _mapped()
+        if event == "open" and args and not isinstance(args[0], int) and _memory(args[0]):
             # The process's memory as a file: read and written through no
             # op (the outputs computed on the host, under the interpreter),
             # and the runner's own memory (its flags, the launch observer's)
@@ -599,7 +604,7 @@ def main():
             if event == "object.__setattr__" and len(args) > 1:
                 owner = getattr(args[0], "__qualname__", type(args[0]).__name__)
                 detail = f"setting {owner}.{args[1]}"
-            if event in _PROCESS_EVENTS:
+            if event in _process:
                 detail = f"starting a process ({event})"
             finding(f"tampering: {detail} is not allowed in a subject's code")
             raise RuntimeError(f"the arena does not allow {detail}")

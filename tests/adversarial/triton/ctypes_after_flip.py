@@ -8,8 +8,6 @@ import ctypes
 import math
 import struct
 
-import torch
-
 
 def _gelu_on_host(x, y, n):
     src = (ctypes.c_uint16 * n).from_address(x.data_ptr())
