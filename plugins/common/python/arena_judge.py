@@ -241,7 +241,8 @@ class RunnerClient:
         self.pool = pool
         self.proc = None
         self.sock = None
-        self.findings = []
+        self._findings = []  # findings (the property below adds the reports' own)
+        self._unchecked = []  # the launch observer's reports, not yet checked
         self.observer = None  # what observes its launches, as the runner said before load
         self._key = None  # the key its launch observer signs reports with
         self._seq = 0  # the number of its observer's last report
@@ -257,6 +258,7 @@ class RunnerClient:
     # -- process ---------------------------------------------------------------
     def start(self):
         self.stop()
+        self._check_reports()  # the last runner's, before its key goes
         self.observer, self._key, self._seq = None, None, 0  # a fresh runner, a fresh observer
         parent, child = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
         log = open(self.log_path, "ab")
@@ -385,7 +387,9 @@ class RunnerClient:
             self._fail(f"runner {self._ended()} ({e})")
 
     def receive(self, timeout_s):
-        """The next reply; findings met on the way are kept in self.findings."""
+        """The next reply; findings met on the way are kept in self.findings
+        (the launch observer's reports among them, checked when findings are
+        read: outside a timed request)."""
         deadline = time.monotonic() + timeout_s
         while True:
             while b"\n" not in self._buffer:
@@ -415,15 +419,31 @@ class RunnerClient:
                 self._fail("runner sent a reply that is not an object: not the protocol",
                            protocol=True)
             if "finding" in msg and len(msg) == 1:
-                self.findings.append(str(msg["finding"])[:500])
+                self._findings.append(str(msg["finding"])[:500])
                 continue
             seen = msg.pop("observed", None)
             self._observed = seen is not None
             if self._key is not None and seen is not None:
-                for finding in self._observation_findings(seen):
-                    if finding not in self.findings:
-                        self.findings.append(finding)
+                self._unchecked.append(seen)
             return msg
+
+    def _check_reports(self):
+        unchecked, self._unchecked = self._unchecked, []
+        for seen in unchecked:
+            for finding in self._observation_findings(seen):
+                if finding not in self._findings:
+                    self._findings.append(finding)
+
+    @property
+    def findings(self):
+        """What the runner's replies and its launch observer's reports found."""
+        self._check_reports()
+        return self._findings
+
+    @findings.setter
+    def findings(self, value):
+        self._check_reports()  # the reports so far, checked before they are let go
+        self._findings = value
 
     def _observation_findings(self, seen):
         """The findings in an observation a reply carried: its signed report
@@ -459,7 +479,7 @@ class RunnerClient:
                 return
             if not (isinstance(msg, dict) and "finding" in msg and len(msg) == 1):
                 return
-            self.findings.append(str(msg["finding"])[:500])
+            self._findings.append(str(msg["finding"])[:500])
             self._buffer = rest
 
     def request(self, obj, timeout_s, fds=()):
@@ -487,8 +507,8 @@ class RunnerClient:
         report of the launch observer's (it has one)."""
         if self._key is not None and op not in _RUNNERS_OWN and not self._observed:
             finding = "tampering: a reply lacks the launch observer's report (what it saw, dropped)"
-            if finding not in self.findings:
-                self.findings.append(finding)
+            if finding not in self._findings:
+                self._findings.append(finding)
         return reply
 
     def _exchange(self, obj, timeout_s, fds=()):

@@ -255,6 +255,9 @@ replies = [
 ]""")
         r.request({"op": "load", "entry": "kernel.py:run"}, 10)
         r.request({"op": "call"}, 10)
+        # Checked when the findings are read, not inside the request (a
+        # timed one, whose clock the check would run on).
+        self.assertEqual(r._findings, [])
         self.assertEqual(len(r.findings), 1)
         self.assertIn("not one it signed", r.findings[0])
         r.request({"op": "call"}, 10)
