@@ -199,7 +199,9 @@ def launch_findings(report, handles, fills, allows_ops):
     torch's fills where Triton asked; the runner's own work (R) launches
     nothing but graph replays and torch's fills of its generator's state as
     a graph is captured; an op the task allows (A) runs only where the task
-    allows one; nothing runs between requests (B)."""
+    allows one; nothing runs between requests (B). Whoever makes host
+    memory the GPU can reach (h), or hands device memory to another process
+    (x), it is not the runner."""
     findings = []
     if report["off"]:
         findings.append("tampering: the launch observer's callbacks were turned off")
@@ -207,7 +209,13 @@ def launch_findings(report, handles, fills, allows_ops):
         findings.append("tampering: more distinct launches than the launch observer keeps (some unseen)")
     for when, how, handle, name in report["launches"]:
         name = name[:200]
-        if when == "B":
+        if how == "h":
+            findings.append(f"host compute: {name} made host memory the GPU can reach (a kernel could copy "
+                            "the inputs there for the host to compute on; seen by CUPTI)")
+        elif how == "x":
+            findings.append(f"tampering: {name} handed device memory to another process (whose work on it "
+                            "is not observed; seen by CUPTI)")
+        elif when == "B":
             findings.append(f"work between requests: kernel {name} launched while no request ran the "
                             "subject's code (a thread it left running; seen by CUPTI)")
         elif when == "R":

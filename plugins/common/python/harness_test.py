@@ -195,6 +195,15 @@ class ObservedLaunchesTest(unittest.TestCase):
         self.assertEqual(len(found), 1)
         self.assertIn("work between requests: kernel gelu_kernel launched", found[0])
 
+    def test_host_memory_the_gpu_reaches_and_exported_memory_are_named(self):
+        # Whenever they came: the runner makes neither.
+        for when in "SRBA":
+            found = self.findings([(when, "h", 0, "cudaHostAlloc")], allows_ops=True)
+            self.assertEqual(len(found), 1)
+            self.assertIn("host compute: cudaHostAlloc made host memory the GPU can reach", found[0])
+            found = self.findings([(when, "x", 0, "cuIpcGetMemHandle")], allows_ops=True)
+            self.assertIn("tampering: cuIpcGetMemHandle handed device memory to another process", found[0])
+
     def test_an_observer_switched_off_or_overflowing_is_named(self):
         self.assertIn("callbacks were turned off", self.findings([], off=1)[0])
         self.assertIn("some unseen", self.findings([], more=1)[0])

@@ -1,6 +1,7 @@
 // The GPU kernels launched in a Python runner, seen through CUPTI's
 // callbacks on every call of the driver and runtime APIs that starts a
-// kernel or a graph: whatever made the call (Triton's launcher, torch, a
+// kernel or a graph, or makes host memory the GPU can reach, or exports
+// device memory: whatever made the call (Triton's launcher, torch, a
 // vendor library, native code), below anything Python can patch. The
 // runner loads it through ctypes before the subject's code is imported;
 // its reports reach the judge signed (signed_report.h), through the
@@ -28,7 +29,10 @@
 //                                 or another thread during the runner's
 //                                 work), A (an op the task allows); HOW is d
 //                                 (the driver's API: HANDLE the CUfunction),
-//                                 r (the runtime's: HANDLE 0) or g (a graph)
+//                                 r (the runtime's: HANDLE 0), g (a graph),
+//                                 or, for a call that is no launch, h (host
+//                                 memory the GPU can reach) or x (device
+//                                 memory exported), NAME the call's
 //     more 0|1                    whether launches were left out (too many)
 //     mac HEX                     its signature, or "mac none" with no key
 //
@@ -57,9 +61,14 @@
 namespace {
 
 using arena::cupti::ForEachLaunchCallback;
+using arena::cupti::ForEachMemoryCallback;
 using arena::cupti::In;
+using arena::cupti::kDriverExport;
 using arena::cupti::kDriverGraphLaunches;
+using arena::cupti::kDriverHostMemory;
 using arena::cupti::kDriverLaunches;
+using arena::cupti::kRuntimeExport;
+using arena::cupti::kRuntimeHostMemory;
 using arena::cupti::kRuntimeLaunches;
 
 constexpr size_t kMaxLaunches = 1024;
@@ -145,8 +154,12 @@ void CUPTIAPI OnApi(void*, CUpti_CallbackDomain domain, CUpti_CallbackId id, con
       Seen(when, 'd', f, name != nullptr && name[0] != '\0' ? name : DriverName(f));
     }
     if (In(id, kDriverGraphLaunches)) Seen(when, 'g', nullptr, kGraph);
-  } else if (domain == CUPTI_CB_DOMAIN_RUNTIME_API && In(id, kRuntimeLaunches)) {
-    Seen(when, 'r', nullptr, info->symbolName);
+    if (In(id, kDriverHostMemory)) Seen(when, 'h', nullptr, info->functionName);
+    if (In(id, kDriverExport)) Seen(when, 'x', nullptr, info->functionName);
+  } else if (domain == CUPTI_CB_DOMAIN_RUNTIME_API) {
+    if (In(id, kRuntimeLaunches)) Seen(when, 'r', nullptr, info->symbolName);
+    if (In(id, kRuntimeHostMemory)) Seen(when, 'h', nullptr, info->functionName);
+    if (In(id, kRuntimeExport)) Seen(when, 'x', nullptr, info->functionName);
   }
 }
 
@@ -158,10 +171,11 @@ bool Find(void* lib, const char* name, F* f) {
 
 // Every watched callback still on.
 bool StillOn() {
-  return ForEachLaunchCallback([](CUpti_CallbackDomain d, CUpti_CallbackId id) {
+  auto on = [](CUpti_CallbackDomain d, CUpti_CallbackId id) {
     uint32_t enabled = 0;
     return callback_state(&enabled, subscriber, d, id) == CUPTI_SUCCESS && enabled != 0;
-  });
+  };
+  return ForEachLaunchCallback(on) && ForEachMemoryCallback(on);
 }
 
 }  // namespace
@@ -200,9 +214,10 @@ __attribute__((visibility("default"))) int arena_launches_start() {
   subscriber = sub;
   runner_thread = pthread_self();
   runner_thread_known = true;
-  if (!ForEachLaunchCallback([sub](CUpti_CallbackDomain d, CUpti_CallbackId id) {
-        return enable_callback(1, sub, d, id) == CUPTI_SUCCESS;
-      })) {
+  auto enable = [sub](CUpti_CallbackDomain d, CUpti_CallbackId id) {
+    return enable_callback(1, sub, d, id) == CUPTI_SUCCESS;
+  };
+  if (!ForEachLaunchCallback(enable) || !ForEachMemoryCallback(enable)) {
     error = "CUPTI refused a launch callback";
     return -1;
   }

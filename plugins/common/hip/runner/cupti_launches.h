@@ -1,7 +1,8 @@
 // The CUDA calls that launch GPU work, as CUPTI's callback ids: every way a
 // kernel starts (runtime or driver API, ordinary, extended or cooperative,
-// per-thread default stream or not) and a graph's launch. Shared by the
-// observers that run inside a subject's process.
+// per-thread default stream or not) and a graph's launch; and the calls
+// that make host memory the GPU can reach or hand device memory to another
+// process. Shared by the observers that run inside a subject's process.
 #ifndef ARENA_PLUGINS_COMMON_HIP_RUNNER_CUPTI_LAUNCHES_H_
 #define ARENA_PLUGINS_COMMON_HIP_RUNNER_CUPTI_LAUNCHES_H_
 
@@ -34,6 +35,35 @@ inline constexpr CUpti_CallbackId kDriverGraphLaunches[] = {
     CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch_ptsz,
 };
 
+// Host memory the device can reach: a kernel could copy the inputs there
+// for the host to compute on.
+inline constexpr CUpti_CallbackId kDriverHostMemory[] = {
+    CUPTI_DRIVER_TRACE_CBID_cuMemHostAlloc,        CUPTI_DRIVER_TRACE_CBID_cuMemHostAlloc_v2,
+    CUPTI_DRIVER_TRACE_CBID_cuMemAllocHost,        CUPTI_DRIVER_TRACE_CBID_cuMemAllocHost_v2,
+    CUPTI_DRIVER_TRACE_CBID_cuMemHostRegister,     CUPTI_DRIVER_TRACE_CBID_cuMemHostRegister_v2,
+    CUPTI_DRIVER_TRACE_CBID_cuMemAllocManaged,
+};
+inline constexpr CUpti_CallbackId kRuntimeHostMemory[] = {
+    CUPTI_RUNTIME_TRACE_CBID_cudaHostAlloc_v3020,
+    CUPTI_RUNTIME_TRACE_CBID_cudaMallocHost_v3020,
+    CUPTI_RUNTIME_TRACE_CBID_cudaHostRegister_v4000,
+    CUPTI_RUNTIME_TRACE_CBID_cudaMallocManaged_v6000,
+};
+// Device memory handed to another process: a process of the subject's own
+// (started from its runner) has no observer, and its work on the memory
+// it imports would not be seen. The runner itself only imports.
+inline constexpr CUpti_CallbackId kDriverExport[] = {
+    CUPTI_DRIVER_TRACE_CBID_cuIpcGetMemHandle,
+    CUPTI_DRIVER_TRACE_CBID_cuMemExportToShareableHandle,
+    CUPTI_DRIVER_TRACE_CBID_cuMemPoolExportToShareableHandle,
+    CUPTI_DRIVER_TRACE_CBID_cuMemPoolExportPointer,
+};
+inline constexpr CUpti_CallbackId kRuntimeExport[] = {
+    CUPTI_RUNTIME_TRACE_CBID_cudaIpcGetMemHandle_v4010,
+    CUPTI_RUNTIME_TRACE_CBID_cudaMemPoolExportToShareableHandle_v11020,
+    CUPTI_RUNTIME_TRACE_CBID_cudaMemPoolExportPointer_v11020,
+};
+
 // f(domain, id) for every launch call above (a graph's included), each
 // one called; whether every one returned true.
 template <typename F>
@@ -42,6 +72,18 @@ bool ForEachLaunchCallback(F&& f) {
   for (CUpti_CallbackId id : kDriverLaunches) ok &= f(CUPTI_CB_DOMAIN_DRIVER_API, id);
   for (CUpti_CallbackId id : kDriverGraphLaunches) ok &= f(CUPTI_CB_DOMAIN_DRIVER_API, id);
   for (CUpti_CallbackId id : kRuntimeLaunches) ok &= f(CUPTI_CB_DOMAIN_RUNTIME_API, id);
+  return ok;
+}
+
+// The same for the calls that make host memory the GPU can reach or
+// export device memory.
+template <typename F>
+bool ForEachMemoryCallback(F&& f) {
+  bool ok = true;
+  for (CUpti_CallbackId id : kDriverHostMemory) ok &= f(CUPTI_CB_DOMAIN_DRIVER_API, id);
+  for (CUpti_CallbackId id : kDriverExport) ok &= f(CUPTI_CB_DOMAIN_DRIVER_API, id);
+  for (CUpti_CallbackId id : kRuntimeHostMemory) ok &= f(CUPTI_CB_DOMAIN_RUNTIME_API, id);
+  for (CUpti_CallbackId id : kRuntimeExport) ok &= f(CUPTI_CB_DOMAIN_RUNTIME_API, id);
   return ok;
 }
 

@@ -17,8 +17,12 @@ namespace {
 
 using cupti::ForEachLaunchCallback;
 using cupti::In;
+using cupti::kDriverExport;
 using cupti::kDriverGraphLaunches;
+using cupti::kDriverHostMemory;
 using cupti::kDriverLaunches;
+using cupti::kRuntimeExport;
+using cupti::kRuntimeHostMemory;
 using cupti::kRuntimeLaunches;
 
 // CUPTI's entry points, looked up in the library the runner loaded: the
@@ -40,20 +44,6 @@ Observer* observer = nullptr;  // CUPTI's C callbacks carry no pointer of ours
 constexpr size_t kCanaryBytes = 24;
 constexpr size_t kBufferBytes = 1 << 20;
 
-// Host memory the device can reach: a kernel could copy the inputs there
-// for the host to compute on.
-constexpr CUpti_CallbackId kDriverHostMemory[] = {
-    CUPTI_DRIVER_TRACE_CBID_cuMemHostAlloc,        CUPTI_DRIVER_TRACE_CBID_cuMemHostAlloc_v2,
-    CUPTI_DRIVER_TRACE_CBID_cuMemAllocHost,        CUPTI_DRIVER_TRACE_CBID_cuMemAllocHost_v2,
-    CUPTI_DRIVER_TRACE_CBID_cuMemHostRegister,     CUPTI_DRIVER_TRACE_CBID_cuMemHostRegister_v2,
-    CUPTI_DRIVER_TRACE_CBID_cuMemAllocManaged,
-};
-constexpr CUpti_CallbackId kRuntimeHostMemory[] = {
-    CUPTI_RUNTIME_TRACE_CBID_cudaHostAlloc_v3020,
-    CUPTI_RUNTIME_TRACE_CBID_cudaMallocHost_v3020,
-    CUPTI_RUNTIME_TRACE_CBID_cudaHostRegister_v4000,
-    CUPTI_RUNTIME_TRACE_CBID_cudaMallocManaged_v6000,
-};
 // Copies to the host, seen at the call as well as in the copy records.
 constexpr CUpti_CallbackId kDriverToHost[] = {
     CUPTI_DRIVER_TRACE_CBID_cuMemcpyDtoH,           CUPTI_DRIVER_TRACE_CBID_cuMemcpyDtoH_v2,
@@ -61,20 +51,6 @@ constexpr CUpti_CallbackId kDriverToHost[] = {
     CUPTI_DRIVER_TRACE_CBID_cuMemcpyDtoHAsync_v2,   CUPTI_DRIVER_TRACE_CBID_cuMemcpyDtoHAsync_v2_ptsz,
 };
 
-// Device memory handed to another process: a process of the subject's own
-// (started from its runner) has no observer, and its work on the memory
-// it imports would not be seen. The runner itself only imports.
-constexpr CUpti_CallbackId kDriverExport[] = {
-    CUPTI_DRIVER_TRACE_CBID_cuIpcGetMemHandle,
-    CUPTI_DRIVER_TRACE_CBID_cuMemExportToShareableHandle,
-    CUPTI_DRIVER_TRACE_CBID_cuMemPoolExportToShareableHandle,
-    CUPTI_DRIVER_TRACE_CBID_cuMemPoolExportPointer,
-};
-constexpr CUpti_CallbackId kRuntimeExport[] = {
-    CUPTI_RUNTIME_TRACE_CBID_cudaIpcGetMemHandle_v4010,
-    CUPTI_RUNTIME_TRACE_CBID_cudaMemPoolExportToShareableHandle_v11020,
-    CUPTI_RUNTIME_TRACE_CBID_cudaMemPoolExportPointer_v11020,
-};
 constexpr char kExportWhy[] = ": device memory exported to another process (whose work on it is not observed)";
 
 // L2 kept for persisting accesses: lines a subject marks persisting stay in
