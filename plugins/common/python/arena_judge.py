@@ -450,8 +450,7 @@ class RunnerClient:
 
     @findings.setter
     def findings(self, value):
-        self._check_reports()  # the reports so far, checked before they are let go
-        self._findings = value
+        self._findings = value  # (reports not yet checked stay, for the next read)
 
     def _observation_findings(self, seen):
         """The findings in an observation a reply carried: its signed report

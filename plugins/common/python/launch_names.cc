@@ -42,7 +42,7 @@
 #include <dlfcn.h>
 #include <pthread.h>
 
-#include <algorithm>
+#include <cstdio>
 #include <atomic>
 #include <cstdint>
 #include <cstring>
