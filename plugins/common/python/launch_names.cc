@@ -41,16 +41,15 @@
 // callbacks off is found at the next take.
 #include <dlfcn.h>
 #include <pthread.h>
+#include <unistd.h>
 
-#include <cstdio>
 #include <atomic>
 #include <cstdint>
+#include <cstdio>
 #include <cstring>
 #include <mutex>
 #include <set>
 #include <string>
-
-#include <unistd.h>
 
 #include <cuda.h>
 #include <cupti.h>
