@@ -288,6 +288,8 @@ class TimingRounds:
                 draws.close()
             for s, (ids, _, _) in lent.items():
                 runners[s].unbind(ids, self.timeout_s)
+        for r in runners.values():
+            self._raise_findings(r)  # what the last unbinds saw is this stage's
         method = (f"judge-clock+{'cuda-graph' if mode == 'graph' else 'eager'}-rounds-of-{count}"
                   "-fresh-input-sets+secret-verified-set+interleaved")
         metrics = {"method": method, "sets_per_round": count, "inputs_drawn_by": draws.how,

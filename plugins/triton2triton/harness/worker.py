@@ -558,6 +558,9 @@ class Judge(TimingRounds):
                 finally:
                     runner.unbind(ids, self.timeout_s)
                 per_config[config["name"]] = time.perf_counter() - t0
+            # What the last request saw (its launch observer's report among
+            # it) is this stage's, not the next one's.
+            self._raise_findings(runner)
             return make_reply("passed",
                               f"compiled and launched on {len(per_config)} configuration(s)",
                               seconds=time.perf_counter() - start,
@@ -617,6 +620,7 @@ class Judge(TimingRounds):
                     fingerprints.append([fingerprint(shared[k]) for k in self._produced(outputs)])
                 finally:
                     runner.unbind(ids, self.timeout_s)
+            self._raise_findings(runner)  # what the last unbind saw is this check's
             worst["fingerprints"] = fingerprints
             worst["trials"] = trials
             worst["observation"] = runner.observer or "none"
