@@ -3,7 +3,8 @@
 # the core per evaluation (reading a task, staging, provenance hashes, a
 # whole evaluation with a family that does nothing), the results database,
 # a HIP check's host work (drawing, widening, comparing, fingerprinting,
-# poisoning) and the judge-runner channel. Prints one markdown document.
+# poisoning), the judge-runner channel and the signing of a launch
+# observer's report. Prints one markdown document.
 #
 #   tools/bench/harness_costs.sh > harness_costs.md
 set -euo pipefail
@@ -14,6 +15,7 @@ targets=(
   "//core:results_store_benchmark|The results database"
   "//plugins/common/hip:tensors_benchmark|A HIP check's host work (16 Mi elements, all cores)"
   "//plugins/common/hip:channel_benchmark|The judge-runner channel"
+  "//plugins/common/python:signed_report_benchmark|Signing a Triton launch observer's report"
 )
 bazel build -c opt "${targets[@]%%|*}" >&2
 echo "# Harness costs on the host ($(date -u +%Y-%m-%d))"
