@@ -78,3 +78,16 @@ def runner_cell(name):
             except ValueError:
                 pass
     raise RuntimeError(f"no cell {name} reachable")
+
+
+def torch_gelu_with_the_flag_down(x, y):
+    """Library compute: the gelu of x into y by torch's ops, with the
+    runner's "a request runs the subject's code" flag (reached through its
+    closures) switched off meanwhile."""
+    import torch.nn.functional as F
+    state = runner_cell("state").cell_contents
+    state["candidate"] = False
+    try:
+        y.copy_(F.gelu(x.float(), approximate="tanh").half())
+    finally:
+        state["candidate"] = True

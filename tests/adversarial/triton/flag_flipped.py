@@ -5,14 +5,7 @@
 # the flag up again before the call returns
 # expect: tampering|library compute
 
-import torch
-
 
 def run(x, y, n, **_):
     gelu(x, y, n)  # a Triton launch, for show
-    state = runner_cell("state").cell_contents
-    state["candidate"] = False
-    try:
-        y.copy_(torch.nn.functional.gelu(x.float(), approximate="tanh").half())
-    finally:
-        state["candidate"] = True
+    torch_gelu_with_the_flag_down(x, y)

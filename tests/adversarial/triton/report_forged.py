@@ -5,8 +5,6 @@
 # judge signed under a key only the real observer holds.
 # expect: tampering|library compute
 
-import torch
-
 
 class _Quiet:
     description = "cupti"
@@ -35,9 +33,4 @@ def run(x, y, n, **_):
     cell = runner_cell("observer")
     if not isinstance(cell.cell_contents, _Quiet):
         cell.cell_contents = _Quiet(cell.cell_contents)
-    state = runner_cell("state").cell_contents
-    state["candidate"] = False
-    try:
-        y.copy_(torch.nn.functional.gelu(x.float(), approximate="tanh").half())
-    finally:
-        state["candidate"] = True
+    torch_gelu_with_the_flag_down(x, y)
