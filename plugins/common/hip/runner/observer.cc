@@ -16,6 +16,7 @@ namespace arena::hip2hip {
 namespace {
 
 using cupti::ForEachLaunchCallback;
+using cupti::ForEachMemoryCallback;
 using cupti::In;
 using cupti::kDriverExport;
 using cupti::kDriverGraphLaunches;
@@ -257,15 +258,12 @@ bool Observer::EnableWatched() {
     return api.enable_callback(1, sub, d, id) == CUPTI_SUCCESS;
   };
   bool ok = ForEachLaunchCallback(enable);
-  for (auto id : kDriverHostMemory) ok &= enable(CUPTI_CB_DOMAIN_DRIVER_API, id);
+  ok &= ForEachMemoryCallback(enable);
   for (auto id : kDriverToHost) ok &= enable(CUPTI_CB_DOMAIN_DRIVER_API, id);
-  for (auto id : kDriverExport) ok &= enable(CUPTI_CB_DOMAIN_DRIVER_API, id);
-  for (auto id : kRuntimeExport) ok &= enable(CUPTI_CB_DOMAIN_RUNTIME_API, id);
   for (auto id : kDriverPersisting) ok &= enable(CUPTI_CB_DOMAIN_DRIVER_API, id);
   for (auto id : kRuntimePersisting) ok &= enable(CUPTI_CB_DOMAIN_RUNTIME_API, id);
   ok &= enable(CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_cuMemCreate);
   ok &= enable(CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_cuMemPoolCreate);
-  for (auto id : kRuntimeHostMemory) ok &= enable(CUPTI_CB_DOMAIN_RUNTIME_API, id);
   return ok;
 }
 
