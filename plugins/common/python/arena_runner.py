@@ -304,12 +304,7 @@ def main():
     # subject computes when it is called, not before: a thread that watched
     # the memory it was lent would otherwise work on a round's inputs
     # before the round's clock starts.
-    subject_thread = threading.local()
-
-    def subject_code():
-        """The subject's code runs in this thread now: a request runs it,
-        or this is a thread it started."""
-        return state["candidate"] or getattr(subject_thread, "on", False)
+    # (subject_runs, below, tells which threads those are.)
 
     def work_between(what):
         finding(f"work between requests: {what} in a thread the subject left running, while no "
@@ -405,7 +400,7 @@ def main():
 
     def host_escape(name):
         def wrapper(self, *args, __original=getattr(torch.Tensor, name), **kwargs):
-            if (subject_code() or runs_subject_code()) and not in_triton_launch():
+            if subject_runs() and not in_triton_launch():
                 finding(f"host compute: Tensor.{name}() hands the data to the host")
             return __original(self, *args, **kwargs)
         return wrapper
@@ -436,9 +431,9 @@ def main():
         return os.path.join(os.path.abspath(folder), ""), os.path.join(os.path.realpath(folder), "")
 
     # Who runs now, told by what the subject's code cannot rewrite, for the
-    # refusals below. The runner's flags (state, subject_thread) are
+    # refusals below. The runner's flag (state["candidate"]) is
     # reachable through the closures of its wrappers and writable there:
-    # they may add to what is the subject's, never take from it. The facts:
+    # it may add to what is the subject's, never take from it. The facts:
     # every thread but the runner's is the subject's (the runner starts
     # none); on the runner's thread, the subject's code runs above a frame
     # of subject_call (the one place the runner calls it from), and
@@ -467,33 +462,30 @@ def main():
         frame above this one is the subject's."""
         return thunk()
 
-    def runs_subject_code(_main=main_thread, _ident=threading.get_ident, _getframe=sys._getframe,
-                          _marker=subject_call.__code__, _trusted=trusted_file):
-        """Whether the subject's code runs on this thread now, by the facts."""
-        if _ident() != _main:
-            return True
-        frame = _getframe(1)
-        while frame is not None:
-            code = frame.f_code
-            if code is _marker or not _trusted(code.co_filename):
-                return True
+    def first_frame(frame, marker, _trusted=trusted_file):
+        """From FRAME down the stack, the first frame of MARKER's code or of
+        code that is neither the runner's nor the installation's; None."""
+        while frame is not None and frame.f_code is not marker and _trusted(frame.f_code.co_filename):
             frame = frame.f_back
-        return False
+        return frame
 
-    def in_triton_launch(_getframe=sys._getframe, _launch=counted_code, _trusted=trusted_file):
+    def runs_subject_code(_main=main_thread, _ident=threading.get_ident, _getframe=sys._getframe,
+                          _marker=subject_call.__code__, _first=first_frame):
+        """Whether the subject's code runs on this thread now, by the facts."""
+        return _ident() != _main or _first(_getframe(1), _marker) is not None
+
+    def subject_runs(_runs=runs_subject_code):
+        """Whether the subject's code runs on this thread now: the flags
+        say so (they can only add), or the facts do."""
+        return state["candidate"] or _runs()
+
+    def in_triton_launch(_getframe=sys._getframe, _launch=counted_code, _first=first_frame):
         """Whether this runs inside a Triton launch, in Triton's (or torch's,
         or Python's) own code: a launch's frame below, and none of the
         subject's code above it (the interpreter runs a kernel's body as
         Python there; the subject's hooks run there too)."""
-        frame = _getframe(1)
-        while frame is not None:
-            code = frame.f_code
-            if code is _launch:
-                return True
-            if not _trusted(code.co_filename):
-                return False
-            frame = frame.f_back
-        return False
+        frame = _first(_getframe(1), _launch)
+        return frame is not None and frame.f_code is _launch
 
     def asked_by_triton(through_torch=False, _getframe=sys._getframe,
                         _triton=roots(os.path.dirname(os.path.dirname(triton_jit.__file__))),
@@ -537,7 +529,7 @@ def main():
         return _basename(name) == "mem" or "map_files" in name.split(os.sep) or \
             real.startswith("/memfd:") or (real.startswith("/proc/") and _basename(real) == "mem")
 
-    def audit(event, args, _runs=runs_subject_code, _trusted=trusted_file, _own_file=__file__,
+    def audit(event, args, _runs=subject_runs, _trusted=trusted_file, _own_file=__file__,
               _getframe=sys._getframe, _denied=_DENIED_EVENTS, _events=_AUDITED_EVENTS,
               _process=_PROCESS_EVENTS, _compiling=triton_compiling, _native=native_of_its_own,
               _memory=own_memory, _mapped=_mapped_libraries, _observer_lib=_OBSERVER):
@@ -548,7 +540,7 @@ def main():
                 return
         elif not (event.startswith(_denied) or event in _events):
             return
-        if not subject_code() and not _runs():
+        if not _runs():
             return
         if event == "object.__getattr__":
             # The runner's functions hold the originals they stand for (and
@@ -627,7 +619,6 @@ def main():
     def thread_body(function, args, kwargs):
         """A thread the subject's code started: inside a guard of its own,
         from its first line to its last."""
-        subject_thread.on = True
         here = LibraryGuard()
         here.__enter__()
         try:
@@ -636,26 +627,20 @@ def main():
             leave_thread_guard(here)
 
     def leaving_thread_guard(_getframe=sys._getframe, _leave=leave_thread_guard.__code__,
-                             _body=thread_body.__code__, _trusted=trusted_file):
+                             _body=thread_body.__code__, _first=first_frame):
         """Whether this is a thread's leaving its guard, as thread_body
         does it (not the subject's code calling leave_thread_guard)."""
-        frame = _getframe(1)
-        while frame is not None:
-            code = frame.f_code
-            if not _trusted(code.co_filename):
-                return False
-            if code is _leave:
-                return frame.f_back is not None and frame.f_back.f_code is _body
-            frame = frame.f_back
-        return False
+        frame = _first(_getframe(1), _leave)
+        return frame is not None and frame.f_code is _leave and frame.f_back is not None and \
+            frame.f_back.f_code is _body
 
     def refusing(original, what, finding_text, allowed=lambda: False):
         """`original`, refused to the subject's code (a finding, then an
         error) unless the runner itself or `allowed()` asks."""
-        def refused(*args, _arena_refusal=(original, what, finding_text, allowed, runs_subject_code,
+        def refused(*args, _arena_refusal=(original, what, finding_text, allowed, subject_runs,
                                            leaving_thread_guard), **kwargs):
             original, what, finding_text, allowed, runs, leaving = _arena_refusal
-            if (subject_code() or runs()) and not leaving() and not allowed():
+            if runs() and not leaving() and not allowed():
                 finding(f"tampering: {finding_text}")
                 raise RuntimeError(f"the arena does not allow {what}")
             return original(*args, **kwargs)
@@ -745,13 +730,13 @@ def main():
     # code runs (its own, or one a library starts for it) runs inside a
     # guard of its own, from its first line to its last.
     def guarded_thread(start):
-        def start_guarded(function, args, kwargs=None, *, _arena_start=(start, runs_subject_code)):
+        def start_guarded(function, args, kwargs=None, *, _arena_start=(start, subject_runs)):
             start, runs = _arena_start
             # Once the subject's code is loaded, every new thread is its:
             # the runner starts none of its own then, and subject code can
             # run where no request runs it (a finalizer, when the runner
             # drops a tensor it lent).
-            if not subject_code() and not state["loaded"] and not runs():
+            if not runs() and not state["loaded"]:
                 return start(function, args, *([kwargs] if kwargs is not None else []))
             return start(thread_body, (function, tuple(args), dict(kwargs or {})))
         return start_guarded
