@@ -37,6 +37,7 @@ name, execute), warm_up_triton(torch) and seed_cache(seed, cache).
 Importing it sends prints to stderr.
 """
 
+import _imp
 import _posixsubprocess
 import _thread
 import functools
@@ -123,6 +124,11 @@ _SYS_HOOKS = ("excepthook", "unraisablehook", "breakpointhook", "displayhook")
 _AUDITED_EVENTS = _PROCESS_EVENTS + ("import", "open", "object.__setattr__", "object.__delattr__", "compile",
                                      "code.__new__")
 _SYS_HOOK_LISTS = ("meta_path", "path_hooks")
+# The interpreter's own test and subinterpreter modules: native helpers
+# that start C threads (where no dispatch mode of the runner's is), run
+# code in another interpreter (where no audit hook is), or read and write
+# memory by address. Not for a subject's code.
+_INTERPRETER_INTERNALS = ("_test", "_xx", "xx", "_interp", "_ctypes_test")
 
 # The launch observer (launch_names.cc), beside this file; it and CUPTI are
 # refused to the subject's ctypes.
@@ -133,6 +139,24 @@ _TRITON_FILLS = ("fill", "zero")
 # Requests that run none of the subject's code (what was seen before them
 # is told with the next request that runs it).
 _RUNNERS_OWN = ("bind", "replay", "empty", "observer")
+
+
+def freeze_class(cls):
+    """Makes CLS immutable, as the interpreter's own classes are: its
+    attributes can no longer be set or removed, nor its instances' class
+    changed (Py_TPFLAGS_IMMUTABLETYPE, in the type object's flags)."""
+    import ctypes
+    immutable = 1 << 8
+    if cls.__flags__ & immutable:
+        return
+    # tp_flags follows 21 pointer-sized fields of the type object (every
+    # Python since 3.8); what is there must be the flags the class reports.
+    flags = ctypes.c_ulong.from_address(id(cls) + 21 * ctypes.sizeof(ctypes.c_void_p))
+    if flags.value != cls.__flags__:
+        raise RuntimeError(f"cannot freeze {cls.__qualname__}: its type object is not laid out as expected")
+    flags.value |= immutable
+    if not cls.__flags__ & immutable:
+        raise RuntimeError(f"cannot freeze {cls.__qualname__}")
 
 
 class LaunchObserver:
@@ -397,6 +421,18 @@ def main():
                 finally:
                     observer.allowed(False)
             return func(*args, **(kwargs or {}))
+    # torch's dispatcher asks the guard for its dispatch method as an
+    # attribute, where one in the guard's own dictionary (set by the
+    # subject's code with no audited event) would come before the class's:
+    # a property, which an instance's dictionary does not shadow, hands out
+    # the guard's own; setting it is refused. (The class is frozen below:
+    # its property stays.)
+    def refuse_dispatch(self, *_, _finding=finding):
+        _finding("tampering: setting the library guard's dispatch method is not allowed in a subject's code")
+        raise RuntimeError("the arena does not allow setting the library guard's dispatch method")
+    type.__setattr__(LibraryGuard, "__torch_dispatch__", property(
+        lambda self, _dispatch=LibraryGuard.__torch_dispatch__, _bind=types.MethodType: _bind(_dispatch, self),
+        refuse_dispatch, refuse_dispatch))
 
     def host_escape(name):
         def wrapper(self, *args, __original=getattr(torch.Tensor, name), **kwargs):
@@ -746,6 +782,35 @@ def main():
     _posixsubprocess.fork_exec = refusing(
         _posixsubprocess.fork_exec, "starting a process",
         "starting a process (fork_exec) is not allowed in a subject's code", allowed=triton_compiling)
+    # A native module made again from its first state (the import system's
+    # _imp makes one of a module already loaded, under its own name or a
+    # package's) holds the originals of what the runner replaced in it
+    # (_posixsubprocess's fork_exec, _thread's thread start): refused to
+    # the subject's code, as are the interpreter's internal modules.
+    loaded_builtins = frozenset(sys.builtin_module_names) & frozenset(sys.modules)
+    loaded_files = frozenset(os.path.realpath(m.__file__) for m in list(sys.modules.values())
+                             if isinstance(getattr(m, "__file__", None), str) and
+                             m.__file__.endswith(tuple(importlib.machinery.EXTENSION_SUFFIXES)))
+
+    interpreters_own = tuple({roots(sysconfig.get_paths()[key])[1] for key in ("stdlib", "platstdlib")})
+
+    def making_native(original, _made=(subject_runs, loaded_builtins, loaded_files, _INTERPRETER_INTERNALS,
+                                       interpreters_own)):
+        def make(spec, *args, _arena_making=(original,) + _made, **kwargs):
+            original, runs, builtins, files, internals, own = _arena_making
+            name = str(getattr(spec, "name", "")).rpartition(".")[2]
+            origin = getattr(spec, "origin", None)
+            real = os.path.realpath(origin) if isinstance(origin, str) and origin != "built-in" else None
+            again = name in builtins if origin == "built-in" else real in files
+            internal = name.startswith(internals) and (origin == "built-in" or (real or "").startswith(own))
+            if runs() and (again or internal):
+                what = "making a loaded native module again" if again else "loading the interpreter's internal module"
+                finding(f"tampering: {what} ({name}) is not allowed in a subject's code")
+                raise RuntimeError(f"the arena does not allow {what} ({name})")
+            return original(spec, *args, **kwargs)
+        return make
+    for name in ("create_builtin", "create_dynamic"):
+        setattr(_imp, name, making_native(getattr(_imp, name)))
     start_thread = guarded_thread(_thread.start_new_thread)
     for owner, name in ((_thread, "start_new_thread"), (_thread, "start_new"),
                         (threading, "_start_new_thread")):
@@ -772,11 +837,20 @@ def main():
     import torch.utils._python_dispatch as python_dispatch
     sealed = [torch.Tensor, torch._C, torch._C.TensorBase, torch._C._TensorMeta, torch._C._DispatchOperatorHandle,
               torch._C._DispatchModule,
-              _thread, threading, _posixsubprocess,
+              _thread, threading, _posixsubprocess, _imp,
               torch.cuda.Event, torch.cuda.Stream, torch.cuda.CUDAGraph, torch.cuda.graphs,
               python_dispatch, TorchDispatchMode, LibraryGuard, MappedBuffer,
               LaunchObserver, observer] + launch_classes
     seal = [(obj, dict(vars(obj))) for obj in sealed]
+    # ... and the classes among them frozen, as the interpreter freezes its
+    # own: a method replaced and put back within one of the subject's calls
+    # (the guard's dispatch method, say) falls between two of the seal's
+    # looks, and a frozen class's attributes, its bases and its instances'
+    # __class__ cannot be set. (Its memory is out of the subject's reach:
+    # ctypes and the process's memory file are refused to it.)
+    for cls in sealed:
+        if isinstance(cls, type):
+            freeze_class(cls)
     # Python's signal handlers run on the runner's own thread, between
     # requests too (a SIGCONT handler would run as the judge resumes the
     # runner, before its round): code of the subject's outside any call.

@@ -64,7 +64,7 @@ def runner_cell(name):
     (its launch observer, its flags), reached through the closures of the
     guard on torch's mode stack."""
     from torch.utils._python_dispatch import _get_current_dispatch_mode
-    todo, seen = [type(_get_current_dispatch_mode()).__torch_dispatch__], set()
+    todo, seen = [_get_current_dispatch_mode().__torch_dispatch__.__func__], set()
     while todo:
         fn = todo.pop()
         if id(fn) in seen or not hasattr(fn, "__code__"):

@@ -1,10 +1,9 @@
 # class: the guard's own dispatch method replaced on its class for the
 # length of one computation (a type's attribute is set with no audited
 # event) and put back before the call returns, so that the runner's seal
-# finds it as it was: torch's ops pass unseen by Python. Below Python, the
-# launch observer (CUPTI) sees kernels that are not the subject's.
-# expect: library compute
-# where: gpu
+# finds it as it was: torch's ops pass unseen by Python. The runner's
+# classes are frozen (as the interpreter's own are): setting it fails.
+# expect: immutable type|library compute
 
 import torch
 from torch.utils._python_dispatch import _get_current_dispatch_mode

@@ -1,5 +1,5 @@
 # class: patched comparison (a tensor method the judge might use, replaced)
-# expect: tampering
+# expect: tampering|immutable type
 
 import torch
 

@@ -1,5 +1,5 @@
 # class: patched timer (CUDA events made to report nothing)
-# expect: tampering
+# expect: tampering|immutable type
 
 import torch
 
