@@ -250,6 +250,7 @@ class RunnerClient:
         self.proc = None
         self.sock = None
         self._findings = []  # findings (the property below adds the reports' own)
+        self._heard = 0  # finding lines heard from the runner, against what its replies say it said
         self._unchecked = []  # the launch observer's reports, not yet checked
         self.observer = None  # what observes its launches, as the runner said before load
         self._key = None  # the key its launch observer signs reports with
@@ -428,6 +429,7 @@ class RunnerClient:
                            protocol=True)
             if "finding" in msg and len(msg) == 1:
                 self._findings.append(str(msg["finding"])[:500])
+                self._heard += 1
                 continue
             seen = msg.pop("observed", None)
             self._observed = seen is not None
@@ -487,6 +489,7 @@ class RunnerClient:
             if not (isinstance(msg, dict) and "finding" in msg and len(msg) == 1):
                 return
             self._findings.append(str(msg["finding"])[:500])
+            self._heard += 1
             self._buffer = rest
 
     def request(self, obj, timeout_s, fds=()):
@@ -528,6 +531,19 @@ class RunnerClient:
         if not isinstance(reply.get("ok"), bool):
             self._fail("runner's reply has no 'ok': not the protocol",
                        protocol=True)
+        # Every reply says how many findings the runner sent before it: one
+        # sent and never heard was dropped on the way (its socket's
+        # descriptor redirected from inside for a while, say).
+        said = reply.pop("said", None)
+        if type(said) is not int:
+            self._fail("runner's reply does not say how many findings it sent: not the protocol",
+                       protocol=True)
+        if said != self._heard:
+            finding = (f"tampering: the runner sent {said} finding(s) and {self._heard} arrived: its "
+                       "channel to the judge was redirected or written to from inside")
+            if finding not in self._findings:
+                self._findings.append(finding)
+            self._heard = said
         return reply
 
     def pending_bytes(self):

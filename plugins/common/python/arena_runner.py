@@ -69,7 +69,7 @@ _DTYPES = {name: getattr(torch, name) for name in (
     "bool", "float8_e4m3fn", "float8_e5m2") if hasattr(torch, name)}
 
 # Aten ops that do no arithmetic on data: allocation, views, metadata.
-_FREE_OPS = {
+_FREE_OPS = frozenset({
     "empty", "empty_like", "empty_strided", "new_empty", "new_empty_strided", "view",
     "_unsafe_view", "reshape", "as_strided", "t", "transpose", "permute", "expand",
     "unsqueeze", "squeeze", "slice", "select", "split", "split_with_sizes", "unbind",
@@ -77,9 +77,9 @@ _FREE_OPS = {
     "_reshape_alias", "is_same_size", "sym_size", "sym_stride", "sym_numel",
     "sym_storage_offset", "is_contiguous", "dim", "size", "stride", "numel",
     "record_stream", "set_", "resolve_conj", "resolve_neg", "_local_scalar_dense",
-}
+})
 # Inside an interpreted launch the Triton interpreter itself copies arguments.
-_INTERPRETER_OPS = {"copy_", "_to_copy", "set_", "new_empty", "empty"}
+_INTERPRETER_OPS = frozenset({"copy_", "_to_copy", "set_", "new_empty", "empty"})
 # torch's own ways past a dispatch mode (the runner's library guard is
 # one): popping or unsetting modes, disabling torch dispatch, excluding
 # dispatch keys (the Python key is where modes run). Calls, not patches:
@@ -139,6 +139,40 @@ _TRITON_FILLS = ("fill", "zero")
 # Requests that run none of the subject's code (what was seen before them
 # is told with the next request that runs it).
 _RUNNERS_OWN = ("bind", "replay", "empty", "observer")
+
+
+def closures_reachable(roots):
+    """The functions of this file among ROOTS that hold closure cells, by
+    name and the names they close over. Containers among ROOTS are looked
+    into, and so are the attributes of classes and modules among them (one
+    level: their own functions, properties and methods), not default
+    arguments (the subject's code may not read those)."""
+    found, seen = [], set()
+    todo = [(obj, True) for obj in roots]
+    while todo:
+        obj, deep = todo.pop()
+        if id(obj) in seen:
+            continue
+        seen.add(id(obj))
+        if isinstance(obj, types.FunctionType):
+            if obj.__code__.co_filename == __file__ and obj.__closure__:
+                found.append(f"{obj.__qualname__} ({', '.join(obj.__code__.co_freevars)})")
+        elif isinstance(obj, property):
+            todo.extend((f, False) for f in (obj.fget, obj.fset, obj.fdel) if f is not None)
+        elif isinstance(obj, (types.MethodType, staticmethod, classmethod)):
+            todo.append((obj.__func__, False))
+        elif isinstance(obj, functools.partial):
+            todo.append((obj.func, False))
+        elif isinstance(obj, (type, types.ModuleType)):
+            if deep:
+                namespace = getattr(obj, "__dict__", None)
+                if isinstance(namespace, (dict, types.MappingProxyType)):
+                    todo.extend((value, False) for value in list(namespace.values()))
+        elif isinstance(obj, (dict, types.MappingProxyType)):
+            todo.extend((value, deep) for value in list(obj.values()))
+        elif isinstance(obj, (list, tuple, set, frozenset)):
+            todo.extend((value, deep) for value in obj)
+    return found
 
 
 def freeze_class(cls):
@@ -289,38 +323,48 @@ def seed_cache(seed, cache):
 
 def main():
     device = "cuda" if "--device=cuda" in sys.argv else "cpu"
-    allowed_ops = set()
+    allowed_ops = frozenset()
     workspace = "/workspace"
     cache_seed = ""
     for arg in sys.argv:
         if arg.startswith("--allow-ops="):
-            allowed_ops = {o for o in arg.split("=", 1)[1].split(",") if o}
+            allowed_ops = frozenset(o for o in arg.split("=", 1)[1].split(",") if o)
         if arg.startswith("--workspace="):
             workspace = arg.split("=", 1)[1]
         if arg.startswith("--cache-seed="):
             cache_seed = arg.split("=", 1)[1]
     sock = socket.socket(fileno=0)
-    send = sock.sendall
     recv_fds = socket.recv_fds
-    dumps, loads = json.dumps, json.loads
+    loads = json.loads
 
-    said = threading.Lock()  # findings come from the subject's threads too
+    # The runner's functions take what they rest on as default arguments,
+    # which the subject's code may neither read nor rebind (the audit hook
+    # refuses both), never from closure cells, which it can reach (through
+    # a function's __closure__) and rewrite with no audited event; tables
+    # are immutable (main's frame, and so its locals, stay readable).
+    # Checked as the runner starts (closures_reachable).
 
-    def say(obj):
-        line = (dumps(obj) + "\n").encode()
-        with said:
-            send(line)
+    def say(obj, _send=sock.sendall, _dumps=json.dumps, _lock=threading.Lock(), _said=[0]):
+        # (Findings come from the subject's threads too.) Every reply says
+        # how many findings went before it, counted where only this
+        # function reaches: the judge misses none dropped on the way (the
+        # socket's descriptor redirected for a while, say).
+        with _lock:
+            if "finding" in obj:
+                _said[0] += 1
+            else:
+                obj = dict(obj, said=_said[0])
+            _send((_dumps(obj) + "\n").encode())
 
     state = {"candidate": False, "launches": 0, "handles": set(), "fills": 0,
              "loaded": False}
     main_thread = threading.get_ident()  # the runner's own: it serves the requests
-    reported = set()
 
-    def finding(text):
+    def finding(text, _say=say, _sent=set()):
         # Sent at once: code that catches the refusal cannot take it back.
-        if text not in reported:
-            reported.add(text)
-            say({"finding": text})
+        if text not in _sent:
+            _sent.add(text)
+            _say({"finding": text})
 
     # A thread the subject's code started is the subject's for its whole
     # life: observed like its code, and between requests (when the runner
@@ -330,8 +374,8 @@ def main():
     # before the round's clock starts.
     # (subject_runs, below, tells which threads those are.)
 
-    def work_between(what):
-        finding(f"work between requests: {what} in a thread the subject left running, while no "
+    def work_between(what, _finding=finding):
+        _finding(f"work between requests: {what} in a thread the subject left running, while no "
                 "request ran its code")
 
     if device == "cuda":
@@ -363,14 +407,16 @@ def main():
     for cls in launch_classes:
         original = cls.run
 
-        def counted(self, *args, __original=original, **kwargs):
+        def counted(self, *args, _arena_launch=(original, state, main_thread, threading.get_ident, work_between),
+                    **kwargs):
+            original, state, main_thread, ident, work_between = _arena_launch
             # A warm-up compiles without launching: inside Triton, not a launch.
             if not kwargs.get("warmup"):
                 name = getattr(getattr(self, "fn", None), "__name__", "?")
-                if not state["candidate"] and threading.get_ident() != main_thread:
+                if not state["candidate"] and ident() != main_thread:
                     work_between(f"Triton kernel {name} launched")
                 state["launches"] += 1
-            kernel = __original(self, *args, **kwargs)
+            kernel = original(self, *args, **kwargs)
             # The launched kernel's handle (the function CUPTI sees
             # launched), which names do not tell apart from a library's.
             function = getattr(kernel, "function", None)
@@ -380,71 +426,6 @@ def main():
         cls.run = counted
     counted_code = counted.__code__  # the launches' frames (one code for every class)
 
-    class LibraryGuard(TorchDispatchMode):
-        def __torch_dispatch__(self, func, types, args=(), kwargs=None):
-            # A tensor subclass's own dispatch runs after the guard has
-            # passed the op on, where the guard is off: its ops unseen.
-            # The guard is on the runner's thread only while a request runs
-            # the subject's code: a flag that says otherwise was switched
-            # off from inside (it is reachable through the runner's
-            # closures), and the op is the subject's all the same.
-            candidate = state["candidate"]
-            if not candidate and threading.get_ident() == main_thread:
-                finding("tampering: the runner's flag that a request runs the subject's code was switched "
-                        "off while one did")
-                candidate = True
-            if types:
-                finding("library compute: a tensor subclass's own dispatch ("
-                        f"{', '.join(sorted(t.__name__ for t in types))}) runs below the guard")
-            # Only aten's ops are free or allowed: an op of another
-            # namespace named like one is not.
-            namespace, _, name = func._schema.name.rpartition("::")
-            if namespace != "aten":
-                name = func._schema.name
-            base = name.rstrip("_") if name not in _FREE_OPS else name
-            if not candidate and name not in _FREE_OPS:
-                work_between(f"{func._schema.name} ran")
-            elif name not in _FREE_OPS and name not in allowed_ops and base not in allowed_ops and not (
-                    interpreted and name in _INTERPRETER_OPS and in_triton_launch()):
-                if base in _TRITON_FILLS and asked_by_triton(through_torch=True):
-                    # Triton's autotuner clears the L2 (and resets
-                    # arguments) with fills: constants, no compute.
-                    state["fills"] += 1
-                else:
-                    finding(f"library compute: {func._schema.name} ran outside a Triton kernel")
-            elif name not in _FREE_OPS:
-                # An op the task allows: the kernels it launches are the
-                # op's (the launch observer says so).
-                observer.allowed(True)
-                try:
-                    return func(*args, **(kwargs or {}))
-                finally:
-                    observer.allowed(False)
-            return func(*args, **(kwargs or {}))
-    # torch's dispatcher asks the guard for its dispatch method as an
-    # attribute, where one in the guard's own dictionary (set by the
-    # subject's code with no audited event) would come before the class's:
-    # a property, which an instance's dictionary does not shadow, hands out
-    # the guard's own; setting it is refused. (The class is frozen below:
-    # its property stays.)
-    def refuse_dispatch(self, *_, _finding=finding):
-        _finding("tampering: setting the library guard's dispatch method is not allowed in a subject's code")
-        raise RuntimeError("the arena does not allow setting the library guard's dispatch method")
-    type.__setattr__(LibraryGuard, "__torch_dispatch__", property(
-        lambda self, _dispatch=LibraryGuard.__torch_dispatch__, _bind=types.MethodType: _bind(_dispatch, self),
-        refuse_dispatch, refuse_dispatch))
-
-    def host_escape(name):
-        def wrapper(self, *args, __original=getattr(torch.Tensor, name), **kwargs):
-            if subject_runs() and not in_triton_launch():
-                finding(f"host compute: Tensor.{name}() hands the data to the host")
-            return __original(self, *args, **kwargs)
-        return wrapper
-    # (apply_, map_ and map2_ call a Python function on every element, in
-    # place: the host computes the outputs, through no op the guard sees.)
-    for name in ("numpy", "__array__", "__dlpack__", "tolist", "apply_", "map_", "map2_"):
-        if hasattr(torch.Tensor, name):
-            setattr(torch.Tensor, name, host_escape(name))
 
     # Where Triton's compiler runs: the Python installation's own modules
     # are neither the subject nor Triton (site-packages excepted).
@@ -510,10 +491,10 @@ def main():
         """Whether the subject's code runs on this thread now, by the facts."""
         return _ident() != _main or _first(_getframe(1), _marker) is not None
 
-    def subject_runs(_runs=runs_subject_code):
+    def subject_runs(_runs=runs_subject_code, _state=state):
         """Whether the subject's code runs on this thread now: the flags
         say so (they can only add), or the facts do."""
-        return state["candidate"] or _runs()
+        return _state["candidate"] or _runs()
 
     def in_triton_launch(_getframe=sys._getframe, _launch=counted_code, _first=first_frame):
         """Whether this runs inside a Triton launch, in Triton's (or torch's,
@@ -546,6 +527,98 @@ def main():
         """Inside a Triton launch, asked by Triton's own code."""
         return _in_launch() and _asked()
 
+    # The guard tells ops by the objects torch hands it, resolved here
+    # (every overload of each op), not by the names they carry: an op's
+    # schema is an attribute of its Python object, which the subject's code
+    # can replace with a free op's. Only aten's ops are free or allowed (an
+    # op of another namespace named like one is not); an allowed op allows
+    # its in-place form.
+    def overloads(names, _ops=torch.ops):
+        """Every overload of the ops NAMES (aten's, or "namespace::op")."""
+        found = []
+        for name in names:
+            namespace, _, op = name.rpartition("::")
+            packet = getattr(getattr(_ops, namespace or "aten", None), op, None)
+            for overload in getattr(packet, "overloads", lambda: [])():
+                try:
+                    found.append(getattr(packet, overload))
+                except (AttributeError, RuntimeError):
+                    pass
+        return tuple(found)
+    known_ops = (overloads(_FREE_OPS), overloads(set(allowed_ops) | {o + "_" for o in allowed_ops}),
+                 overloads(_INTERPRETER_OPS), overloads(f + s for f in _TRITON_FILLS for s in ("", "_")))
+    free_ops, allowed_ids, interpreter_ops, fill_ops = (frozenset(id(op) for op in ops) for ops in known_ops)
+
+    class LibraryGuard(TorchDispatchMode):
+        def __torch_dispatch__(self, func, types, args=(), kwargs=None, *,
+                               _arena_guard=(state, main_thread, threading.get_ident, finding, work_between,
+                                             allowed_ids, interpreted, in_triton_launch, asked_by_triton,
+                                             observer, free_ops, interpreter_ops, fill_ops)):
+            (state, main_thread, ident, finding, work_between, allowed_ids, interpreted, in_triton_launch,
+             asked_by_triton, observer, free_ops, interpreter_ops, fill_ops) = _arena_guard
+            # A tensor subclass's own dispatch runs after the guard has
+            # passed the op on, where the guard is off: its ops unseen.
+            # The guard is on the runner's thread only while a request runs
+            # the subject's code: a flag that says otherwise was switched
+            # off from inside (it is reachable through the runner's
+            # closures), and the op is the subject's all the same.
+            candidate = state["candidate"]
+            if not candidate and ident() == main_thread:
+                finding("tampering: the runner's flag that a request runs the subject's code was switched "
+                        "off while one did")
+                candidate = True
+            if types:
+                finding("library compute: a tensor subclass's own dispatch ("
+                        f"{', '.join(sorted(t.__name__ for t in types))}) runs below the guard")
+            op = id(func)
+            free = op in free_ops
+            if not free:
+                name = str(getattr(getattr(func, "_schema", None), "name", func))  # (for the finding alone)
+            if not candidate and not free:
+                work_between(f"{name} ran")
+            elif not free and op not in allowed_ids and not (
+                    interpreted and op in interpreter_ops and in_triton_launch()):
+                if op in fill_ops and asked_by_triton(through_torch=True):
+                    # Triton's autotuner clears the L2 (and resets
+                    # arguments) with fills: constants, no compute.
+                    state["fills"] += 1
+                else:
+                    finding(f"library compute: {name} ran outside a Triton kernel")
+            elif not free:
+                # An op the task allows: the kernels it launches are the
+                # op's (the launch observer says so).
+                observer.allowed(True)
+                try:
+                    return func(*args, **(kwargs or {}))
+                finally:
+                    observer.allowed(False)
+            return func(*args, **(kwargs or {}))
+    # torch's dispatcher asks the guard for its dispatch method as an
+    # attribute, where one in the guard's own dictionary (set by the
+    # subject's code with no audited event) would come before the class's:
+    # a property, which an instance's dictionary does not shadow, hands out
+    # the guard's own; setting it is refused. (The class is frozen below:
+    # its property stays.)
+    def refuse_dispatch(self, *_, _finding=finding):
+        _finding("tampering: setting the library guard's dispatch method is not allowed in a subject's code")
+        raise RuntimeError("the arena does not allow setting the library guard's dispatch method")
+    type.__setattr__(LibraryGuard, "__torch_dispatch__", property(
+        lambda self, _dispatch=LibraryGuard.__torch_dispatch__, _bind=types.MethodType: _bind(_dispatch, self),
+        refuse_dispatch, refuse_dispatch))
+
+    def host_escape(name, _made=(subject_runs, in_triton_launch, finding)):
+        def wrapper(self, *args, _arena_escape=(getattr(torch.Tensor, name),) + _made + (name,), **kwargs):
+            original, runs, in_triton_launch, finding, name = _arena_escape
+            if runs() and not in_triton_launch():
+                finding(f"host compute: Tensor.{name}() hands the data to the host")
+            return original(self, *args, **kwargs)
+        return wrapper
+    # (apply_, map_ and map2_ call a Python function on every element, in
+    # place: the host computes the outputs, through no op the guard sees.)
+    for name in ("numpy", "__array__", "__dlpack__", "tolist", "apply_", "map_", "map2_"):
+        if hasattr(torch.Tensor, name):
+            setattr(torch.Tensor, name, host_escape(name))
+
     def native_of_its_own(args, _suffixes=tuple(importlib.machinery.EXTENSION_SUFFIXES),
                           _installed=tuple(installed), _realpath=os.path.realpath, _compiling=triton_compiling):
         """An extension module loaded from outside the Python installation
@@ -565,10 +638,207 @@ def main():
         return _basename(name) == "mem" or "map_files" in name.split(os.sep) or \
             real.startswith("/memfd:") or (real.startswith("/proc/") and _basename(real) == "mem")
 
+    guard = LibraryGuard()
+
+    # Each of torch's ways past the guard, in torch._C and wherever a module
+    # took its own name for it (torch.utils._python_dispatch's helpers call
+    # them through their module's names): called by the subject's code, a
+    # finding, and refused. Before the subject is imported and before the
+    # seal below (torch._C is sealed: putting an original back is found).
+    #
+    # The originals are held as default arguments, which the subject's code
+    # may not read (the audit hook refuses it), not in closure cells, which
+    # it may: an original in its hands would be the way past.
+    def leave_thread_guard(here):
+        """Where a thread of the subject's leaves its guard, its last act."""
+        here.__exit__(None, None, None)
+
+    def thread_body(function, args, kwargs, *, _arena_body=(LibraryGuard, leave_thread_guard)):
+        """A thread the subject's code started: inside a guard of its own,
+        from its first line to its last."""
+        guard_class, leave_thread_guard = _arena_body
+        here = guard_class()
+        here.__enter__()
+        try:
+            return function(*args, **kwargs)
+        finally:
+            leave_thread_guard(here)
+
+    def leaving_thread_guard(_getframe=sys._getframe, _leave=leave_thread_guard.__code__,
+                             _body=thread_body.__code__, _first=first_frame):
+        """Whether this is a thread's leaving its guard, as thread_body
+        does it (not the subject's code calling leave_thread_guard)."""
+        frame = _first(_getframe(1), _leave)
+        return frame is not None and frame.f_code is _leave and frame.f_back is not None and \
+            frame.f_back.f_code is _body
+
+    def refusing(original, what, finding_text, allowed=lambda: False, *,
+                 _made=(subject_runs, leaving_thread_guard, finding)):
+        """`original`, refused to the subject's code (a finding, then an
+        error) unless the runner itself or `allowed()` asks."""
+        def refused(*args, _arena_refusal=(original, what, finding_text, allowed) + _made, **kwargs):
+            original, what, finding_text, allowed, runs, leaving, finding = _arena_refusal
+            if runs() and not leaving() and not allowed():
+                finding(f"tampering: {finding_text}")
+                raise RuntimeError(f"the arena does not allow {what}")
+            return original(*args, **kwargs)
+        return refused
+
+    def refuse_bypass(name, original, _refusing=refusing):
+        return _refusing(original, name, f"{name} switches the arena's observation off")
+
+    # Each library's namespace, by its dispatcher module: those made before
+    # the subject ran, and those made since.
+    library_namespaces = {id(lib.m): (lib.m, lib.ns) for lib in gc.get_objects()
+                          if isinstance(lib, torch.library.Library) and getattr(lib, "m", None) is not None}
+
+    def refuse_registration(name, original, namespace, _refusing=refusing):
+        """`original`, refused where `namespace(args)` is guarded."""
+        refused = _refusing(original, name, f"{name} registers a kernel of its own below the arena's "
+                           "observation (torch.library)")
+
+        def registering(*args, _arena_registration=(original, refused, namespace), **kwargs):
+            original, refused, namespace = _arena_registration
+            if namespace(args, kwargs) in _GUARDED_NAMESPACES:
+                return refused(*args, **kwargs)
+            return original(*args, **kwargs)
+        return registering
+
+    def new_namespace(args, kwargs):
+        """The namespace torch._C._dispatch_library(kind, ns, ...) is asked for."""
+        return str(args[1]) if len(args) > 1 else kwargs.get("ns")
+
+    def module_namespace(args, kwargs, _namespaces=library_namespaces):
+        """The namespace of the library whose method is called; one not
+        known is aten's."""
+        return _namespaces.get(id(args[0]), (None, "aten"))[1] if args else "aten"
+
+    def new_library(*args, _arena_library=(torch._C._dispatch_library, library_namespaces, new_namespace),
+                    **kwargs):
+        original, namespaces, new_namespace = _arena_library
+        module = original(*args, **kwargs)
+        namespaces[id(module)] = (module, new_namespace(args, kwargs))  # held: no new one takes its id
+        return module
+    del library_namespaces  # (reachable only through the two above: main's frame is readable)
+    bypasses = {}
+    for name in _GUARD_BYPASSES:
+        original = getattr(torch._C, name, None)
+        if original is not None:
+            bypasses[id(original)] = (original, refuse_bypass("torch._C." + name, original))
+    original = torch._C._dispatch_library
+    bypasses[id(original)] = (original, refuse_registration("torch._C._dispatch_library", new_library,
+                                                            new_namespace))
+    original = getattr(torch._C, "_EnablePythonDispatcher", None)
+    if original is not None:
+        bypasses[id(original)] = (original, refuse_registration(
+            "torch._C._EnablePythonDispatcher", original, lambda args, kwargs: "_"))
+    for module in list(sys.modules.values()):
+        namespace = getattr(module, "__dict__", None)
+        if not isinstance(namespace, dict):
+            continue
+        for key, value in list(namespace.items()):
+            hit = bypasses.get(id(value))
+            if hit is not None and value is hit[0]:
+                namespace[key] = hit[1]
+    hit = value = None
+    del bypasses, original  # no original left among the runner's locals (its frame is readable)
+    # An operator called at a dispatch key of the caller's choosing skips
+    # the keys above it, the guard's among them: an overload's `_op_dk`
+    # (in every overload made so far, and in those torch makes later from
+    # `_get_operation_overload`) and a dispatcher handle's
+    # `redispatch_boxed`.
+    from torch._ops import OpOverload
+    for overload in gc.get_objects():
+        if isinstance(overload, OpOverload) and "_op_dk" in vars(overload):
+            vars(overload)["_op_dk"] = refuse_bypass("OpOverload._op_dk", vars(overload)["_op_dk"])
+    def get_operation_overload(*args, _arena_original=(torch._C._get_operation_overload, refuse_bypass),
+                               **kwargs):
+        original, refuse_bypass = _arena_original
+        found = original(*args, **kwargs)
+        if found is None:
+            return found
+        op, op_dk, tags = found
+        return op, refuse_bypass("OpOverload._op_dk", op_dk), tags
+    torch._C._get_operation_overload = get_operation_overload
+    handle_class = torch._C._DispatchOperatorHandle
+    handle_class.redispatch_boxed = refuse_bypass("_DispatchOperatorHandle.redispatch_boxed",
+                                                  handle_class.redispatch_boxed)
+    library_class = torch._C._DispatchModule
+    for name in _LIBRARY_METHODS:
+        if hasattr(library_class, name):
+            setattr(library_class, name, refuse_registration(f"_DispatchModule.{name}",
+                                                             getattr(library_class, name), module_namespace))
+
+    # Dispatch modes are per thread: a thread started while the subject's
+    # code runs (its own, or one a library starts for it) runs inside a
+    # guard of its own, from its first line to its last.
+    def guarded_thread(start, _made=(subject_runs, state, thread_body)):
+        def start_guarded(function, args, kwargs=None, *, _arena_start=(start,) + _made):
+            start, runs, state, thread_body = _arena_start
+            # Once the subject's code is loaded, every new thread is its:
+            # the runner starts none of its own then, and subject code can
+            # run where no request runs it (a finalizer, when the runner
+            # drops a tensor it lent).
+            if not runs() and not state["loaded"]:
+                return start(function, args, *([kwargs] if kwargs is not None else []))
+            return start(thread_body, (function, tuple(args), dict(kwargs or {})))
+        return start_guarded
+    # multiprocessing's spawn and forkserver start processes through
+    # _posixsubprocess.fork_exec, which raises no audit event: refused to
+    # the subject's code as the audited ways are.
+    _posixsubprocess.fork_exec = refusing(
+        _posixsubprocess.fork_exec, "starting a process",
+        "starting a process (fork_exec) is not allowed in a subject's code", allowed=triton_compiling)
+    # A native module made again from its first state (the import system's
+    # _imp makes one of a module already loaded, under its own name or a
+    # package's) holds the originals of what the runner replaced in it
+    # (_posixsubprocess's fork_exec, _thread's thread start): refused to
+    # the subject's code, as are the interpreter's internal modules.
+    loaded_builtins = frozenset(sys.builtin_module_names) & frozenset(sys.modules)
+    loaded_files = frozenset(os.path.realpath(m.__file__) for m in list(sys.modules.values())
+                             if isinstance(getattr(m, "__file__", None), str) and
+                             m.__file__.endswith(tuple(importlib.machinery.EXTENSION_SUFFIXES)))
+
+    interpreters_own = tuple({roots(sysconfig.get_paths()[key])[1] for key in ("stdlib", "platstdlib")})
+
+    def making_native(original, _made=(subject_runs, loaded_builtins, loaded_files, _INTERPRETER_INTERNALS,
+                                       interpreters_own, finding, os.path.realpath)):
+        def make(spec, *args, _arena_making=(original,) + _made, **kwargs):
+            original, runs, builtins, files, internals, own, finding, realpath = _arena_making
+            name = str(getattr(spec, "name", "")).rpartition(".")[2]
+            origin = getattr(spec, "origin", None)
+            real = realpath(origin) if isinstance(origin, str) and origin != "built-in" else None
+            again = name in builtins if origin == "built-in" else real in files
+            internal = name.startswith(internals) and (origin == "built-in" or (real or "").startswith(own))
+            if runs() and (again or internal):
+                what = "making a loaded native module again" if again else "loading the interpreter's internal module"
+                finding(f"tampering: {what} ({name}) is not allowed in a subject's code")
+                raise RuntimeError(f"the arena does not allow {what} ({name})")
+            return original(spec, *args, **kwargs)
+        return make
+    for name in ("create_builtin", "create_dynamic"):
+        setattr(_imp, name, making_native(getattr(_imp, name)))
+    start_thread = guarded_thread(_thread.start_new_thread)
+    for owner, name in ((_thread, "start_new_thread"), (_thread, "start_new"),
+                        (threading, "_start_new_thread")):
+        if getattr(owner, name, None) is not None:
+            setattr(owner, name, start_thread)
+    # Held, so that their ids are never reused by new objects.
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # isinstance() wakes deprecated lazy attributes
+        existing_objects = tuple(o for o in gc.get_objects() if isinstance(o, (type, types.FunctionType)))
+    existing = frozenset(id(o) for o in existing_objects)
+    sets = {}
+    mapped = {}  # first set id -> (number of sets, buffers)
+    fn_box = [None]
+    graph_box = [None]
+    pending_fds = []
+    buffer = b""
     def audit(event, args, _runs=subject_runs, _trusted=trusted_file, _own_file=__file__,
               _getframe=sys._getframe, _denied=_DENIED_EVENTS, _events=_AUDITED_EVENTS,
               _process=_PROCESS_EVENTS, _compiling=triton_compiling, _native=native_of_its_own,
-              _memory=own_memory, _mapped=_mapped_libraries, _observer_lib=_OBSERVER):
+              _memory=own_memory, _mapped=_mapped_libraries, _observer_lib=_OBSERVER, _existing=existing,
+              finding=finding):
         # (What it rests on comes as default arguments: the runner's module
         # globals and closure cells are the subject's to rewrite.)
         if event == "object.__getattr__":
@@ -623,7 +893,7 @@ def main():
             # (Classes that libraries create while the subject runs are new.)
             # The runner's functions, whenever made: their defaults are
             # what they rest on.
-            refused = id(args[0]) in existing or \
+            refused = id(args[0]) in _existing or \
                 getattr(getattr(args[0], "__code__", None), "co_filename", None) == _own_file
         if refused:
             detail = event
@@ -636,198 +906,6 @@ def main():
                 detail = f"starting a process ({event})"
             finding(f"tampering: {detail} is not allowed in a subject's code")
             raise RuntimeError(f"the arena does not allow {detail}")
-
-    guard = LibraryGuard()
-
-    # Each of torch's ways past the guard, in torch._C and wherever a module
-    # took its own name for it (torch.utils._python_dispatch's helpers call
-    # them through their module's names): called by the subject's code, a
-    # finding, and refused. Before the subject is imported and before the
-    # seal below (torch._C is sealed: putting an original back is found).
-    #
-    # The originals are held as default arguments, which the subject's code
-    # may not read (the audit hook refuses it), not in closure cells, which
-    # it may: an original in its hands would be the way past.
-    def leave_thread_guard(here):
-        """Where a thread of the subject's leaves its guard, its last act."""
-        here.__exit__(None, None, None)
-
-    def thread_body(function, args, kwargs):
-        """A thread the subject's code started: inside a guard of its own,
-        from its first line to its last."""
-        here = LibraryGuard()
-        here.__enter__()
-        try:
-            return function(*args, **kwargs)
-        finally:
-            leave_thread_guard(here)
-
-    def leaving_thread_guard(_getframe=sys._getframe, _leave=leave_thread_guard.__code__,
-                             _body=thread_body.__code__, _first=first_frame):
-        """Whether this is a thread's leaving its guard, as thread_body
-        does it (not the subject's code calling leave_thread_guard)."""
-        frame = _first(_getframe(1), _leave)
-        return frame is not None and frame.f_code is _leave and frame.f_back is not None and \
-            frame.f_back.f_code is _body
-
-    def refusing(original, what, finding_text, allowed=lambda: False):
-        """`original`, refused to the subject's code (a finding, then an
-        error) unless the runner itself or `allowed()` asks."""
-        def refused(*args, _arena_refusal=(original, what, finding_text, allowed, subject_runs,
-                                           leaving_thread_guard), **kwargs):
-            original, what, finding_text, allowed, runs, leaving = _arena_refusal
-            if runs() and not leaving() and not allowed():
-                finding(f"tampering: {finding_text}")
-                raise RuntimeError(f"the arena does not allow {what}")
-            return original(*args, **kwargs)
-        return refused
-
-    def refuse_bypass(name, original):
-        return refusing(original, name, f"{name} switches the arena's observation off")
-
-    # Each library's namespace, by its dispatcher module: those made before
-    # the subject ran, and those made since.
-    library_namespaces = {id(lib.m): (lib.m, lib.ns) for lib in gc.get_objects()
-                          if isinstance(lib, torch.library.Library) and getattr(lib, "m", None) is not None}
-
-    def refuse_registration(name, original, namespace):
-        """`original`, refused where `namespace(args)` is guarded."""
-        refused = refusing(original, name, f"{name} registers a kernel of its own below the arena's "
-                           "observation (torch.library)")
-
-        def registering(*args, _arena_registration=(original, refused, namespace), **kwargs):
-            original, refused, namespace = _arena_registration
-            if namespace(args, kwargs) in _GUARDED_NAMESPACES:
-                return refused(*args, **kwargs)
-            return original(*args, **kwargs)
-        return registering
-
-    def new_namespace(args, kwargs):
-        """The namespace torch._C._dispatch_library(kind, ns, ...) is asked for."""
-        return str(args[1]) if len(args) > 1 else kwargs.get("ns")
-
-    def module_namespace(args, kwargs):
-        """The namespace of the library whose method is called; one not
-        known is aten's."""
-        return library_namespaces.get(id(args[0]), (None, "aten"))[1] if args else "aten"
-
-    def new_library(*args, __original=torch._C._dispatch_library, **kwargs):
-        module = __original(*args, **kwargs)
-        library_namespaces[id(module)] = (module, new_namespace(args, kwargs))  # held: no new one takes its id
-        return module
-    bypasses = {}
-    for name in _GUARD_BYPASSES:
-        original = getattr(torch._C, name, None)
-        if original is not None:
-            bypasses[id(original)] = (original, refuse_bypass("torch._C." + name, original))
-    original = torch._C._dispatch_library
-    bypasses[id(original)] = (original, refuse_registration("torch._C._dispatch_library", new_library,
-                                                            new_namespace))
-    original = getattr(torch._C, "_EnablePythonDispatcher", None)
-    if original is not None:
-        bypasses[id(original)] = (original, refuse_registration(
-            "torch._C._EnablePythonDispatcher", original, lambda args, kwargs: "_"))
-    for module in list(sys.modules.values()):
-        namespace = getattr(module, "__dict__", None)
-        if not isinstance(namespace, dict):
-            continue
-        for key, value in list(namespace.items()):
-            hit = bypasses.get(id(value))
-            if hit is not None and value is hit[0]:
-                namespace[key] = hit[1]
-    hit = value = None
-    del bypasses, original  # no original left among the runner's locals (its frame is readable)
-    # An operator called at a dispatch key of the caller's choosing skips
-    # the keys above it, the guard's among them: an overload's `_op_dk`
-    # (in every overload made so far, and in those torch makes later from
-    # `_get_operation_overload`) and a dispatcher handle's
-    # `redispatch_boxed`.
-    from torch._ops import OpOverload
-    for overload in gc.get_objects():
-        if isinstance(overload, OpOverload) and "_op_dk" in vars(overload):
-            vars(overload)["_op_dk"] = refuse_bypass("OpOverload._op_dk", vars(overload)["_op_dk"])
-    def get_operation_overload(*args, _arena_original=torch._C._get_operation_overload, **kwargs):
-        found = _arena_original(*args, **kwargs)
-        if found is None:
-            return found
-        op, op_dk, tags = found
-        return op, refuse_bypass("OpOverload._op_dk", op_dk), tags
-    torch._C._get_operation_overload = get_operation_overload
-    handle_class = torch._C._DispatchOperatorHandle
-    handle_class.redispatch_boxed = refuse_bypass("_DispatchOperatorHandle.redispatch_boxed",
-                                                  handle_class.redispatch_boxed)
-    library_class = torch._C._DispatchModule
-    for name in _LIBRARY_METHODS:
-        if hasattr(library_class, name):
-            setattr(library_class, name, refuse_registration(f"_DispatchModule.{name}",
-                                                             getattr(library_class, name), module_namespace))
-
-    # Dispatch modes are per thread: a thread started while the subject's
-    # code runs (its own, or one a library starts for it) runs inside a
-    # guard of its own, from its first line to its last.
-    def guarded_thread(start):
-        def start_guarded(function, args, kwargs=None, *, _arena_start=(start, subject_runs)):
-            start, runs = _arena_start
-            # Once the subject's code is loaded, every new thread is its:
-            # the runner starts none of its own then, and subject code can
-            # run where no request runs it (a finalizer, when the runner
-            # drops a tensor it lent).
-            if not runs() and not state["loaded"]:
-                return start(function, args, *([kwargs] if kwargs is not None else []))
-            return start(thread_body, (function, tuple(args), dict(kwargs or {})))
-        return start_guarded
-    # multiprocessing's spawn and forkserver start processes through
-    # _posixsubprocess.fork_exec, which raises no audit event: refused to
-    # the subject's code as the audited ways are.
-    _posixsubprocess.fork_exec = refusing(
-        _posixsubprocess.fork_exec, "starting a process",
-        "starting a process (fork_exec) is not allowed in a subject's code", allowed=triton_compiling)
-    # A native module made again from its first state (the import system's
-    # _imp makes one of a module already loaded, under its own name or a
-    # package's) holds the originals of what the runner replaced in it
-    # (_posixsubprocess's fork_exec, _thread's thread start): refused to
-    # the subject's code, as are the interpreter's internal modules.
-    loaded_builtins = frozenset(sys.builtin_module_names) & frozenset(sys.modules)
-    loaded_files = frozenset(os.path.realpath(m.__file__) for m in list(sys.modules.values())
-                             if isinstance(getattr(m, "__file__", None), str) and
-                             m.__file__.endswith(tuple(importlib.machinery.EXTENSION_SUFFIXES)))
-
-    interpreters_own = tuple({roots(sysconfig.get_paths()[key])[1] for key in ("stdlib", "platstdlib")})
-
-    def making_native(original, _made=(subject_runs, loaded_builtins, loaded_files, _INTERPRETER_INTERNALS,
-                                       interpreters_own)):
-        def make(spec, *args, _arena_making=(original,) + _made, **kwargs):
-            original, runs, builtins, files, internals, own = _arena_making
-            name = str(getattr(spec, "name", "")).rpartition(".")[2]
-            origin = getattr(spec, "origin", None)
-            real = os.path.realpath(origin) if isinstance(origin, str) and origin != "built-in" else None
-            again = name in builtins if origin == "built-in" else real in files
-            internal = name.startswith(internals) and (origin == "built-in" or (real or "").startswith(own))
-            if runs() and (again or internal):
-                what = "making a loaded native module again" if again else "loading the interpreter's internal module"
-                finding(f"tampering: {what} ({name}) is not allowed in a subject's code")
-                raise RuntimeError(f"the arena does not allow {what} ({name})")
-            return original(spec, *args, **kwargs)
-        return make
-    for name in ("create_builtin", "create_dynamic"):
-        setattr(_imp, name, making_native(getattr(_imp, name)))
-    start_thread = guarded_thread(_thread.start_new_thread)
-    for owner, name in ((_thread, "start_new_thread"), (_thread, "start_new"),
-                        (threading, "_start_new_thread")):
-        if getattr(owner, name, None) is not None:
-            setattr(owner, name, start_thread)
-    # Held, so that their ids are never reused by new objects.
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")  # isinstance() wakes deprecated lazy attributes
-        existing_objects = [o for o in gc.get_objects()
-                            if isinstance(o, (type, types.FunctionType))]
-    existing = {id(o) for o in existing_objects}
-    sets = {}
-    mapped = {}  # first set id -> (number of sets, buffers)
-    fn_box = [None]
-    graph_box = [None]
-    pending_fds = []
-    buffer = b""
     sys.addaudithook(audit)
 
     # Setting an attribute of a class or module raises no audit event: the
@@ -841,7 +919,7 @@ def main():
               torch.cuda.Event, torch.cuda.Stream, torch.cuda.CUDAGraph, torch.cuda.graphs,
               python_dispatch, TorchDispatchMode, LibraryGuard, MappedBuffer,
               LaunchObserver, observer] + launch_classes
-    seal = [(obj, dict(vars(obj))) for obj in sealed]
+    seal = tuple((obj, types.MappingProxyType(dict(vars(obj)))) for obj in sealed)
     # ... and the classes among them frozen, as the interpreter freezes its
     # own: a method replaced and put back within one of the subject's calls
     # (the guard's dispatch method, say) falls between two of the seal's
@@ -857,8 +935,8 @@ def main():
     # Those the process has before the subject runs are the only ones.
     import _signal
     get_handler, set_handler = _signal.getsignal, _signal.signal
-    handled = {s: get_handler(s) for s in _signal.valid_signals()
-               if s not in (_signal.SIGKILL, _signal.SIGSTOP)}
+    handled = types.MappingProxyType({s: get_handler(s) for s in _signal.valid_signals()
+                                      if s not in (_signal.SIGKILL, _signal.SIGSTOP)})
 
     # The garbage collector runs the subject's finalizers and callbacks
     # wherever it collects: it collects on its own only while the subject's
@@ -867,41 +945,47 @@ def main():
     # before a round would launch library kernels no guard or watch sees).
     # When it runs (its settings) and what it calls back are the runner's.
     gc.disable()
-    collector = (gc.get_threshold(), list(gc.callbacks))
+    collector = (gc.get_threshold(), tuple(gc.callbacks), gc.callbacks)
     # Whatever switches it on (a thread of the subject's can, between two of
     # the runner's looks), a collection is counted where nothing can take
     # it back: a collection since the runner's last count, outside the
     # subject's calls, ran finalizers in the runner's own time.
     counted = [gc.get_stats()]
 
-    def collected_in_runners_time():
-        if gc.get_stats() != counted[0]:
-            counted[0] = gc.get_stats()
-            finding("work in the runner's own time: the garbage collector collected while no request "
+    def collected_in_runners_time(_counted=counted, _stats=gc.get_stats, _finding=finding):
+        if _stats() != _counted[0]:
+            _counted[0] = _stats()
+            _finding("work in the runner's own time: the garbage collector collected while no request "
                     "ran the subject's code (it runs the subject's finalizers where no guard is)")
-    sys_hooks = {name: getattr(sys, name) for name in _SYS_HOOKS}
-    sys_hook_lists = {name: list(getattr(sys, name)) for name in _SYS_HOOK_LISTS}
+    sys_hooks = types.MappingProxyType({name: getattr(sys, name) for name in _SYS_HOOKS})
+    sys_hook_lists = types.MappingProxyType({name: (getattr(sys, name), tuple(getattr(sys, name)))
+                                             for name in _SYS_HOOK_LISTS})
 
-    def check_seal():
+    def check_seal(_arena_seal=(collector, sys_hooks, sys_hook_lists, handled, get_handler, set_handler, seal,
+                                finding, gc.get_threshold, gc.set_threshold, sys, types.ModuleType)):
+        (collector, sys_hooks, sys_hook_lists, handled, get_handler, set_handler, seal, finding,
+         get_threshold, set_threshold, sys, module_type) = _arena_seal
         # (Whether it is on is checked as a call begins: run_subject has
         # switched it off again before this.)
-        if gc.get_threshold() != collector[0] or len(gc.callbacks) != len(collector[1]) or \
-                any(a is not b for a, b in zip(gc.callbacks, collector[1])):
+        threshold, callbacks, callback_list = collector
+        if get_threshold() != threshold or len(callback_list) != len(callbacks) or \
+                any(a is not b for a, b in zip(callback_list, callbacks)):
             finding("tampering: the garbage collector's settings or callbacks were changed (they would "
                     "run the subject's code in the runner's own time)")
-            gc.set_threshold(*collector[0])
-            gc.callbacks[:] = collector[1]
+            set_threshold(*threshold)
+            callback_list[:] = callbacks
         for name, before in sys_hooks.items():
             if getattr(sys, name, None) is not before:
                 finding(f"tampering: sys.{name} was replaced (the interpreter would call the subject's "
                         "code in the runner's own time)")
                 setattr(sys, name, before)
-        for name, before in sys_hook_lists.items():
+        for name, (hooks, before) in sys_hook_lists.items():
             now = getattr(sys, name)
-            if len(now) != len(before) or any(a is not b for a, b in zip(now, before)):
+            if now is not hooks or len(now) != len(before) or any(a is not b for a, b in zip(now, before)):
                 finding(f"tampering: sys.{name} was changed (the interpreter would call the subject's "
                         "code in the runner's own time)")
-                now[:] = before
+                hooks[:] = before
+                setattr(sys, name, hooks)
         for number, before in handled.items():
             if get_handler(number) is not before:
                 try:
@@ -927,8 +1011,10 @@ def main():
                         setattr(obj, key, value)  # put back for the next call
                     except (AttributeError, TypeError):
                         pass
-            if isinstance(obj, type) and len(now) != len(before):
-                # A new name on a class shadows what its bases define.
+            if not isinstance(obj, module_type) and len(now) != len(before):
+                # A new name on a class shadows what its bases define, and
+                # one on an instance (the launch observer) its class's.
+                # (Modules: torch adds names of its own lazily.)
                 for key in [k for k in now if k not in before]:
                     finding(f"tampering: {owner}.{key} was added")
                     try:
@@ -936,34 +1022,40 @@ def main():
                     except (AttributeError, TypeError):
                         pass
 
-    def run_subject(thunk):
+    def run_subject(thunk, _arena_run=(guard, state, observer, subject_call, check_seal, collected_in_runners_time,
+                                       counted, finding, gc.isenabled, gc.enable, gc.disable, gc.get_stats,
+                                       LaunchObserver.SUBJECT, LaunchObserver.RUNNER)):
+        (guard, state, observer, subject_call, check_seal, collected_in_runners_time, counted, finding,
+         collecting, enable, disable, stats, subject_mode, runner_mode) = _arena_run
         # The subject's code runs inside the guard: entering and leaving it
         # (a push and a pop of torch's mode stack) are the runner's.
-        if gc.isenabled():
+        if collecting():
             finding("tampering: the garbage collector was switched on outside the subject's calls (it "
                     "would run the subject's finalizers in the runner's own time)")
         collected_in_runners_time()
         try:
             with guard:
                 state["candidate"] = True
-                observer.watch(LaunchObserver.SUBJECT)
-                gc.enable()
+                observer.watch(subject_mode)
+                enable()
                 try:
                     return subject_call(thunk)
                 finally:
-                    gc.disable()
-                    counted[0] = gc.get_stats()  # no Python call between: the subject's collections
-                    observer.watch(LaunchObserver.RUNNER)
+                    disable()
+                    counted[0] = stats()  # no Python call between: the subject's collections
+                    observer.watch(runner_mode)
                     state["candidate"] = False
         finally:
             check_seal()
 
-    def call_sets(ids, params):
+    def call_sets(ids, params, _arena_sets=(fn_box, sets)):
+        fn_box, sets = _arena_sets
         fn = fn_box[0]
         for k in ids:
             fn(**sets[k], **params)
 
-    def load(req):
+    def load(req, _arena_load=(cache_seed, observer, pending_fds, run_subject, state, workspace, fn_box)):
+        cache_seed, observer, pending_fds, run_subject, state, workspace, fn_box = _arena_load
         if cache_seed and os.path.isdir(cache_seed):
             # The kernels the baseline compiled (a live view of its cache,
             # read-only: its compile stage came first), into this runner's
@@ -988,7 +1080,8 @@ def main():
         fn_box[0] = fn
         return {}
 
-    def bind(req):
+    def bind(req, _arena_bind=(device, mapped, pending_fds, sets)):
+        device, mapped, pending_fds, sets = _arena_bind
         need = int(req.get("nfds", 0))
         if len(pending_fds) < need:
             raise RuntimeError("buffer descriptors missing")
@@ -1008,7 +1101,8 @@ def main():
         mapped[int(req["first_id"])] = (len(req["sets"]), buffers)
         return {}
 
-    def unbind(req):
+    def unbind(req, _arena_unbind=(graph_box, mapped, run_subject, sets)):
+        graph_box, mapped, run_subject, sets = _arena_unbind
         graph_box[0] = None
         dropped, freed = [], []
         for first in req["ids"]:
@@ -1023,18 +1117,21 @@ def main():
             buf.free()
         return {}
 
-    def call(req):
+    def call(req, _arena_call=(call_sets, finding, fn_box, run_subject, state, synchronize)):
+        call_sets, finding, fn_box, run_subject, state, synchronize = _arena_call
         if fn_box[0] is None:
             raise RuntimeError("nothing loaded")
         before = state["launches"]
-        run_subject(lambda: call_sets(req["sets"], req["params"]))
+        run_subject(functools.partial(call_sets, req["sets"], req["params"]))
         synchronize()
         launches = state["launches"] - before
         if launches == 0:
             finding("no Triton kernel was launched: the outputs came from elsewhere")
         return {"launches": launches}
 
-    def capture(req):
+    def capture(req, _arena_capture=(call_sets, counted, device, finding, graph_box, run_subject, state,
+                                     synchronize)):
+        call_sets, counted, device, finding, graph_box, run_subject, state, synchronize = _arena_capture
         if device != "cuda":
             raise RuntimeError("graph capture needs a GPU")
         graph_box[0] = None
@@ -1042,7 +1139,7 @@ def main():
         stream = torch.cuda.Stream()
         stream.wait_stream(torch.cuda.current_stream())
         with torch.cuda.stream(stream):
-            run_subject(lambda: call_sets(ids[:2], params))
+            run_subject(functools.partial(call_sets, ids[:2], params))
         torch.cuda.current_stream().wait_stream(stream)
         synchronize()
         graph = torch.cuda.CUDAGraph()
@@ -1053,26 +1150,33 @@ def main():
         run_subject(gc.collect)
         with torch.cuda.graph(graph):
             counted[0] = gc.get_stats()
-            run_subject(lambda: call_sets(ids, params))
+            run_subject(functools.partial(call_sets, ids, params))
         if state["launches"] == before:
             finding("no Triton kernel was launched: the outputs came from elsewhere")
         graph_box[0] = graph
         return {}
 
-    def replay(req):
+    def replay(req, _arena_replay=(graph_box, synchronize)):
+        graph_box, synchronize = _arena_replay
         graph_box[0].replay()
         synchronize()
         return {}
 
-    def empty(req):
-        synchronize()
+    def empty(req, _synchronize=synchronize):
+        _synchronize()
         return {}
 
-    def observer_op(req):
-        return {"observer": observer.description}
+    def observer_op(req, _observer=observer):
+        return {"observer": _observer.description}
 
-    handlers = {"load": load, "bind": bind, "unbind": unbind, "call": call, "capture": capture,
-                "replay": replay, "empty": empty, "observer": observer_op}
+    handlers = types.MappingProxyType({"load": load, "bind": bind, "unbind": unbind, "call": call,
+                                       "capture": capture, "replay": replay, "empty": empty,
+                                       "observer": observer_op})
+    held = closures_reachable(list(locals().values()) + sealed + [guard.__torch_dispatch__] +
+                              list(sys.modules.values()))
+    if held:
+        raise RuntimeError("the runner's functions the subject's code can reach hold closure cells (its to "
+                           "rewrite): " + "; ".join(held))
     while True:
         while b"\n" not in buffer:
             data, fds, _, _ = recv_fds(sock, 1 << 20, 64)

@@ -3,10 +3,12 @@ expression evaluator never runs task text as code; a runner client blames
 the subject for a process that dies, hangs or breaks the protocol; a
 runner's cache is seeded without rewriting a file it may have mapped."""
 
+import functools
 import os
 import sys
 import tempfile
 import time
+import types
 import unittest
 
 import arena_judge
@@ -78,6 +80,54 @@ class LentMemoryTest(unittest.TestCase):
         with self.assertRaises(ValueError):
             MappedBuffer.open({"kind": "file", "path": "/etc/passwd", "nbytes": 8}, [], "cpu")
         buf.free()
+
+
+class RunnerOwnStateTest(unittest.TestCase):
+    """What keeps the runner's own functions and classes out of reach of
+    the code they observe."""
+
+    def test_a_function_that_holds_a_cell_is_named(self):
+        import arena_runner
+        namespace = {}
+        # Made under the runner's file name, as its own functions are.
+        exec(compile("def outer(x):\n    def inner(y=x):\n        return y\n"
+                     "    def held():\n        return x\n    return inner, held\n",
+                     arena_runner.__file__, "exec"), namespace)
+        inner, held = namespace["outer"](1)
+        module = types.ModuleType("m")
+        module.kept = held
+        self.assertEqual(arena_runner.closures_reachable([inner]), [])
+        self.assertEqual(arena_runner.closures_reachable([{"a": (inner, [held])}]), ["outer.<locals>.held (x)"])
+        self.assertEqual(arena_runner.closures_reachable([module]), ["outer.<locals>.held (x)"])
+        self.assertEqual(arena_runner.closures_reachable([property(held)]), ["outer.<locals>.held (x)"])
+        self.assertEqual(arena_runner.closures_reachable([functools.partial(held)]),
+                         ["outer.<locals>.held (x)"])
+        # Only one level into a module: its modules' own are theirs.
+        outer = types.ModuleType("outer")
+        outer.inner = module
+        self.assertEqual(arena_runner.closures_reachable([outer]), [])
+        # Functions of other files are not the runner's.
+        self.assertEqual(arena_runner.closures_reachable([lambda: namespace]), [])
+
+    def test_a_frozen_class_cannot_be_set(self):
+        import arena_runner
+
+        class Guard:
+            def dispatch(self):
+                return "guard"
+
+        class Other:
+            pass
+        arena_runner.freeze_class(Guard)
+        arena_runner.freeze_class(Guard)  # twice: nothing changes
+        with self.assertRaises(TypeError):
+            Guard.dispatch = lambda self: "through"
+        with self.assertRaises(TypeError):
+            type.__setattr__(Guard, "dispatch", lambda self: "through")
+        with self.assertRaises(TypeError):
+            Guard().__class__ = Other
+        self.assertEqual(Guard().dispatch(), "guard")
+        Other.x = 1  # others stay as they were
 
 
 class SeedCacheTest(unittest.TestCase):
@@ -217,7 +267,7 @@ sys.path.insert(0, {os.path.dirname(arena_judge.__file__)!r})
 import arena_judge
 s = socket.socket(fileno=0)
 def send(obj):
-    s.sendall((json.dumps(obj) + "\\n").encode())
+    s.sendall((json.dumps(dict(obj, said=0)) + "\\n").encode())
 s.recv(1000)
 send({{"ok": True, "observer": "cupti"}})
 data, fds, _, _ = socket.recv_fds(s, 1000, 4)
@@ -346,7 +396,7 @@ class RunnerClientTest(unittest.TestCase):
     def test_a_runner_is_what_the_kernel_kills_first_when_memory_runs_out(self):
         script = ("import json, socket\ns = socket.socket(fileno=0)\ns.recv(100)\n"
                   "score = open('/proc/self/oom_score_adj').read().strip()\n"
-                  "s.sendall((json.dumps({'ok': True, 'score': score}) + '\\n').encode())\n"
+                  "s.sendall((json.dumps({'ok': True, 'said': 0, 'score': score}) + '\\n').encode())\n"
                   "s.recv(100)\n")
         r = self.client(script)
         try:
@@ -362,8 +412,21 @@ class RunnerClientTest(unittest.TestCase):
 
     def test_a_reply_is_one_json_line(self):
         r = self.client("import os, socket\ns = socket.socket(fileno=0)\n"
-                        "s.recv(100)\ns.sendall(b'{\"ok\": true}\\n')\ns.recv(100)\n")
+                        "s.recv(100)\ns.sendall(b'{\"ok\": true, \"said\": 0}\\n')\ns.recv(100)\n")
         self.assertTrue(r.request({"op": "empty"}, 10)["ok"])
+        r.stop()
+
+    def test_a_reply_says_how_many_findings_went_before_it(self):
+        r = self.client("import os, socket\ns = socket.socket(fileno=0)\ns.recv(100)\n"
+                        "s.sendall(b'{\"finding\": \"library compute: one\"}\\n')\n"
+                        "s.sendall(b'{\"ok\": true, \"said\": 3}\\n')\ns.recv(100)\n"
+                        "s.sendall(b'{\"ok\": true}\\n')\ns.recv(100)\n")
+        self.assertTrue(r.request({"op": "empty"}, 10)["ok"])
+        self.assertEqual(len(r.findings), 2)
+        self.assertIn("the runner sent 3 finding(s) and 1 arrived", r.findings[1])
+        with self.assertRaises(SubjectFailure) as e:
+            r.request({"op": "empty"}, 10)
+        self.assertIn("does not say how many findings", str(e.exception))
         r.stop()
 
     def test_garbage_breaks_the_protocol(self):

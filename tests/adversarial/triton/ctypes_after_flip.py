@@ -1,4 +1,4 @@
-# class: the runner's flag rewritten (reached through closures) so that its
+# class: the runner's flag rewritten (reached through its frame) so that its
 # refusals take the subject's calls for the runner's own: ctypes, refused
 # to the subject's code, then reads the inputs and writes the outputs by
 # address, and the host computes them through no op
@@ -22,7 +22,7 @@ def run(x, y, n, **_):
     if x.device.type != "cpu":
         gelu(x, y, n)
         return
-    state = runner_cell("state").cell_contents
+    state = runner_local("state")
     state["candidate"] = False
     try:
         gelu(x, y, 0)  # a Triton launch, for show

@@ -1,6 +1,6 @@
 # class: the runner's own flags rewritten from inside (its "the subject's
-# code runs now" flag, reached through the closures of the wrappers it put
-# in torch, with no frame and no audited event): the flag down, the gelu
+# code runs now" flag, reached through its frame, which the subject's code
+# can read, with no audited event): the flag down, the gelu
 # computed by torch's own ops, which the guard then takes for the runner's,
 # the flag up again before the call returns
 # expect: tampering|library compute

