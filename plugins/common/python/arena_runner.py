@@ -40,6 +40,7 @@ Importing it sends prints to stderr.
 import _imp
 import _posixsubprocess
 import _thread
+import builtins
 import functools
 import gc
 import importlib.util
@@ -344,7 +345,7 @@ def main():
     # are immutable (main's frame, and so its locals, stay readable).
     # Checked as the runner starts (closures_reachable).
 
-    def say(obj, _send=sock.sendall, _dumps=json.dumps, _lock=threading.Lock(), _said=[0]):
+    def say(obj, _send=sock.sendall, _dumps=json.dumps, _lock=threading.Lock(), _said=[0], dict=dict):
         # (Findings come from the subject's threads too.) Every reply says
         # how many findings went before it, counted where only this
         # function reaches: the judge misses none dropped on the way (the
@@ -407,9 +408,9 @@ def main():
     for cls in launch_classes:
         original = cls.run
 
-        def counted(self, *args, _arena_launch=(original, state, main_thread, threading.get_ident, work_between),
-                    **kwargs):
-            original, state, main_thread, ident, work_between = _arena_launch
+        def counted(self, *args, _arena_launch=(original, state, main_thread, threading.get_ident, work_between,
+                                                getattr, int, isinstance), **kwargs):
+            original, state, main_thread, ident, work_between, getattr, int, isinstance = _arena_launch
             # A warm-up compiles without launching: inside Triton, not a launch.
             if not kwargs.get("warmup"):
                 name = getattr(getattr(self, "fn", None), "__name__", "?")
@@ -449,7 +450,7 @@ def main():
 
     # Who runs now, told by what the subject's code cannot rewrite, for the
     # refusals below. The runner's flag (state["candidate"]) is
-    # reachable through the closures of its wrappers and writable there:
+    # reachable through the runner's frame and writable there:
     # it may add to what is the subject's, never take from it. The facts:
     # every thread but the runner's is the subject's (the runner starts
     # none); on the runner's thread, the subject's code runs above a frame
@@ -553,15 +554,17 @@ def main():
         def __torch_dispatch__(self, func, types, args=(), kwargs=None, *,
                                _arena_guard=(state, main_thread, threading.get_ident, finding, work_between,
                                              allowed_ids, interpreted, in_triton_launch, asked_by_triton,
-                                             observer, free_ops, interpreter_ops, fill_ops)):
+                                             observer, free_ops, interpreter_ops, fill_ops, getattr, id, sorted, str)):
+            # (The builtins too: the builtins module is every module's, its
+            # names rebound with no audited event.)
             (state, main_thread, ident, finding, work_between, allowed_ids, interpreted, in_triton_launch,
-             asked_by_triton, observer, free_ops, interpreter_ops, fill_ops) = _arena_guard
+             asked_by_triton, observer, free_ops, interpreter_ops, fill_ops, getattr, id, sorted, str) = _arena_guard
             # A tensor subclass's own dispatch runs after the guard has
             # passed the op on, where the guard is off: its ops unseen.
             # The guard is on the runner's thread only while a request runs
             # the subject's code: a flag that says otherwise was switched
             # off from inside (it is reachable through the runner's
-            # closures), and the op is the subject's all the same.
+            # frame), and the op is the subject's all the same.
             candidate = state["candidate"]
             if not candidate and ident() == main_thread:
                 finding("tampering: the runner's flag that a request runs the subject's code was switched "
@@ -620,7 +623,8 @@ def main():
             setattr(torch.Tensor, name, host_escape(name))
 
     def native_of_its_own(args, _suffixes=tuple(importlib.machinery.EXTENSION_SUFFIXES),
-                          _installed=tuple(installed), _realpath=os.path.realpath, _compiling=triton_compiling):
+                          _installed=tuple(installed), _realpath=os.path.realpath, _compiling=triton_compiling,
+                          len=len, str=str):
         """An extension module loaded from outside the Python installation
         (one the subject built), by other code than Triton's compiler."""
         path = str(args[1]) if len(args) > 1 and args[1] else ""
@@ -628,14 +632,15 @@ def main():
             return False
         return not _realpath(path).startswith(_installed) and not _compiling()
 
-    def own_memory(path, _fsdecode=os.fsdecode, _realpath=os.path.realpath, _basename=os.path.basename):
+    def own_memory(path, _fsdecode=os.fsdecode, _realpath=os.path.realpath, _basename=os.path.basename,
+                   _sep=os.sep):
         """Whether `path` names the process's memory: a memory file
         (/proc/PID/mem, a thread's, or a link to one; relative to a folder
         opened before, its name alone tells), or a file it has mapped
         (/proc/PID/map_files/..., the lent memory's memfd)."""
         name = _fsdecode(path)
         real = _realpath(name)
-        return _basename(name) == "mem" or "map_files" in name.split(os.sep) or \
+        return _basename(name) == "mem" or "map_files" in name.split(_sep) or \
             real.startswith("/memfd:") or (real.startswith("/proc/") and _basename(real) == "mem")
 
     guard = LibraryGuard()
@@ -697,25 +702,25 @@ def main():
         refused = _refusing(original, name, f"{name} registers a kernel of its own below the arena's "
                            "observation (torch.library)")
 
-        def registering(*args, _arena_registration=(original, refused, namespace), **kwargs):
-            original, refused, namespace = _arena_registration
-            if namespace(args, kwargs) in _GUARDED_NAMESPACES:
+        def registering(*args, _arena_registration=(original, refused, namespace, _GUARDED_NAMESPACES), **kwargs):
+            original, refused, namespace, guarded = _arena_registration
+            if namespace(args, kwargs) in guarded:
                 return refused(*args, **kwargs)
             return original(*args, **kwargs)
         return registering
 
-    def new_namespace(args, kwargs):
+    def new_namespace(args, kwargs, len=len, str=str):
         """The namespace torch._C._dispatch_library(kind, ns, ...) is asked for."""
         return str(args[1]) if len(args) > 1 else kwargs.get("ns")
 
-    def module_namespace(args, kwargs, _namespaces=library_namespaces):
+    def module_namespace(args, kwargs, _namespaces=library_namespaces, id=id):
         """The namespace of the library whose method is called; one not
         known is aten's."""
         return _namespaces.get(id(args[0]), (None, "aten"))[1] if args else "aten"
 
-    def new_library(*args, _arena_library=(torch._C._dispatch_library, library_namespaces, new_namespace),
+    def new_library(*args, _arena_library=(torch._C._dispatch_library, library_namespaces, new_namespace, id),
                     **kwargs):
-        original, namespaces, new_namespace = _arena_library
+        original, namespaces, new_namespace, id = _arena_library
         module = original(*args, **kwargs)
         namespaces[id(module)] = (module, new_namespace(args, kwargs))  # held: no new one takes its id
         return module
@@ -772,9 +777,9 @@ def main():
     # Dispatch modes are per thread: a thread started while the subject's
     # code runs (its own, or one a library starts for it) runs inside a
     # guard of its own, from its first line to its last.
-    def guarded_thread(start, _made=(subject_runs, state, thread_body)):
+    def guarded_thread(start, _made=(subject_runs, state, thread_body, dict, tuple)):
         def start_guarded(function, args, kwargs=None, *, _arena_start=(start,) + _made):
-            start, runs, state, thread_body = _arena_start
+            start, runs, state, thread_body, dict, tuple = _arena_start
             # Once the subject's code is loaded, every new thread is its:
             # the runner starts none of its own then, and subject code can
             # run where no request runs it (a finalizer, when the runner
@@ -802,9 +807,10 @@ def main():
     interpreters_own = tuple({roots(sysconfig.get_paths()[key])[1] for key in ("stdlib", "platstdlib")})
 
     def making_native(original, _made=(subject_runs, loaded_builtins, loaded_files, _INTERPRETER_INTERNALS,
-                                       interpreters_own, finding, os.path.realpath)):
+                                       interpreters_own, finding, os.path.realpath, getattr, isinstance, str)):
         def make(spec, *args, _arena_making=(original,) + _made, **kwargs):
-            original, runs, builtins, files, internals, own, finding, realpath = _arena_making
+            original, runs, builtins, files, internals, own, finding, realpath, getattr, isinstance, str = \
+                _arena_making
             name = str(getattr(spec, "name", "")).rpartition(".")[2]
             origin = getattr(spec, "origin", None)
             real = realpath(origin) if isinstance(origin, str) and origin != "built-in" else None
@@ -838,7 +844,8 @@ def main():
               _getframe=sys._getframe, _denied=_DENIED_EVENTS, _events=_AUDITED_EVENTS,
               _process=_PROCESS_EVENTS, _compiling=triton_compiling, _native=native_of_its_own,
               _memory=own_memory, _mapped=_mapped_libraries, _observer_lib=_OBSERVER, _existing=existing,
-              finding=finding):
+              finding=finding, _basename=os.path.basename, getattr=getattr, id=id, int=int, isinstance=isinstance,
+              len=len, str=str, type=type):
         # (What it rests on comes as default arguments: the runner's module
         # globals and closure cells are the subject's to rewrite.)
         if event == "object.__getattr__":
@@ -869,14 +876,14 @@ def main():
         if event in _process:
             refused = not _compiling()
         if event == "import" and _native(args):
-            finding(f"tampering: loading native code of its own ({os.path.basename(str(args[1]))}) "
+            finding(f"tampering: loading native code of its own ({_basename(str(args[1]))}) "
                     "is not allowed in a subject's code")
             raise RuntimeError("the arena does not allow native code of the subject's own")
         if event in ("ctypes.dlopen", "ctypes.dlsym"):
             # Finding a library the process has already loaded changes
             # nothing; loading a new one (cuBLAS by hand, say) is refused.
             name = args[0] if event == "ctypes.dlopen" else getattr(args[0], "_name", "")
-            base = os.path.basename(str(name)) if name else ""
+            base = _basename(str(name)) if name else ""
             refused = not base or base == _observer_lib or base.startswith("libcupti") or \
                 base not in _mapped()
         if event == "open" and args and not isinstance(args[0], int) and _memory(args[0]):
@@ -898,7 +905,7 @@ def main():
         if refused:
             detail = event
             if event == "ctypes.dlopen" and args:
-                detail = f"ctypes.dlopen({os.path.basename(str(args[0]))})"
+                detail = f"ctypes.dlopen({_basename(str(args[0]))})"
             if event == "object.__setattr__" and len(args) > 1:
                 owner = getattr(args[0], "__qualname__", type(args[0]).__name__)
                 detail = f"setting {owner}.{args[1]}"
@@ -915,7 +922,7 @@ def main():
     import torch.utils._python_dispatch as python_dispatch
     sealed = [torch.Tensor, torch._C, torch._C.TensorBase, torch._C._TensorMeta, torch._C._DispatchOperatorHandle,
               torch._C._DispatchModule,
-              _thread, threading, _posixsubprocess, _imp,
+              _thread, threading, _posixsubprocess, _imp, builtins, sys.modules[__name__],
               torch.cuda.Event, torch.cuda.Stream, torch.cuda.CUDAGraph, torch.cuda.graphs,
               python_dispatch, TorchDispatchMode, LibraryGuard, MappedBuffer,
               LaunchObserver, observer] + launch_classes
@@ -962,9 +969,11 @@ def main():
                                              for name in _SYS_HOOK_LISTS})
 
     def check_seal(_arena_seal=(collector, sys_hooks, sys_hook_lists, handled, get_handler, set_handler, seal,
-                                finding, gc.get_threshold, gc.set_threshold, sys, types.ModuleType)):
+                                finding, gc.get_threshold, gc.set_threshold, sys, types.ModuleType, signal.Signals,
+                                (any, bool, delattr, getattr, isinstance, len, setattr, type, vars, zip))):
         (collector, sys_hooks, sys_hook_lists, handled, get_handler, set_handler, seal, finding,
-         get_threshold, set_threshold, sys, module_type) = _arena_seal
+         get_threshold, set_threshold, sys, module_type, signals, builtin) = _arena_seal
+        any, bool, delattr, getattr, isinstance, len, setattr, type, vars, zip = builtin
         # (Whether it is on is checked as a call begins: run_subject has
         # switched it off again before this.)
         threshold, callbacks, callback_list = collector
@@ -989,7 +998,7 @@ def main():
         for number, before in handled.items():
             if get_handler(number) is not before:
                 try:
-                    name = signal.Signals(number).name
+                    name = signals(number).name
                 except ValueError:
                     name = ""
                 finding(f"tampering: a signal handler was installed for signal {number} {name} (it would "
@@ -1175,8 +1184,8 @@ def main():
     held = closures_reachable(list(locals().values()) + sealed + [guard.__torch_dispatch__] +
                               list(sys.modules.values()))
     if held:
-        raise RuntimeError("the runner's functions the subject's code can reach hold closure cells (its to "
-                           "rewrite): " + "; ".join(held))
+        raise RuntimeError("the runner's functions the subject's code can reach hold closure cells "
+                           "(the subject's to rewrite): " + "; ".join(held))
     while True:
         while b"\n" not in buffer:
             data, fds, _, _ = recv_fds(sock, 1 << 20, 64)
