@@ -622,7 +622,9 @@ def main():
         if hasattr(torch.Tensor, name):
             setattr(torch.Tensor, name, host_escape(name))
 
-    def native_of_its_own(args, _suffixes=tuple(importlib.machinery.EXTENSION_SUFFIXES),
+    extension_suffixes = tuple(importlib.machinery.EXTENSION_SUFFIXES)
+
+    def native_of_its_own(args, _suffixes=extension_suffixes,
                           _installed=tuple(installed), _realpath=os.path.realpath, _compiling=triton_compiling,
                           len=len, str=str):
         """An extension module loaded from outside the Python installation
@@ -802,7 +804,7 @@ def main():
     loaded_builtins = frozenset(sys.builtin_module_names) & frozenset(sys.modules)
     loaded_files = frozenset(os.path.realpath(m.__file__) for m in list(sys.modules.values())
                              if isinstance(getattr(m, "__file__", None), str) and
-                             m.__file__.endswith(tuple(importlib.machinery.EXTENSION_SUFFIXES)))
+                             m.__file__.endswith(extension_suffixes))
 
     interpreters_own = tuple({roots(sysconfig.get_paths()[key])[1] for key in ("stdlib", "platstdlib")})
 
