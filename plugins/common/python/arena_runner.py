@@ -295,10 +295,13 @@ def warm_up_triton(torch):
     torch.cuda.synchronize()
 
 
-def _mapped_libraries():
+def _mapped_files(open=open, set=set, OSError=OSError):
+    """The files the process has mapped now (/proc/self/maps), by the path
+    the kernel resolved. (What it calls comes as default arguments: it
+    runs while the subject's code runs, which may rebind builtins.)"""
     try:
         with open("/proc/self/maps") as f:
-            return {line.rsplit("/", 1)[-1].strip() for line in f if "/" in line}
+            return {line[line.index("/"):].strip() for line in f if "/" in line}
     except OSError:
         return set()
 
@@ -807,16 +810,24 @@ def main():
                              m.__file__.endswith(extension_suffixes))
 
     interpreters_own = tuple({roots(sysconfig.get_paths()[key])[1] for key in ("stdlib", "platstdlib")})
+    # Triton loads a kernel's launcher module from its cache each time it
+    # compiles one, the same file for kernels of one signature (the runner's
+    # own warm-up kernel's among them): a launcher holds nothing the runner
+    # replaced, and Triton loading it again is no copy of an original.
+    triton_cache = roots(os.environ.get("TRITON_CACHE_DIR") or
+                         os.path.join(os.path.expanduser("~"), ".triton", "cache"))[1]
 
     def making_native(original, _made=(subject_runs, loaded_builtins, loaded_files, _INTERPRETER_INTERNALS,
-                                       interpreters_own, finding, os.path.realpath, getattr, isinstance, str)):
+                                       interpreters_own, triton_cache, triton_compiling, finding,
+                                       os.path.realpath, getattr, isinstance, str)):
         def make(spec, *args, _arena_making=(original,) + _made, **kwargs):
-            original, runs, builtins, files, internals, own, finding, realpath, getattr, isinstance, str = \
-                _arena_making
+            (original, runs, builtins, files, internals, own, cache, compiling, finding, realpath, getattr,
+             isinstance, str) = _arena_making
             name = str(getattr(spec, "name", "")).rpartition(".")[2]
             origin = getattr(spec, "origin", None)
             real = realpath(origin) if isinstance(origin, str) and origin != "built-in" else None
-            again = name in builtins if origin == "built-in" else real in files
+            again = name in builtins if origin == "built-in" else \
+                real in files and not (real.startswith(cache) and compiling())
             internal = name.startswith(internals) and (origin == "built-in" or (real or "").startswith(own))
             if runs() and (again or internal):
                 what = "making a loaded native module again" if again else "loading the interpreter's internal module"
@@ -845,8 +856,9 @@ def main():
     def audit(event, args, _runs=subject_runs, _trusted=trusted_file, _own_file=__file__,
               _getframe=sys._getframe, _denied=_DENIED_EVENTS, _events=_AUDITED_EVENTS,
               _process=_PROCESS_EVENTS, _compiling=triton_compiling, _native=native_of_its_own,
-              _memory=own_memory, _mapped=_mapped_libraries, _observer_lib=_OBSERVER, _existing=existing,
-              finding=finding, _basename=os.path.basename, getattr=getattr, id=id, int=int, isinstance=isinstance,
+              _memory=own_memory, _mapped=_mapped_files, _observer_lib=_OBSERVER, _existing=existing,
+              _installation=trusted_roots, finding=finding, _basename=os.path.basename,
+              _realpath=os.path.realpath, bool=bool, getattr=getattr, id=id, int=int, isinstance=isinstance,
               len=len, str=str, type=type):
         # (What it rests on comes as default arguments: the runner's module
         # globals and closure cells are the subject's to rewrite.)
@@ -884,10 +896,23 @@ def main():
         if event in ("ctypes.dlopen", "ctypes.dlsym"):
             # Finding a library the process has already loaded changes
             # nothing; loading a new one (cuBLAS by hand, say) is refused.
+            # A name with a folder is the file it resolves to, which must be
+            # mapped and the installation's: a library of the subject's own
+            # under a loaded one's file name (its /tmp/libm.so.6) is new, and
+            # so is one it mapped itself (mmap) before opening it.
             name = args[0] if event == "ctypes.dlopen" else getattr(args[0], "_name", "")
-            base = _basename(str(name)) if name else ""
-            refused = not base or base == _observer_lib or base.startswith("libcupti") or \
-                base not in _mapped()
+            name = str(name) if name else ""
+            base = _basename(name)
+            mapped = _mapped()
+            if "/" in name:
+                real = _realpath(name)
+                known = real in mapped and real.startswith(_installation)
+            else:
+                known = False
+                for path in mapped:
+                    known = known or _basename(path) == name
+                known = known and bool(name)
+            refused = not known or base == _observer_lib or base.startswith("libcupti")
         if event == "open" and args and not isinstance(args[0], int) and _memory(args[0]):
             # The process's memory as a file: read and written through no
             # op (the outputs computed on the host, under the interpreter),

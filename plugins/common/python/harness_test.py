@@ -109,6 +109,51 @@ class RunnerOwnStateTest(unittest.TestCase):
         # Functions of other files are not the runner's.
         self.assertEqual(arena_runner.closures_reachable([lambda: namespace]), [])
 
+    def test_what_runs_beside_the_subjects_code_loads_no_global(self):
+        """A global or builtin a function of the runner loads is looked up
+        as it runs: the subject's code can rebind it for one call and put
+        it back between two of the seal's looks. So every function of the
+        runner's takes what it uses as default arguments, except those
+        named here, which run in the runner's own time alone (as it starts,
+        or between two stretches of the subject's code, after the seal's
+        look). An exception class may be loaded anywhere: raising or
+        catching another one only fails."""
+        import arena_runner
+        import builtins
+        import dis
+        runners_own_time = {
+            # module level: as the runner starts or loads the subject
+            "<module>", "main", "closures_reachable", "freeze_class", "LaunchObserver",
+            "LaunchObserver.start", "LaunchObserver.key", "LaunchObserver.take", "import_file",
+            "warm_up_triton", "seed_cache",
+            # main's: made as it starts (factories, tables, the guard's class
+            # body), or requests it handles around the subject's stretches
+            "main.roots", "main.overloads", "main.LibraryGuard", "main.host_escape",
+            "main.refuse_registration", "main.check_seal", "main.load", "main.bind", "main.unbind",
+            "main.call", "main.capture"}
+        exceptions = {name for name, value in vars(builtins).items()
+                      if isinstance(value, type) and issubclass(value, BaseException)}
+        with open(arena_runner.__file__) as f:
+            top = compile(f.read(), arena_runner.__file__, "exec")
+        loaded = {}
+
+        def walk(code, path):
+            for const in code.co_consts:
+                if isinstance(const, types.CodeType):
+                    name = const.co_name
+                    inner = f"{path}.{name}" if path else name
+                    # Comprehensions directly in a function that runs in the
+                    # runner's own time run there too.
+                    comprehension = name.startswith("<") and name != "<lambda>"
+                    if not (comprehension and (path or "<module>") in runners_own_time):
+                        globals_loaded = {i.argval for i in dis.get_instructions(const)
+                                          if i.opname in ("LOAD_GLOBAL", "LOAD_NAME")} - exceptions
+                        if globals_loaded and inner not in runners_own_time:
+                            loaded[inner] = sorted(globals_loaded)
+                    walk(const, path if comprehension else inner)
+        walk(top, "")
+        self.assertEqual(loaded, {})
+
     def test_a_frozen_class_cannot_be_set(self):
         import arena_runner
 

@@ -3,6 +3,9 @@
 # computed on the host (inputs read from the storage's bytes) with no op
 # for the guard to see; the call launches a Triton kernel on one element,
 # for show
+# (On a GPU the lent memory is the device's, with no mapping of the
+# process's to open: there it opens the entry of the mapping that holds
+# its own code's memory, refused the same way.)
 # expect: process's memory
 
 import math
@@ -11,6 +14,12 @@ import struct
 
 
 def run(x, y, n, **_):
+    if x.device.type != "cpu":
+        gelu(x, y, n)
+        with open("/proc/self/maps") as f:
+            first = f.readline().split()[0]
+        os.close(os.open("/proc/self/map_files/" + first, os.O_RDONLY))
+        return
     addr = y.data_ptr()
     with open("/proc/self/maps") as f:
         for line in f:

@@ -7,8 +7,11 @@
 # a check's call comes right after its inputs are written). On a GPU it
 # can lose every race: its runner is stopped while a round's inputs are
 # written and its request follows at once, so it may compute every call
-# itself, with its polling's cost (on the H200, 0.35-0.97x: no gain)
-# expect: between requests|library compute|no gain
+# itself, with its polling's cost (on the H200, 0.35-0.97x: no gain).
+# Its polling reads an output's first element to the host (.item()), for
+# which torch makes host memory the GPU can reach: named as host compute
+# where the observer sees the allocation (on the H100, 2026-12-05)
+# expect: between requests|library compute|no gain|host compute
 # where: gpu
 
 import threading
