@@ -495,6 +495,14 @@ def main():
         """Whether the subject's code runs on this thread now, by the facts."""
         return _ident() != _main or _first(_getframe(1), _marker) is not None
 
+    def calling_subject(_getframe=sys._getframe, _marker=subject_call.__code__):
+        """Whether a request runs the subject's code on this thread now: a
+        frame of subject_call below, however far."""
+        frame = _getframe(1)
+        while frame is not None and frame.f_code is not _marker:
+            frame = frame.f_back
+        return frame is not None
+
     def subject_runs(_runs=runs_subject_code, _state=state):
         """Whether the subject's code runs on this thread now: the flags
         say so (they can only add), or the facts do."""
@@ -557,21 +565,34 @@ def main():
         def __torch_dispatch__(self, func, types, args=(), kwargs=None, *,
                                _arena_guard=(state, main_thread, threading.get_ident, finding, work_between,
                                              allowed_ids, interpreted, in_triton_launch, asked_by_triton,
-                                             observer, free_ops, interpreter_ops, fill_ops, getattr, id, sorted, str)):
+                                             observer, free_ops, interpreter_ops, fill_ops, runs_subject_code,
+                                             calling_subject, getattr, id, sorted, str)):
             # (The builtins too: the builtins module is every module's, its
             # names rebound with no audited event.)
             (state, main_thread, ident, finding, work_between, allowed_ids, interpreted, in_triton_launch,
-             asked_by_triton, observer, free_ops, interpreter_ops, fill_ops, getattr, id, sorted, str) = _arena_guard
+             asked_by_triton, observer, free_ops, interpreter_ops, fill_ops, subject_code, calling,
+             getattr, id, sorted, str) = _arena_guard
             # A tensor subclass's own dispatch runs after the guard has
             # passed the op on, where the guard is off: its ops unseen.
-            # The guard is on the runner's thread only while a request runs
-            # the subject's code: a flag that says otherwise was switched
-            # off from inside (it is reachable through the runner's
-            # frame), and the op is the subject's all the same.
+            # The guard is on the runner's thread from its first request to
+            # its last. With the flag down there, an op is the runner's own
+            # where none of the subject's code is on the stack; where some
+            # is, either the flag was switched off from inside a call (it is
+            # reachable through the runner's frame), or the runner's own
+            # work called the subject's code (a hook the subject put in a
+            # library the runner uses between requests: the JSON decoder
+            # that parses its requests, say), and the op is the subject's
+            # all the same.
             candidate = state["candidate"]
             if not candidate and ident() == main_thread:
-                finding("tampering: the runner's flag that a request runs the subject's code was switched "
-                        "off while one did")
+                if not subject_code():
+                    return func(*args, **(kwargs or {}))
+                if calling():
+                    finding("tampering: the runner's flag that a request runs the subject's code was "
+                            "switched off while one did")
+                else:
+                    finding("tampering: the subject's code ran in the runner's own time, called by its own "
+                            "work between requests (a hook in a library the runner uses)")
                 candidate = True
             if types:
                 finding("library compute: a tensor subclass's own dispatch ("
@@ -1058,29 +1079,29 @@ def main():
                     except (AttributeError, TypeError):
                         pass
 
-    def run_subject(thunk, _arena_run=(guard, state, observer, subject_call, check_seal, collected_in_runners_time,
+    def run_subject(thunk, _arena_run=(state, observer, subject_call, check_seal, collected_in_runners_time,
                                        counted, finding, gc.isenabled, gc.enable, gc.disable, gc.get_stats,
                                        LaunchObserver.SUBJECT, LaunchObserver.RUNNER)):
-        (guard, state, observer, subject_call, check_seal, collected_in_runners_time, counted, finding,
+        (state, observer, subject_call, check_seal, collected_in_runners_time, counted, finding,
          collecting, enable, disable, stats, subject_mode, runner_mode) = _arena_run
-        # The subject's code runs inside the guard: entering and leaving it
-        # (a push and a pop of torch's mode stack) are the runner's.
         if collecting():
             finding("tampering: the garbage collector was switched on outside the subject's calls (it "
                     "would run the subject's finalizers in the runner's own time)")
         collected_in_runners_time()
+        # (The guard is on this thread already, from the first request on:
+        # the subject's code runs inside it, and so does the runner's own
+        # work, where the guard tells the subject's code apart by the facts.)
         try:
-            with guard:
-                state["candidate"] = True
-                observer.watch(subject_mode)
-                enable()
-                try:
-                    return subject_call(thunk)
-                finally:
-                    disable()
-                    counted[0] = stats()  # no Python call between: the subject's collections
-                    observer.watch(runner_mode)
-                    state["candidate"] = False
+            state["candidate"] = True
+            observer.watch(subject_mode)
+            enable()
+            try:
+                return subject_call(thunk)
+            finally:
+                disable()
+                counted[0] = stats()  # no Python call between: the subject's collections
+                observer.watch(runner_mode)
+                state["candidate"] = False
         finally:
             check_seal()
 
@@ -1213,6 +1234,9 @@ def main():
     if held:
         raise RuntimeError("the runner's functions the subject's code can reach hold closure cells "
                            "(the subject's to rewrite): " + "; ".join(held))
+    # The guard on the runner's thread for good: pushed here, by the runner,
+    # and never popped (popping it is refused to the subject's code).
+    guard.__enter__()
     while True:
         while b"\n" not in buffer:
             data, fds, _, _ = recv_fds(sock, 1 << 20, 64)

@@ -78,7 +78,7 @@ from arena_buffers import BufferPool  # noqa: E402
 import torch  # noqa: E402
 from judge_rounds import TimingRounds  # noqa: E402
 from judge_support import (  # noqa: E402,F401  (public names of this module too)
-    SAMPLE_ELEMENTS, SUBJECTS, IdleGpu, IntegrityFailure, gather, sample_index, slot_bytes)
+    SAMPLE_ELEMENTS, SUBJECTS, IdleGpu, IntegrityFailure, gather, poison_value, sample_index, slot_bytes)
 
 def _resolve(ref, directory, prefix):
     """'file.py:function' inside `directory` -> the function (judge side only)."""
@@ -247,16 +247,37 @@ class Judge(TimingRounds):
         self.flush = None
         self._reference_key = None
         self._reference_outputs = {}
-        self.timeout_s = 300.0
+        self.stage_s = 300.0  # what the family allows one request of its own (init says)
+        self.deadline = None  # when the request being served must have its reply
         # Tests only: timing rounds on the CPU (the interpreter), whose times
         # mean nothing but whose checks of the timed calls are the GPU's.
         self.rounds_on_cpu = False
+
+    @property
+    def timeout_s(self):
+        """Seconds a runner's request may take now: what is left of the
+        request being served (a runner that hangs is given up on, and
+        named, before the family gives up on the judge; a slow start of the
+        runner eats into the same time), and at least one."""
+        if self.deadline is None:
+            return self.stage_s
+        return max(1.0, self.deadline - time.monotonic())
+
+    def serving(self, handler):
+        """HANDLER, served against a deadline of its own."""
+        def serve(req):
+            self.deadline = time.monotonic() + self.stage_s
+            try:
+                return handler(req)
+            finally:
+                self.deadline = None
+        return serve
 
     # -- setup ---------------------------------------------------------------
     def init(self, req):
         self.task = req["task"]
         self.device = req["device"]
-        self.timeout_s = float(req.get("timeout_s", 300))
+        self.stage_s = float(req.get("timeout_s", 300))
         section = self.task.get("family_section") or {}
         self.section = section
         harness_dir = req["dirs"]["baseline"]
@@ -412,12 +433,7 @@ class Judge(TimingRounds):
     @staticmethod
     def _poison(tensors):
         for t in tensors.values():
-            if t.is_floating_point():
-                t.fill_(float("nan"))
-            elif t.dtype == torch.bool:
-                t.fill_(True)
-            else:
-                t.fill_(torch.iinfo(t.dtype).min)
+            t.fill_(poison_value(t.dtype))
 
     def _expected(self, inputs, params):
         ref_inputs = {}
@@ -735,8 +751,9 @@ def selftest(task_dir):
 def serve():
     judge = Judge()
     try:
-        arena_harness.serve({"init": judge.init, "compile": judge.compile, "check": judge.check,
-                             "time": judge.time}, read=[_EARLY[0]] if _EARLY[0] else [])
+        arena_harness.serve({"init": judge.init, "compile": judge.serving(judge.compile),
+                             "check": judge.serving(judge.check), "time": judge.serving(judge.time)},
+                            read=[_EARLY[0]] if _EARLY[0] else [])
     finally:
         for r in list(judge.runners.values()) + list(_EARLY[1].values()):
             r.stop()

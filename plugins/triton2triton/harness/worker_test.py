@@ -231,6 +231,17 @@ class SampleTest(unittest.TestCase):
         self.assertTrue(torch.equal(worker.gather(t[:1], None), t[0]))
 
 
+class PoisonTest(unittest.TestCase):
+    def test_what_the_judge_writes_is_what_it_finds(self):
+        for dtype in (torch.float16, torch.bfloat16, torch.float32, torch.int32, torch.int64, torch.bool,
+                      torch.uint8):
+            t = torch.zeros(5, dtype=dtype)
+            worker.Judge._poison({"t": t})
+            self.assertTrue(bool(judge_support.poisoned(t).all()), dtype)
+            t[2] = 1 if dtype != torch.bool else False
+            self.assertEqual(judge_support.poisoned(t).tolist(), [True, True, False, True, True], dtype)
+
+
 class CompareSetsTest(unittest.TestCase):
     """A round's other sets, compared after it: a subject that skips the
     work of a few sets (hoping the chosen one is not among them) leaves
