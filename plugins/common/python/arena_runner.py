@@ -495,13 +495,11 @@ def main():
         """Whether the subject's code runs on this thread now, by the facts."""
         return _ident() != _main or _first(_getframe(1), _marker) is not None
 
-    def calling_subject(_getframe=sys._getframe, _marker=subject_call.__code__):
+    def calling_subject(_getframe=sys._getframe, _marker=subject_call.__code__, _first=first_frame,
+                        _every=lambda name: True):
         """Whether a request runs the subject's code on this thread now: a
         frame of subject_call below, however far."""
-        frame = _getframe(1)
-        while frame is not None and frame.f_code is not _marker:
-            frame = frame.f_back
-        return frame is not None
+        return _first(_getframe(1), _marker, _every) is not None
 
     def subject_runs(_runs=runs_subject_code, _state=state):
         """Whether the subject's code runs on this thread now: the flags
@@ -880,7 +878,7 @@ def main():
               _memory=own_memory, _mapped=_mapped_files, _observer_lib=_OBSERVER, _existing=existing,
               _installation=trusted_roots, finding=finding, _basename=os.path.basename,
               _realpath=os.path.realpath, bool=bool, getattr=getattr, id=id, int=int, isinstance=isinstance,
-              len=len, str=str, type=type):
+              len=len, map=map, str=str, type=type):
         # (What it rests on comes as default arguments: the runner's module
         # globals and closure cells are the subject's to rewrite.)
         if event == "object.__getattr__":
@@ -929,10 +927,7 @@ def main():
                 real = _realpath(name)
                 known = real in mapped and real.startswith(_installation)
             else:
-                known = False
-                for path in mapped:
-                    known = known or _basename(path) == name
-                known = known and bool(name)
+                known = bool(name) and name in map(_basename, mapped)
             refused = not known or base == _observer_lib or base.startswith("libcupti")
         if event == "open" and args and not isinstance(args[0], int) and _memory(args[0]):
             # The process's memory as a file: read and written through no
