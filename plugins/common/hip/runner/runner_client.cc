@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
@@ -244,8 +245,9 @@ Result<nlohmann::json> RunnerClient::Request(const nlohmann::json& req, double t
   if (!m.ok()) {
     if (m.status().code() == StatusCode::kDeadlineExceeded) {
       Stop();
-      return DeadlineExceeded(subject_ + ": no answer within " + std::to_string(static_cast<int>(timeout_s)) +
-                              " s (hung or too slow)");
+      char within[32];
+      std::snprintf(within, sizeof(within), "%.1f", timeout_s);
+      return DeadlineExceeded(subject_ + ": no answer within " + within + " s (hung or too slow)");
     }
     if (m.status().code() == StatusCode::kDataLoss) {
       return Failure("broke the protocol: " + m.status().message());

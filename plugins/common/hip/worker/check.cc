@@ -69,7 +69,7 @@ Json Judge::Check(const Json& req) {
     // The trial in the subject's lent memory: fresh inputs, poisoned outputs.
     size_t total = 0;
     auto [in, out] = Place(Specs(t.inputs), OutSpecs(t.out_shapes), 1, &total);
-    if (Status s = r->Reserve(vmm_, total, timeout_s_); !s.ok()) return RunnerFailure(r, s);
+    if (Status s = r->Reserve(vmm_, total, Left()); !s.ok()) return RunnerFailure(r, s);
     auto* base = reinterpret_cast<uint8_t*>(r->slab_ptr());
     // Without the device memory for the judge's copy, the inputs go up
     // from the host and come back down to be compared.

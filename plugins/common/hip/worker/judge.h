@@ -57,6 +57,12 @@ class Judge {
   Json Handle(const Json& req) {
     const std::string op = req.value("op", "");
     if (op == "init") return Init(req);
+    // A stage's request has the stage's limit from when it came, and each
+    // runner request within it what is left of that: a subject too slow
+    // over many requests is named here ("no answer within"), before the
+    // family's own limit kills this judge and blames it.
+    deadline_ = std::chrono::steady_clock::now() +
+                std::chrono::duration_cast<std::chrono::steady_clock::duration>(std::chrono::duration<double>(timeout_s_));
     if (op == "check") return CheckBelieved(req);
     if (op == "time") return Time(req);
     if (op == "load") return Load(req);
@@ -136,6 +142,13 @@ class Judge {
     return Reply("passed", subject + (runner_argv_[subject].empty() ? " forgotten" : " replaced"));
   }
 
+  // What is left of the request's limit, for one runner request (never
+  // nothing: a request past the deadline still gets a moment to answer).
+  double Left() const {
+    const double left = std::chrono::duration<double>(deadline_ - std::chrono::steady_clock::now()).count();
+    return std::max(0.05, left);
+  }
+
   // One line of the judge's log (log_dir/judge.log): where an evaluation's
   // time goes, request by request.
   void Log(const std::string& line) {
@@ -155,7 +168,7 @@ class Judge {
     auto& r = runners_[subject];
     if (r != nullptr && r->alive()) return r.get();
     r = std::make_unique<RunnerClient>(subject, argv->second, log_dir_ + "/runner-" + subject + ".log");
-    ARENA_RETURN_IF_ERROR(r->Start(timeout_s_));
+    ARENA_RETURN_IF_ERROR(r->Start(Left()));
     return r.get();
   }
 
@@ -171,7 +184,7 @@ class Judge {
   // One request to a runner whose answer must be "ok".
   Json Ask(RunnerClient* r, const Json& req, bool* ok) {
     *ok = false;
-    auto a = r->Request(req, timeout_s_);
+    auto a = r->Request(req, Left());
     if (!a.ok()) return RunnerFailure(r, a.status());
     if (!(*a)["ok"].get<bool>()) {
       const std::string why = a->value("why", std::string("failed"));
@@ -204,7 +217,7 @@ class Judge {
   // (or capture) that launched no kernel, when `must_launch`. Null when all
   // is well, or when the runner cannot observe (said in `observation_`).
   Json Observed(RunnerClient* r, bool must_launch, const std::string& when) {
-    auto a = r->Request({{"op", "observe"}}, timeout_s_);
+    auto a = r->Request({{"op", "observe"}}, Left());
     if (!a.ok()) return RunnerFailure(r, a.status());
     if (!(*a)["ok"].get<bool>()) return Reply("failed", r->subject() + ": " + a->value("why", std::string("observe")));
     if (a->contains("unobserved")) {
@@ -556,6 +569,7 @@ class Judge {
   std::map<std::string, std::string> observation_;  // per subject: "cupti" or "unobserved: why"
   Vmm vmm_;
   double timeout_s_ = 60;
+  std::chrono::steady_clock::time_point deadline_ = std::chrono::steady_clock::now();  // of the request served
   // Timed replays of captured graphs observed quietly (runner/observer.h).
   bool quiet_rounds_ = true;
   std::string log_dir_;

@@ -143,7 +143,7 @@ Json Judge::Time(const Json& req) {
   std::map<std::string, double> single;
   for (const auto& s : order) {
     RunnerClient* r = runners[s];
-    if (Status st = r->Reserve(vmm_, per_set, timeout_s_); !st.ok()) return RunnerFailure(r, st);
+    if (Status st = r->Reserve(vmm_, per_set, Left()); !st.ok()) return RunnerFailure(r, st);
     auto* base = reinterpret_cast<uint8_t*>(r->slab_ptr());
     for (size_t i = 0; i < in1.size(); ++i) {
       if (alone) {
@@ -267,14 +267,14 @@ Json Judge::Time(const Json& req) {
     mode = "graph";
     for (const auto& s : order) {
       RunnerClient* r = runners[s];
-      if (Status st = r->Reserve(vmm_, total, timeout_s_); !st.ok()) return RunnerFailure(r, st);
+      if (Status st = r->Reserve(vmm_, total, Left()); !st.ok()) return RunnerFailure(r, st);
       auto a = r->Request({{"op", "capture"},
                            {"quiet", quiet_rounds_},
                            {"sets", count},
                            {"in", Describe(in, r->slab_id())},
                            {"out", Describe(out, r->slab_id())},
                            {"params", plist}},
-                          timeout_s_);
+                          Left());
       if (!a.ok()) return RunnerFailure(r, a.status());
       if (!(*a)["ok"].get<bool>()) mode = "eager";
       if (Json seen = Observed(r, (*a)["ok"].get<bool>(), "while captured for timing"); !seen.is_null()) {
