@@ -30,7 +30,8 @@ TEST(HipAdversarial, TheSuiteHoldsEveryClassItClaims) {
   for (const char* name : {"honest", "count_calls", "cache_by_address", "answer_early", "modify_inputs",
                            "escape_probe", "kill_everyone", "slow_the_baseline", "host_compute", "pinned_host",
                            "vendor_library", "hmm_host", "l2_persist", "host_node", "device_copy", "share_memory",
-                           "skip_some_sets", "keep_by_content", "sloppy_when_timed", "launch_between_requests"}) {
+                           "skip_some_sets", "keep_by_content", "sloppy_when_timed", "launch_between_requests",
+                           "deferred_by_writes"}) {
     EXPECT_TRUE(names.count(name)) << name;
   }
 }

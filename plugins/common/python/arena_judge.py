@@ -200,8 +200,9 @@ def launch_findings(report, handles, fills, allows_ops):
     nothing but graph replays and torch's fills of its generator's state as
     a graph is captured; an op the task allows (A) runs only where the task
     allows one; nothing runs between requests (B). Whoever makes host
-    memory the GPU can reach (h), or hands device memory to another process
-    (x), it is not the runner."""
+    memory the GPU can reach (h), hands device memory to another process
+    (x), or leaves work to start later or in a context of its own (w), it
+    is not the runner."""
     findings = []
     if report["off"]:
         findings.append("tampering: the launch observer's callbacks were turned off")
@@ -215,6 +216,11 @@ def launch_findings(report, handles, fills, allows_ops):
         elif how == "x":
             findings.append(f"tampering: {name} handed device memory to another process (whose work on it "
                             "is not observed; seen by CUPTI)")
+        elif how == "w":
+            findings.append(f"tampering: {name} left work to start later (a wait on a memory value or a "
+                            "semaphore, which the judge's writes of a round's inputs would release while the "
+                            "runner is stopped, off the clock) or made a context of its own (which the "
+                            "runner's wait at the end of a call does not wait for; seen by CUPTI)")
         elif when == "B":
             findings.append(f"work between requests: kernel {name} launched while no request ran the "
                             "subject's code (a thread it left running; seen by CUPTI)")

@@ -299,6 +299,15 @@ class ObservedLaunchesTest(unittest.TestCase):
             found = self.findings([(when, "x", 0, "cuIpcGetMemHandle")], allows_ops=True)
             self.assertIn("tampering: cuIpcGetMemHandle handed device memory to another process", found[0])
 
+    def test_work_left_to_start_later_is_named(self):
+        # A stream waiting on a value the judge's writes would set, or a
+        # context of its own: whenever it came, the runner makes neither.
+        for when in "SRBA":
+            for call in ("cuStreamWaitValue32_v2", "cuCtxCreate_v2"):
+                found = self.findings([(when, "w", 0, call)], allows_ops=True)
+                self.assertEqual(len(found), 1)
+                self.assertIn(f"tampering: {call} left work to start later", found[0])
+
     def test_an_observer_switched_off_or_overflowing_is_named(self):
         self.assertIn("callbacks were turned off", self.findings([], off=1)[0])
         self.assertIn("some unseen", self.findings([], more=1)[0])

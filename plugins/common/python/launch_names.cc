@@ -60,12 +60,15 @@
 namespace {
 
 using arena::cupti::ForEachLaunchCallback;
+using arena::cupti::ForEachDeferredCallback;
 using arena::cupti::ForEachMemoryCallback;
 using arena::cupti::In;
+using arena::cupti::kDriverDeferred;
 using arena::cupti::kDriverExport;
 using arena::cupti::kDriverGraphLaunches;
 using arena::cupti::kDriverHostMemory;
 using arena::cupti::kDriverLaunches;
+using arena::cupti::kRuntimeDeferred;
 using arena::cupti::kRuntimeExport;
 using arena::cupti::kRuntimeHostMemory;
 using arena::cupti::kRuntimeLaunches;
@@ -155,10 +158,12 @@ void CUPTIAPI OnApi(void*, CUpti_CallbackDomain domain, CUpti_CallbackId id, con
     if (In(id, kDriverGraphLaunches)) Seen(when, 'g', nullptr, kGraph);
     if (In(id, kDriverHostMemory)) Seen(when, 'h', nullptr, info->functionName);
     if (In(id, kDriverExport)) Seen(when, 'x', nullptr, info->functionName);
+    if (In(id, kDriverDeferred)) Seen(when, 'w', nullptr, info->functionName);
   } else if (domain == CUPTI_CB_DOMAIN_RUNTIME_API) {
     if (In(id, kRuntimeLaunches)) Seen(when, 'r', nullptr, info->symbolName);
     if (In(id, kRuntimeHostMemory)) Seen(when, 'h', nullptr, info->functionName);
     if (In(id, kRuntimeExport)) Seen(when, 'x', nullptr, info->functionName);
+    if (In(id, kRuntimeDeferred)) Seen(when, 'w', nullptr, info->functionName);
   }
 }
 
@@ -174,7 +179,7 @@ bool StillOn() {
     uint32_t enabled = 0;
     return callback_state(&enabled, subscriber, d, id) == CUPTI_SUCCESS && enabled != 0;
   };
-  return ForEachLaunchCallback(on) && ForEachMemoryCallback(on);
+  return ForEachLaunchCallback(on) && ForEachMemoryCallback(on) && ForEachDeferredCallback(on);
 }
 
 }  // namespace
@@ -216,7 +221,8 @@ __attribute__((visibility("default"))) int arena_launches_start() {
   auto enable = [sub](CUpti_CallbackDomain d, CUpti_CallbackId id) {
     return enable_callback(1, sub, d, id) == CUPTI_SUCCESS;
   };
-  if (!ForEachLaunchCallback(enable) || !ForEachMemoryCallback(enable)) {
+  if (!ForEachLaunchCallback(enable) || !ForEachMemoryCallback(enable) ||
+      !ForEachDeferredCallback(enable)) {
     error = "CUPTI refused a launch callback";
     return -1;
   }

@@ -1,5 +1,10 @@
-# class: behaves differently under CUDA graph capture (GPU only)
-# expect: outputs are wrong|library compute|NaN
+# class: behaves differently under CUDA graph capture (GPU only): the graph
+# captured of its calls launches a kernel that writes nothing, so that a
+# timed replay costs almost nothing. Each subject's replay is held to its
+# eager calls on the same inputs: this one leaves its outputs unwritten
+# there, so both subjects are timed by calls, where it does the whole work
+# (no gain; on the H100 0.74-1.48x against the baseline, as honest_fast).
+# expect: pass
 # where: gpu
 
 import torch

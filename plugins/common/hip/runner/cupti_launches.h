@@ -1,8 +1,8 @@
 // The CUDA calls that launch GPU work, as CUPTI's callback ids: every way a
 // kernel starts (runtime or driver API, ordinary, extended or cooperative,
-// per-thread default stream or not) and a graph's launch; and the calls
+// per-thread default stream or not) and a graph's launch; the calls
 // that make host memory the GPU can reach or hand device memory to another
-// process. Shared by the observers that run inside a subject's process.
+// process; and those that leave work to start later, off the clock. Shared by the observers that run inside a subject's process.
 #ifndef ARENA_PLUGINS_COMMON_HIP_RUNNER_CUPTI_LAUNCHES_H_
 #define ARENA_PLUGINS_COMMON_HIP_RUNNER_CUPTI_LAUNCHES_H_
 
@@ -64,6 +64,33 @@ inline constexpr CUpti_CallbackId kRuntimeExport[] = {
     CUPTI_RUNTIME_TRACE_CBID_cudaMemPoolExportPointer_v11020,
 };
 
+// Work that starts later without a launch, or that the runner's
+// synchronisation does not wait for: a stream made to wait on a memory
+// value or an external semaphore (the judge's own writes of a round's
+// inputs or poison would start it while every runner is stopped, off the
+// clock), and a context of the subject's own (its streams are not the
+// runner's context's, so the runner's device-wide wait at the end of a
+// call does not wait for them). The runner itself makes none of these.
+inline constexpr CUpti_CallbackId kDriverDeferred[] = {
+    CUPTI_DRIVER_TRACE_CBID_cuStreamWaitValue32,        CUPTI_DRIVER_TRACE_CBID_cuStreamWaitValue32_ptsz,
+    CUPTI_DRIVER_TRACE_CBID_cuStreamWaitValue32_v2,     CUPTI_DRIVER_TRACE_CBID_cuStreamWaitValue32_v2_ptsz,
+    CUPTI_DRIVER_TRACE_CBID_cuStreamWaitValue64,        CUPTI_DRIVER_TRACE_CBID_cuStreamWaitValue64_ptsz,
+    CUPTI_DRIVER_TRACE_CBID_cuStreamWaitValue64_v2,     CUPTI_DRIVER_TRACE_CBID_cuStreamWaitValue64_v2_ptsz,
+    CUPTI_DRIVER_TRACE_CBID_cuStreamBatchMemOp,         CUPTI_DRIVER_TRACE_CBID_cuStreamBatchMemOp_ptsz,
+    CUPTI_DRIVER_TRACE_CBID_cuStreamBatchMemOp_v2,      CUPTI_DRIVER_TRACE_CBID_cuStreamBatchMemOp_v2_ptsz,
+    CUPTI_DRIVER_TRACE_CBID_cuGraphAddBatchMemOpNode,   CUPTI_DRIVER_TRACE_CBID_cuWaitExternalSemaphoresAsync,
+    CUPTI_DRIVER_TRACE_CBID_cuWaitExternalSemaphoresAsync_ptsz,
+    CUPTI_DRIVER_TRACE_CBID_cuCtxCreate,                CUPTI_DRIVER_TRACE_CBID_cuCtxCreate_v2,
+    CUPTI_DRIVER_TRACE_CBID_cuCtxCreate_v3,             CUPTI_DRIVER_TRACE_CBID_cuCtxCreate_v4,
+    CUPTI_DRIVER_TRACE_CBID_cuGreenCtxCreate,
+};
+inline constexpr CUpti_CallbackId kRuntimeDeferred[] = {
+    CUPTI_RUNTIME_TRACE_CBID_cudaWaitExternalSemaphoresAsync_v10000,
+    CUPTI_RUNTIME_TRACE_CBID_cudaWaitExternalSemaphoresAsync_ptsz_v10000,
+    CUPTI_RUNTIME_TRACE_CBID_cudaWaitExternalSemaphoresAsync_v11020,
+    CUPTI_RUNTIME_TRACE_CBID_cudaWaitExternalSemaphoresAsync_ptsz_v11020,
+};
+
 // f(domain, id) for every launch call above (a graph's included), each
 // one called; whether every one returned true.
 template <typename F>
@@ -84,6 +111,15 @@ bool ForEachMemoryCallback(F&& f) {
   for (CUpti_CallbackId id : kDriverExport) ok &= f(CUPTI_CB_DOMAIN_DRIVER_API, id);
   for (CUpti_CallbackId id : kRuntimeHostMemory) ok &= f(CUPTI_CB_DOMAIN_RUNTIME_API, id);
   for (CUpti_CallbackId id : kRuntimeExport) ok &= f(CUPTI_CB_DOMAIN_RUNTIME_API, id);
+  return ok;
+}
+
+// The same for the calls of deferred work.
+template <typename F>
+bool ForEachDeferredCallback(F&& f) {
+  bool ok = true;
+  for (CUpti_CallbackId id : kDriverDeferred) ok &= f(CUPTI_CB_DOMAIN_DRIVER_API, id);
+  for (CUpti_CallbackId id : kRuntimeDeferred) ok &= f(CUPTI_CB_DOMAIN_RUNTIME_API, id);
   return ok;
 }
 

@@ -16,12 +16,15 @@ namespace arena::hip2hip {
 namespace {
 
 using cupti::ForEachLaunchCallback;
+using cupti::ForEachDeferredCallback;
 using cupti::ForEachMemoryCallback;
 using cupti::In;
+using cupti::kDriverDeferred;
 using cupti::kDriverExport;
 using cupti::kDriverGraphLaunches;
 using cupti::kDriverHostMemory;
 using cupti::kDriverLaunches;
+using cupti::kRuntimeDeferred;
 using cupti::kRuntimeExport;
 using cupti::kRuntimeHostMemory;
 using cupti::kRuntimeLaunches;
@@ -53,6 +56,10 @@ constexpr CUpti_CallbackId kDriverToHost[] = {
 };
 
 constexpr char kExportWhy[] = ": device memory exported to another process (whose work on it is not observed)";
+constexpr char kDeferredWhy[] =
+    ": work left to start later (a wait on a memory value or semaphore, which the judge's writes of a "
+    "round's inputs would release while the runner is stopped, off the clock) or a context of its own "
+    "(which the runner's wait at the end of a call does not wait for)";
 
 // L2 kept for persisting accesses: lines a subject marks persisting stay in
 // the part of the L2 set aside for them, which the judge's eviction before
@@ -178,6 +185,7 @@ void CUPTIAPI OnApi(void*, CUpti_CallbackDomain domain, CUpti_CallbackId id, con
     if (In(id, kDriverHostMemory)) return observer->OnFinding(fn + ": host memory the GPU can reach", true);
     if (In(id, kDriverToHost)) return observer->OnFinding(fn + ": a copy from the GPU to the host");
     if (In(id, kDriverExport)) return observer->OnFinding(fn + kExportWhy, true);
+    if (In(id, kDriverDeferred)) return observer->OnFinding(fn + kDeferredWhy, true);
     if (id == CUPTI_DRIVER_TRACE_CBID_cuMemCreate) {
       const auto* p = static_cast<const cuMemCreate_params*>(info->functionParams);
       if (p->prop != nullptr && OnHost(p->prop->location.type)) {
@@ -196,6 +204,7 @@ void CUPTIAPI OnApi(void*, CUpti_CallbackDomain domain, CUpti_CallbackId id, con
     if (In(id, kRuntimeLaunches)) return observer->OnLaunch(false);
     if (In(id, kRuntimeHostMemory)) return observer->OnFinding(fn + ": host memory the GPU can reach", true);
     if (In(id, kRuntimeExport)) return observer->OnFinding(fn + kExportWhy, true);
+    if (In(id, kRuntimeDeferred)) return observer->OnFinding(fn + kDeferredWhy, true);
   }
 }
 
@@ -259,6 +268,7 @@ bool Observer::EnableWatched() {
   };
   bool ok = ForEachLaunchCallback(enable);
   ok &= ForEachMemoryCallback(enable);
+  ok &= ForEachDeferredCallback(enable);
   for (auto id : kDriverToHost) ok &= enable(CUPTI_CB_DOMAIN_DRIVER_API, id);
   for (auto id : kDriverPersisting) ok &= enable(CUPTI_CB_DOMAIN_DRIVER_API, id);
   for (auto id : kRuntimePersisting) ok &= enable(CUPTI_CB_DOMAIN_RUNTIME_API, id);
