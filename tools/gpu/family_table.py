@@ -51,6 +51,9 @@ def main():
     phases = Counter()  # the HIP worker's check phases, seconds over the family
     timing_phases = Counter()  # the judges' timing phases, seconds over the family
     drawn_by = Counter()  # Triton: how the timed rounds' inputs were drawn, configurations
+    # Triton: per subject, the longest wait for an idle GPU and wake before
+    # a clock started, and the configurations' median ones, in us.
+    before_clock = {}
     family = report["tasks"][0]["family"] if report["tasks"] else "?"
     nvcc = []  # hip families: the platform compiler's time per subject
     rtc = []  # the same, for subjects built by runtime compilation
@@ -84,6 +87,9 @@ def main():
             split["timing"] += t["stage"]["seconds"]
             timed_metrics = t["stage"].get("metrics") or {}
             timing_phases.update(timed_metrics.get("phases") or {})
+            for subject, seen in (timed_metrics.get("before_clock") or {}).items():
+                for what, v in seen.items():
+                    before_clock.setdefault((subject, what), []).append((v["median"], v["max"]))
             if "inputs_drawn_by" in timed_metrics:
                 drawn_by[timed_metrics["inputs_drawn_by"].split(" (")[0]] += 1
             if t["stage"]["status"] != "passed":
@@ -201,6 +207,10 @@ def main():
     if drawn_by:
         print("- timed rounds' inputs drawn by: " + ", ".join(
             f"{k} {v}" for k, v in sorted(drawn_by.items())))
+    if before_clock:
+        print("- before a subject's clock (us; median of the configurations' medians / longest): " +
+              ", ".join(f"{subject} {what.removesuffix('_us')} {median([m for m, _ in v]):.0f} / "
+                        f"{max(x for _, x in v):.0f}" for (subject, what), v in sorted(before_clock.items())))
     if nvcc:
         print(f"- nvcc compile time per subject (kernel.hip to a shared library, "
               f"{len(nvcc)} compiles): median {median(nvcc):.2f} s, max {max(nvcc):.2f} s")

@@ -115,6 +115,7 @@ class TimingRounds:
             for attempt in range(2):
                 for s, r in runners.items():
                     lent[s] = self._lend(r, layouts, count)
+                phases.lap("lend_s")
                 # Graph replay where both subjects can be captured (launch
                 # overhead out of the round), eager calls for both otherwise.
                 mode = "graph"
@@ -127,6 +128,7 @@ class TimingRounds:
                     self._raise_findings(r)
                     if not reply["ok"]:
                         mode = "eager"
+                phases.lap("capture_s")
                 # A graph replays what was captured: work a subject does
                 # where the capture does not reach (a kernel launched from
                 # a thread of its own, on that thread's stream) ran once, as
@@ -161,6 +163,7 @@ class TimingRounds:
                             raise IntegrityFailure([
                                 f"{s}: wrong when timed: the graph captured of its calls gives other "
                                 f"outputs than the calls on the same inputs: {detail}"])
+                phases.lap("hold_s")
                 # A round of each subject: resized so that the faster one's
                 # lasts about 5 ms (the estimate came from one eager call),
                 # but the slower one's no more than 50 ms (a subject 1000
@@ -173,6 +176,7 @@ class TimingRounds:
                 resized = int(min(cap, math.ceil(count * 5000.0 / max(fastest, 1.0))))
                 resized = max(1, min(resized, int(count * 50000.0 / max(slowest, 1.0))))
                 far_off = fastest < 4000.0 or slowest > 50000.0
+                phases.lap("size_s")
                 if attempt == 1 or not far_off or resized == count or self.rounds_on_cpu:
                     break
                 count = resized
@@ -200,6 +204,11 @@ class TimingRounds:
             phases.lap("setup_s")
             draws = self.round_draws(params, count)
             samples = {s: [] for s in SUBJECTS}
+            # Per subject and kept round, what came between its inputs being
+            # written and its clock starting: the wait for an idle GPU (every
+            # runner stopped) and the wake. Neither is on the clock; both are
+            # reported, so that runs tell what an honest subject's take.
+            before_clock = {s: {"quiet_us": [], "wake_us": []} for s in SUBJECTS}
             worst = {"max_abs_err": 0.0, "max_rel_err": 0.0}
             for i in range(rounds + 1):  # round 0 warms up and is not kept
                 # Both subjects get the same fresh sets: drawn into the
@@ -243,15 +252,20 @@ class TimingRounds:
                         r, (ids, views, slabs) = runners[s], lent[s]
                         request = {"op": "replay"} if mode == "graph" else \
                             {"op": "call", "sets": ids, "params": params}
+                        quiet_from = time.perf_counter()
                         busy = self.idle_gpu.wait()
                         if busy:
                             raise IntegrityFailure([
                                 "a subject left work running on the GPU for over 2 s after its "
                                 f"runner was stopped, before {s} was timed ({busy})"])
+                        quiet_us = (time.perf_counter() - quiet_from) * 1e6
                         r.freeze(False)
                         phases.lap("quiet_s")
                         # Woken outside the round: it was stopped.
-                        self._round_trip(r, {"op": "empty"})
+                        wake_us = self._round_trip(r, {"op": "empty"})
+                        if i > 0:
+                            before_clock[s]["quiet_us"].append(quiet_us)
+                            before_clock[s]["wake_us"].append(wake_us)
                         phases.lap("wake_s")
                         t0 = time.perf_counter()
                         reply = r.request(request, self.timeout_s)
@@ -328,7 +342,9 @@ class TimingRounds:
                   "-fresh-input-sets+secret-verified-set+interleaved")
         metrics = {"method": method, "sets_per_round": count, "inputs_drawn_by": draws.how,
                    "round_trip_us": overhead,
-                   "single_call_us": single, "verified": worst, "phases": phases.seconds}
+                   "single_call_us": single, "verified": worst, "phases": phases.seconds,
+                   "before_clock": {s: {k: {"median": median(v), "max": max(v)} for k, v in d.items() if v}
+                                    for s, d in before_clock.items()}}
         return make_reply("passed", method, metrics=metrics,
                           extra={"baseline_us": samples["baseline"],
                                  "candidate_us": samples["candidate"],
