@@ -339,6 +339,11 @@ Json Judge::Time(const Json& req) {
     std::vector<std::pair<Sample, HostTensor>> outputs;
   };
   std::vector<HeldRound> kept;
+  // Per subject and kept round, what came between its inputs being written
+  // and its clock starting: the wait for an idle GPU (every runner
+  // stopped) and the wake. Neither is on the clock; both are reported, so
+  // that runs tell what an honest subject's take.
+  std::map<std::string, std::map<std::string, std::vector<double>>> before_clock;
   // Output o's values `g` at the places `sample` against trial `t`'s
   // reference, at the checks' tolerance.
   auto against_reference = [&](size_t o, const Sample& sample, const HostTensor& g, const Trial& t) {
@@ -412,11 +417,14 @@ Json Judge::Time(const Json& req) {
       // subject launched from a thread of its own, to slow down whoever is
       // timed next): waited for, and a finding if it never ends. Then the
       // subject timed, alone.
+      const auto quiet_from = std::chrono::steady_clock::now();
       if (std::string busy = EvictAndWaitQuiet(quiet_us, round); !busy.empty()) {
         thaw_all();
         return Finding("a subject left work running on the GPU for over 2 s after its runner was stopped, "
                        "before " + s + " was timed (" + busy + ")");
       }
+      const double waited_us =
+          std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - quiet_from).count();
       r->Freeze(false);
       phases.Lap("quiet_s");  // runners stopped, L2 evicted, the GPU idle
       // One round trip first, in which the runner touches 4 bytes of its
@@ -428,10 +436,14 @@ Json Judge::Time(const Json& req) {
       // A graph's replay is then observed quietly (runner/observer.h): no
       // copy records, which would cost each of its kernels about a launch.
       Json woke;
-      RoundTrip(r, {{"op", "prime"}, {"quiet", quiet_rounds_ && mode == "graph"}}, &woke);
+      const double wake_us = RoundTrip(r, {{"op", "prime"}, {"quiet", quiet_rounds_ && mode == "graph"}}, &woke);
       if (!woke.is_null()) {
         thaw_all();
         return woke;
+      }
+      if (round > 0) {
+        before_clock[s]["quiet_us"].push_back(waited_us);
+        before_clock[s]["wake_us"].push_back(wake_us);
       }
       phases.Lap("wake_s");
       const auto t0 = std::chrono::steady_clock::now();
@@ -590,6 +602,12 @@ Json Judge::Time(const Json& req) {
                   {"verified", {{"max_abs_err", worst_abs}, {"max_rel_err", worst_rel}}},
                   {"observation", observation_},
                   {"phases", phases.ToJson()}};
+  for (const auto& [subject, seen] : before_clock) {
+    for (const auto& [what, us] : seen) {
+      metrics["before_clock"][subject][what] = {{"median", Median(us)},
+                                                {"max", *std::max_element(us.begin(), us.end())}};
+    }
+  }
   if (alone) {
     metrics["alone_rounds"] = {{"new_inputs", alone_.new_us.size()}, {"seen_inputs", alone_.seen_us.size()}};
   }
