@@ -631,18 +631,64 @@ def main():
         lambda self, _dispatch=LibraryGuard.__torch_dispatch__, _bind=types.MethodType: _bind(_dispatch, self),
         refuse_dispatch, refuse_dispatch))
 
-    def host_escape(name, _made=(subject_runs, in_triton_launch, finding)):
-        def wrapper(self, *args, _arena_escape=(getattr(torch.Tensor, name),) + _made + (name,), **kwargs):
-            original, runs, in_triton_launch, finding, name = _arena_escape
+    def host_escape(what, original, _made=(subject_runs, in_triton_launch, finding)):
+        def wrapper(*args, _arena_escape=(original, what) + _made, **kwargs):
+            original, what, runs, in_triton_launch, finding = _arena_escape
             if runs() and not in_triton_launch():
-                finding(f"host compute: Tensor.{name}() hands the data to the host")
-            return original(self, *args, **kwargs)
+                finding(f"host compute: {what} hands the data to the host")
+            return original(*args, **kwargs)
         return wrapper
+
+    def set_in_type(cls, name, value, _referents=gc.get_referents, _setattr=setattr):
+        """`cls.name = value`, where `cls` may be a built-in type whose
+        attributes cannot be set (torch._C's): its dictionary written and
+        its method cache told."""
+        if not cls.__flags__ & (1 << 8):  # not immutable
+            _setattr(cls, name, value)
+            return
+        import ctypes
+        _referents(cls.__dict__)[0][name] = value
+        ctypes.pythonapi.PyType_Modified(ctypes.py_object(cls))
+    # The methods that move a tensor's data between the lent memory and the
+    # host through no op the guard sees, in the class that defines each:
+    # replaced in torch.Tensor alone, one of torch._C.TensorBase's would
+    # still be called through the base (`torch._C.TensorBase.numpy(y)`).
     # (apply_, map_ and map2_ call a Python function on every element, in
-    # place: the host computes the outputs, through no op the guard sees.)
-    for name in ("numpy", "__array__", "__dlpack__", "tolist", "apply_", "map_", "map2_"):
-        if hasattr(torch.Tensor, name):
-            setattr(torch.Tensor, name, host_escape(name))
+    # place: the host computes the outputs.) A storage's own methods read
+    # and write its bytes as a file's (`_write_file`, `_set_from_file`),
+    # hand it to another process or map it by address: a subject's code
+    # takes no storage of a tensor (Triton's interpreter does, inside a
+    # launch), and those methods are named wherever a storage came from.
+    escapes = ((torch._C.TensorBase, ("numpy", "tolist", "apply_", "map_", "map2_", "untyped_storage")),
+               (torch.Tensor, ("__array__", "__dlpack__")),
+               (torch._C.StorageBase, ("_write_file", "_set_from_file", "_swap_data_ptr_", "_set_cdata",
+                                       "_resize_with_addr_", "_byteswap", "_get_shared_fd", "_share_fd_cpu_",
+                                       "_share_filename_cpu_", "_share_cuda_")),
+               (torch.UntypedStorage, ("_share_fd_cpu_", "_share_filename_cpu_")))
+    for cls, names in escapes:
+        owner = "Tensor" if cls in (torch.Tensor, torch._C.TensorBase) else "a storage's"
+        for name in names:
+            if name in vars(cls):
+                set_in_type(cls, name, host_escape(f"{owner}.{name}()".replace("a storage's.", "a storage's "),
+                                                   vars(cls)[name]))
+    # ... and torch._C's functions that do the same (a tensor to DLPack,
+    # whose consumers write to it; a storage made over any address; a
+    # storage saved to or loaded from a file by GPUDirect), in torch._C and
+    # wherever a module took its own name for one.
+    escaping = {}
+    for name in ("_to_dlpack", "_to_dlpack_versioned", "_construct_storage_from_data_pointer",
+                 "_gds_save_storage", "_gds_load_storage"):
+        original = getattr(torch._C, name, None)
+        if original is not None:
+            escaping[id(original)] = (original, host_escape(f"torch._C.{name}()", original))
+    for module in list(sys.modules.values()):
+        namespace = getattr(module, "__dict__", None)
+        if isinstance(namespace, dict):
+            for key, value in list(namespace.items()):
+                hit = escaping.get(id(value))
+                if hit is not None and value is hit[0]:
+                    namespace[key] = hit[1]
+    hit = value = original = escaping = None  # no original among the runner's locals (its frame is readable)
 
     extension_suffixes = tuple(importlib.machinery.EXTENSION_SUFFIXES)
 
