@@ -666,11 +666,11 @@ def main():
                                        "_share_filename_cpu_", "_share_cuda_")),
                (torch.UntypedStorage, ("_share_fd_cpu_", "_share_filename_cpu_")))
     for cls, names in escapes:
-        owner = "Tensor" if cls in (torch.Tensor, torch._C.TensorBase) else "a storage's"
+        tensor = cls in (torch.Tensor, torch._C.TensorBase)
         for name in names:
             if name in vars(cls):
-                set_in_type(cls, name, host_escape(f"{owner}.{name}()".replace("a storage's.", "a storage's "),
-                                                   vars(cls)[name]))
+                what = f"Tensor.{name}()" if tensor else f"a storage's {name}()"
+                set_in_type(cls, name, host_escape(what, vars(cls)[name]))
     # ... and torch._C's functions that do the same (a tensor to DLPack,
     # whose consumers write to it; a storage made over any address; a
     # storage saved to or loaded from a file by GPUDirect), in torch._C and
@@ -688,7 +688,7 @@ def main():
                 hit = escaping.get(id(value))
                 if hit is not None and value is hit[0]:
                     namespace[key] = hit[1]
-    hit = value = original = escaping = None  # no original among the runner's locals (its frame is readable)
+    hit = value = original = escaping = what = None  # no original among the runner's locals (its frame is readable)
 
     extension_suffixes = tuple(importlib.machinery.EXTENSION_SUFFIXES)
 

@@ -2,7 +2,8 @@
 // kernel starts (runtime or driver API, ordinary, extended or cooperative,
 // per-thread default stream or not) and a graph's launch; the calls
 // that make host memory the GPU can reach or hand device memory to another
-// process; and those that leave work to start later, off the clock. Shared by the observers that run inside a subject's process.
+// process; and those that leave work to start later, off the clock.
+// Shared by the observers that run inside a subject's process.
 #ifndef ARENA_PLUGINS_COMMON_HIP_RUNNER_CUPTI_LAUNCHES_H_
 #define ARENA_PLUGINS_COMMON_HIP_RUNNER_CUPTI_LAUNCHES_H_
 

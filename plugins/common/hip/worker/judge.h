@@ -61,8 +61,8 @@ class Judge {
     // runner request within it what is left of that: a subject too slow
     // over many requests is named here ("no answer within"), before the
     // family's own limit kills this judge and blames it.
-    deadline_ = std::chrono::steady_clock::now() +
-                std::chrono::duration_cast<std::chrono::steady_clock::duration>(std::chrono::duration<double>(timeout_s_));
+    deadline_ = std::chrono::steady_clock::now() + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                                                       std::chrono::duration<double>(timeout_s_));
     if (op == "check") return CheckBelieved(req);
     if (op == "time") return Time(req);
     if (op == "load") return Load(req);
