@@ -51,8 +51,9 @@ def main():
     phases = Counter()  # the HIP worker's check phases, seconds over the family
     timing_phases = Counter()  # the judges' timing phases, seconds over the family
     drawn_by = Counter()  # Triton: how the timed rounds' inputs were drawn, configurations
-    # Triton: per subject, the longest wait for an idle GPU and wake before
-    # a clock started, and the configurations' median ones, in us.
+    # Per subject (both judges report it), the longest wait for an idle GPU
+    # and wake before a clock started, and the configurations' median ones,
+    # in us.
     before_clock = {}
     family = report["tasks"][0]["family"] if report["tasks"] else "?"
     nvcc = []  # hip families: the platform compiler's time per subject

@@ -673,22 +673,16 @@ def main():
                 set_in_type(cls, name, host_escape(what, vars(cls)[name]))
     # ... and torch._C's functions that do the same (a tensor to DLPack,
     # whose consumers write to it; a storage made over any address; a
-    # storage saved to or loaded from a file by GPUDirect), in torch._C and
-    # wherever a module took its own name for one.
-    escaping = {}
+    # storage saved to or loaded from a file by GPUDirect): replaced below,
+    # with the ways past the guard, in torch._C and wherever a module took
+    # its own name for one (by id: the original, and what replaces it).
+    replaced = {}
     for name in ("_to_dlpack", "_to_dlpack_versioned", "_construct_storage_from_data_pointer",
                  "_gds_save_storage", "_gds_load_storage"):
         original = getattr(torch._C, name, None)
         if original is not None:
-            escaping[id(original)] = (original, host_escape(f"torch._C.{name}()", original))
-    for module in list(sys.modules.values()):
-        namespace = getattr(module, "__dict__", None)
-        if isinstance(namespace, dict):
-            for key, value in list(namespace.items()):
-                hit = escaping.get(id(value))
-                if hit is not None and value is hit[0]:
-                    namespace[key] = hit[1]
-    hit = value = original = escaping = what = None  # no original among the runner's locals (its frame is readable)
+            replaced[id(original)] = (original, host_escape(f"torch._C.{name}()", original))
+    what = None
 
     extension_suffixes = tuple(importlib.machinery.EXTENSION_SUFFIXES)
 
@@ -795,28 +789,27 @@ def main():
         namespaces[id(module)] = (module, new_namespace(args, kwargs))  # held: no new one takes its id
         return module
     del library_namespaces  # (reachable only through the two above: main's frame is readable)
-    bypasses = {}
     for name in _GUARD_BYPASSES:
         original = getattr(torch._C, name, None)
         if original is not None:
-            bypasses[id(original)] = (original, refuse_bypass("torch._C." + name, original))
+            replaced[id(original)] = (original, refuse_bypass("torch._C." + name, original))
     original = torch._C._dispatch_library
-    bypasses[id(original)] = (original, refuse_registration("torch._C._dispatch_library", new_library,
+    replaced[id(original)] = (original, refuse_registration("torch._C._dispatch_library", new_library,
                                                             new_namespace))
     original = getattr(torch._C, "_EnablePythonDispatcher", None)
     if original is not None:
-        bypasses[id(original)] = (original, refuse_registration(
+        replaced[id(original)] = (original, refuse_registration(
             "torch._C._EnablePythonDispatcher", original, lambda args, kwargs: "_"))
     for module in list(sys.modules.values()):
         namespace = getattr(module, "__dict__", None)
         if not isinstance(namespace, dict):
             continue
         for key, value in list(namespace.items()):
-            hit = bypasses.get(id(value))
+            hit = replaced.get(id(value))
             if hit is not None and value is hit[0]:
                 namespace[key] = hit[1]
     hit = value = None
-    del bypasses, original  # no original left among the runner's locals (its frame is readable)
+    del replaced, original  # no original left among the runner's locals (its frame is readable)
     # An operator called at a dispatch key of the caller's choosing skips
     # the keys above it, the guard's among them: an overload's `_op_dk`
     # (in every overload made so far, and in those torch makes later from
