@@ -56,6 +56,9 @@ class TimedRoundsOnTheCpuTest(unittest.TestCase):
         self.assertGreaterEqual(len(timed["candidate_us"]), 10)
         self.assertEqual(len(timed["baseline_us"]), len(timed["candidate_us"]))
         self.assertIn("eager-rounds-of-", timed["metrics"]["method"])
+        # Its calls were witnessed, and every one was done when it returned.
+        self.assertIn("+witnessed-calls", timed["metrics"]["method"])
+        self.assertGreater(min(timed["metrics"]["witnessed_calls"].values()), 0)
 
     def test_skipping_a_few_sets_when_timed_is_caught(self):
         check, timed = time_candidate("skip_some_sets.py")
@@ -93,6 +96,16 @@ class TimedRoundsOnTheCpuTest(unittest.TestCase):
         self.assertEqual(caught["status"], "failed", caught)
         self.assertIn("integrity", caught["detail"])
         self.assertRegex(caught["detail"], "work between requests|library compute")
+
+    def test_work_deferred_to_a_later_call_is_caught(self):
+        # Each call but a round's last returns with its outputs unwritten
+        # and the last computes them all: right when checked (one call at a
+        # time) and at every round's end; a witnessed call is seen unwritten.
+        check, timed = time_candidate("deferred_to_last_call.py")
+        self.assertEqual(check["status"], "passed", check)
+        self.assertEqual(timed["status"], "failed", timed)
+        self.assertIn("integrity", timed["detail"])
+        self.assertIn("work deferred to a later call", timed["detail"])
 
 
 if __name__ == "__main__":

@@ -20,7 +20,8 @@ says or re-points, the verdict is taken from these bytes.
     view = MappedBuffer.open(desc, fds, "cuda")  # runner
 
 Public API: BufferPool (the judge's side), MappedBuffer (the runner's),
-Buffer (one allocation and its views), CudaVmm (the driver calls).
+Buffer (one allocation and its views), CudaVmm (the driver calls), GraphChain
+(the driver calls that chain graphs captured one call each).
 """
 
 import ctypes
@@ -115,6 +116,47 @@ class CudaVmm:
         self._check("cuMemUnmap", ctypes.c_uint64(ptr), ctypes.c_size_t(size))
         self._check("cuMemAddressFree", ctypes.c_uint64(ptr), ctypes.c_size_t(size))
         self._check("cuMemRelease", ctypes.c_uint64(handle))
+
+
+class GraphChain:
+    """The driver calls that chain CUDA graphs, one captured per call, into
+    one graph (each a child graph node after the one before), instantiate
+    it and launch it. A chain of every call is what a timed round replays;
+    a chain of the first calls, then one of the rest, is a round with a
+    pause between them, where the judge witnesses a call's outputs: the
+    kernels run alike in both until the pause (arena_runner's capture)."""
+
+    def __init__(self):
+        self.lib = ctypes.CDLL("libcuda.so.1")
+
+    def _check(self, name, *args):
+        rc = getattr(self.lib, name)(*args)
+        if rc != 0:
+            raise RuntimeError(f"{name} failed with CUDA error {rc}")
+
+    def chain(self, graphs):
+        """An executable graph of GRAPHS (CUgraph handles, as ints), in order."""
+        graph, exe = ctypes.c_void_p(), ctypes.c_void_p()
+        self._check("cuGraphCreate", ctypes.byref(graph), ctypes.c_uint(0))
+        try:
+            last = None
+            for child in graphs:
+                node = ctypes.c_void_p()
+                deps = (ctypes.c_void_p * 1)(last) if last is not None else None
+                self._check("cuGraphAddChildGraphNode", ctypes.byref(node), graph, deps,
+                            ctypes.c_size_t(0 if last is None else 1), ctypes.c_void_p(child))
+                last = node.value
+            self._check("cuGraphInstantiateWithFlags", ctypes.byref(exe), graph, ctypes.c_ulonglong(0))
+        finally:
+            self.lib.cuGraphDestroy(graph)
+        return exe.value
+
+    def launch(self, exe, stream):
+        self._check("cuGraphLaunch", ctypes.c_void_p(exe), ctypes.c_void_p(stream))
+
+    def destroy(self, exe):
+        if exe:
+            self.lib.cuGraphExecDestroy(ctypes.c_void_p(exe))
 
 
 class Buffer:

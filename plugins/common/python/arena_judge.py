@@ -269,6 +269,9 @@ class RunnerClient:
         self._next_id = 0
         self.frozen_pids = None
         self.bound = {}  # first set id -> [Buffer]
+        # Called with I when the runner pauses after a witnessed call I (the
+        # request that asked for witnesses sets it), before it resumes.
+        self.on_pause = None
 
     # -- process ---------------------------------------------------------------
     def start(self):
@@ -436,6 +439,16 @@ class RunnerClient:
             if "finding" in msg and len(msg) == 1:
                 self._findings.append(str(msg["finding"])[:500])
                 self._heard += 1
+                continue
+            if "pause" in msg and "ok" not in msg:
+                # A witnessed call (arena_runner's call_sets): the runner has
+                # waited for its GPU and waits for the judge now.
+                at = msg["pause"]
+                if self.on_pause is None or type(at) is not int:
+                    self._fail("runner paused for a witness nobody asked for: not the protocol",
+                               protocol=True)
+                self.on_pause(at)
+                self.send({"op": "resume"})
                 continue
             seen = msg.pop("observed", None)
             self._observed = seen is not None

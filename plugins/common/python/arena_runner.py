@@ -17,12 +17,17 @@ descriptors ride along), one JSON line per reply on the same socket:
    "sets": [{name: {"buffer": i, "offset": bytes, "dtype", "shape"}}, ...]}
                                              (sets K, K+1, ...)
   {"op": "unbind", "ids": [K, ...]}          (what one bind mapped)
-  {"op": "call", "sets": [K, ...], "params": {...}}
+  {"op": "call", "sets": [K, ...], "params": {...}, "witness_chance": P}
+                                             (P optional: each call witnessed with
+                                             chance P, call_sets)
+  {"op": "resume"}                           (only after a {"pause": I} line: the
+                                             judge took the witness of call I)
   {"op": "capture", "sets": [K, ...], "params": {...}}   (CUDA graph over the sets)
   {"op": "replay"}                                         (the captured graph, once)
   {"op": "empty"}
 Replies: {"ok": true, ...} or {"ok": false, "error": "...", "log": "..."};
-findings: {"finding": "..."} lines, at any moment.
+findings: {"finding": "..."} lines, at any moment; {"pause": I} in a call
+whose call I (0-based) is witnessed (the judge answers "resume").
   {"op": "observer"}                         (before load: what observes launches)
 On a GPU, "observer"'s reply says what observes the launches ("cupti", or
 why nothing does); load then brings the judge's key for the observer's
@@ -63,7 +68,7 @@ import torch  # noqa: E402
 from torch.utils._python_dispatch import TorchDispatchMode  # noqa: E402
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from arena_buffers import MappedBuffer  # noqa: E402
+from arena_buffers import GraphChain, MappedBuffer  # noqa: E402
 
 _DTYPES = {name: getattr(torch, name) for name in (
     "float16", "bfloat16", "float32", "float64", "int8", "uint8", "int16", "int32", "int64",
@@ -391,9 +396,11 @@ def main():
         from triton.runtime import driver
         driver.active.get_current_device()
         MappedBuffer.prepare()
+        chains = GraphChain()
         warm_up_triton(torch)
         observer = LaunchObserver.start(os.path.join(os.path.dirname(os.path.abspath(__file__)), _OBSERVER))
     else:
+        chains = None
         observer = LaunchObserver.start(None)
 
         def synchronize():
@@ -908,7 +915,7 @@ def main():
     sets = {}
     mapped = {}  # first set id -> (number of sets, buffers)
     fn_box = [None]
-    graph_box = [None]
+    graph_box = [None, None]  # the captured calls (one graph each), and their chain
     pending_fds = []
     buffer = b""
     def audit(event, args, _runs=subject_runs, _trusted=trusted_file, _own_file=__file__,
@@ -1113,9 +1120,13 @@ def main():
                     except (AttributeError, TypeError):
                         pass
 
-    def run_subject(thunk, _arena_run=(state, observer, subject_call, check_seal, collected_in_runners_time,
-                                       counted, finding, gc.isenabled, gc.enable, gc.disable, gc.get_stats,
-                                       LaunchObserver.SUBJECT, LaunchObserver.RUNNER)):
+    def run_subject(thunk, marks_calls=False, _arena_run=(state, observer, subject_call, check_seal,
+                                                          collected_in_runners_time, counted, finding,
+                                                          gc.isenabled, gc.enable, gc.disable, gc.get_stats,
+                                                          LaunchObserver.SUBJECT, LaunchObserver.RUNNER)):
+        """Runs THUNK as the subject's code: the subject's own, or (with
+        MARKS_CALLS) the runner's, which calls the subject's through
+        subject_call itself."""
         (state, observer, subject_call, check_seal, collected_in_runners_time, counted, finding,
          collecting, enable, disable, stats, subject_mode, runner_mode) = _arena_run
         if collecting():
@@ -1130,7 +1141,7 @@ def main():
             observer.watch(subject_mode)
             enable()
             try:
-                return subject_call(thunk)
+                return thunk() if marks_calls else subject_call(thunk)
             finally:
                 disable()
                 counted[0] = stats()  # no Python call between: the subject's collections
@@ -1139,11 +1150,80 @@ def main():
         finally:
             check_seal()
 
-    def call_sets(ids, params, _arena_sets=(fn_box, sets)):
-        fn_box, sets = _arena_sets
+    def await_resume(_recv=sock.recv, _loads=loads, bytes=bytes, RuntimeError=RuntimeError):
+        """Waits for the judge's word that a witness is taken."""
+        data = b""
+        while not data.endswith(b"\n"):
+            chunk = _recv(4096)
+            if not chunk:
+                raise RuntimeError("the judge went away while it took a witness")
+            data += bytes(chunk)
+        if _loads(data) != {"op": "resume"}:
+            raise RuntimeError("not the protocol: the judge's resume after a witness expected")
+
+    def runners_own(thunk, _arena_own=(state, observer, LaunchObserver.SUBJECT, LaunchObserver.RUNNER)):
+        """THUNK, the runner's own work, run between two of the subject's
+        calls within one request (no code of the subject's on the stack):
+        the flag down and the launch observer on the runner's work, then
+        both as they were."""
+        state, observer, subject_mode, runner_mode = _arena_own
+        was = state["candidate"]
+        state["candidate"] = False
+        observer.watch(runner_mode)
+        try:
+            return thunk()
+        finally:
+            if was:
+                observer.watch(subject_mode)
+            state["candidate"] = was
+
+    def pause_for_witness(i, _arena_pause=(runners_own, synchronize, say, await_resume)):
+        """The GPU waited for, and the judge told that call I is done: it
+        copies that set's outputs into its own memory, where nothing the
+        subject does later reaches them, then says to resume."""
+        runners_own, synchronize, say, await_resume = _arena_pause
+
+        def pause(_i=i, _synchronize=synchronize, _say=say, _await_resume=await_resume):
+            _synchronize()
+            _say({"pause": _i})
+            _await_resume()
+        runners_own(pause)
+
+    def call_sets(ids, params, chance=0.0, pieces=None,
+                  _arena_sets=(fn_box, sets, subject_call, pause_for_witness, runners_own, os.urandom,
+                               int.from_bytes,
+                               functools.partial, enumerate, int,
+                               torch.cuda.CUDAGraph if device == "cuda" else None,
+                               torch.cuda.graph_pool_handle if device == "cuda" else None)):
+        """The subject called on each set of IDS, in order. With CHANCE, each
+        call is witnessed with that chance, drawn once it has returned: the
+        runner waits for the GPU and pauses while the judge copies the set's
+        outputs into its own memory (a call's work is done when it returns;
+        work left for a later call of the round, which would batch the
+        round's calls, is seen there). The subject cannot know which call is
+        witnessed before it returns, nor reach what the judge copied. With
+        PIECES (a list), each call is captured as a CUDA graph of its own,
+        appended there (all of them in one memory pool, replayed in order)."""
+        (fn_box, sets, subject_call, pause_for_witness, runners_own, urandom, from_bytes, partial, enumerate,
+         int, CUDAGraph, graph_pool_handle) = _arena_sets
         fn = fn_box[0]
-        for k in ids:
-            fn(**sets[k], **params)
+        bar = int(chance * 4294967296.0)
+        pool = graph_pool_handle() if pieces is not None else None
+        for i, k in enumerate(ids):
+            if pieces is None:
+                subject_call(partial(fn, **sets[k], **params))
+            else:
+                # (torch's capture fills its generators' state: the runner's
+                # own work, as it is between requests.)
+                piece = CUDAGraph(keep_graph=True)
+                runners_own(partial(piece.capture_begin, pool=pool))
+                try:
+                    subject_call(partial(fn, **sets[k], **params))
+                finally:
+                    runners_own(piece.capture_end)
+                pieces.append(piece)
+            if bar > 0 and from_bytes(urandom(4), "little") < bar:
+                pause_for_witness(i)
 
     def load(req, _arena_load=(cache_seed, observer, pending_fds, run_subject, state, workspace, fn_box)):
         cache_seed, observer, pending_fds, run_subject, state, workspace, fn_box = _arena_load
@@ -1192,9 +1272,18 @@ def main():
         mapped[int(req["first_id"])] = (len(req["sets"]), buffers)
         return {}
 
-    def unbind(req, _arena_unbind=(graph_box, mapped, run_subject, sets)):
-        graph_box, mapped, run_subject, sets = _arena_unbind
+    def drop_graph(_arena_drop=(graph_box, chains)):
+        """The captured calls and their chain let go of (the chain first:
+        it runs in the pieces' memory pool)."""
+        graph_box, chains = _arena_drop
+        exe, graph_box[1] = graph_box[1], None
+        if exe:
+            chains.destroy(exe)
         graph_box[0] = None
+
+    def unbind(req, _arena_unbind=(drop_graph, mapped, run_subject, sets)):
+        drop_graph, mapped, run_subject, sets = _arena_unbind
+        drop_graph()
         dropped, freed = [], []
         for first in req["ids"]:
             count, buffers = mapped.pop(int(first), (0, []))
@@ -1213,7 +1302,9 @@ def main():
         if fn_box[0] is None:
             raise RuntimeError("nothing loaded")
         before = state["launches"]
-        run_subject(functools.partial(call_sets, req["sets"], req["params"]))
+        chance = float(req.get("witness_chance", 0.0))
+        run_subject(functools.partial(call_sets, req["sets"], req["params"], min(max(chance, 0.0), 1.0)),
+                    marks_calls=True)
         synchronize()
         launches = state["launches"] - before
         if launches == 0:
@@ -1221,36 +1312,63 @@ def main():
         return {"launches": launches}
 
     def capture(req, _arena_capture=(call_sets, counted, device, finding, graph_box, run_subject, state,
-                                     synchronize)):
-        call_sets, counted, device, finding, graph_box, run_subject, state, synchronize = _arena_capture
+                                     synchronize, chains, drop_graph)):
+        (call_sets, counted, device, finding, graph_box, run_subject, state, synchronize, chains,
+         drop_graph) = _arena_capture
         if device != "cuda":
             raise RuntimeError("graph capture needs a GPU")
-        graph_box[0] = None
+        drop_graph()
         ids, params = req["sets"], req["params"]
         stream = torch.cuda.Stream()
         stream.wait_stream(torch.cuda.current_stream())
         with torch.cuda.stream(stream):
-            run_subject(functools.partial(call_sets, ids[:2], params))
+            run_subject(functools.partial(call_sets, ids[:2], params), marks_calls=True)
         torch.cuda.current_stream().wait_stream(stream)
         synchronize()
-        graph = torch.cuda.CUDAGraph()
         before = state["launches"]
-        # torch collects as a capture begins: the subject's garbage is
-        # collected first, observed as its code is, so that nothing of it
-        # is left for that collection (the runner's own) to finalize.
+        # The subject's garbage collected first, observed as its code is,
+        # so that nothing of it is left for a collection in the runner's
+        # own time to finalize.
         run_subject(gc.collect)
-        with torch.cuda.graph(graph):
+        # One graph per call, chained into one (arena_buffers.GraphChain):
+        # a timed round replays the chain, a witnessed round the chain of
+        # the first calls, a pause, then the rest (replay). Captured on a
+        # stream of the runner's own (not the default stream).
+        pieces = []
+        with torch.cuda.stream(stream):
             counted[0] = gc.get_stats()
-            run_subject(functools.partial(call_sets, ids, params))
+            run_subject(functools.partial(call_sets, ids, params, 0.0, pieces), marks_calls=True)
+        synchronize()
         if state["launches"] == before:
             finding("no Triton kernel was launched: the outputs came from elsewhere")
-        graph_box[0] = graph
+        graph_box[0] = tuple(pieces)
+        graph_box[1] = chains.chain([p.raw_cuda_graph() for p in pieces])
         return {}
 
-    def replay(req, _arena_replay=(graph_box, synchronize)):
-        graph_box, synchronize = _arena_replay
-        graph_box[0].replay()
-        synchronize()
+    def replay(req, _arena_replay=(graph_box, chains, synchronize, pause_for_witness, torch.cuda.current_stream,
+                                   int, len, RuntimeError)):
+        """The captured calls, once; with "witness_at": I, the calls up to
+        I, a pause for the judge's witness of call I, then the rest."""
+        graph_box, chains, synchronize, pause_for_witness, current_stream, int, len, RuntimeError = _arena_replay
+        pieces, whole = graph_box[0], graph_box[1]
+        at = req.get("witness_at")
+        if at is None:
+            chains.launch(whole, current_stream().cuda_stream)
+            synchronize()
+            return {}
+        at = int(at)
+        if not 0 <= at < len(pieces) - 1:
+            raise RuntimeError(f"no call {at} to witness in a graph of {len(pieces)} calls")
+        first = chains.chain([p.raw_cuda_graph() for p in pieces[:at + 1]])
+        rest = chains.chain([p.raw_cuda_graph() for p in pieces[at + 1:]])
+        try:
+            chains.launch(first, current_stream().cuda_stream)
+            pause_for_witness(at)
+            chains.launch(rest, current_stream().cuda_stream)
+            synchronize()
+        finally:
+            chains.destroy(first)
+            chains.destroy(rest)
         return {}
 
     def empty(req, _synchronize=synchronize):

@@ -16,6 +16,15 @@ from judge_support import (SUBJECTS, IntegrityFailure, Phases, compare_sets, gat
 
 CPU_ROUND_SETS = 6  # sets of a round on the CPU (tests only)
 REFERENCE_ROUNDS = 3  # rounds, chosen in secret, whose chosen set is held to the reference
+# Calls timed eagerly are witnessed (arena_runner's call_sets): each with
+# this chance over the round's sets, so about one round in five has one.
+WITNESSES_PER_ROUND = 0.25
+# Rounds added, at most, until each subject's runner has paused for a
+# witness (an honest one has, after the rounds, but for one time in 2000).
+WITNESS_ROUNDS_MORE = 40
+# Rounds of a captured graph whose replay pauses for a witness, at secret
+# places among the timed ones; not timed.
+GRAPH_WITNESS_ROUNDS = 4
 
 
 class _HostEvent:
@@ -191,6 +200,22 @@ class TimingRounds:
             # after the last round: no round's timing tells a subject that
             # it, or an earlier one, was held.
             held = set(rng.sample(range(1, rounds + 1), min(REFERENCE_ROUNDS, rounds)))
+            # Eager calls are witnessed: the runner pauses after a call drawn
+            # once it has returned, and the judge copies that set's outputs
+            # then; after the round they must be what the set holds at its
+            # end. A subject that leaves a call's work to a later call (to
+            # batch a round's calls into fewer launches, which its callers'
+            # calls, each waited for, never are) is caught in the rounds
+            # that witness a call it left. A captured graph is one graph per
+            # call, chained: in GRAPH_WITNESS_ROUNDS rounds, at secret places
+            # and not timed, its replay runs the chain of the calls up to one
+            # chosen in secret, pauses for its witness, then runs the rest;
+            # its kernels run as in a timed replay until the pause.
+            chance = WITNESSES_PER_ROUND / count if mode == "eager" else 0.0
+            graph_witnesses = GRAPH_WITNESS_ROUNDS if mode == "graph" and count > 1 else 0
+            untimed = set(rng.sample(range(1, rounds + graph_witnesses + 1), graph_witnesses))
+            rounds += graph_witnesses
+            witnessed = {s: 0 for s in SUBJECTS}
             kept = []  # (round, its chosen set's inputs, the candidate's outputs)
             # What evicting the L2 takes on an idle GPU, every runner stopped
             # (never more than it took before any subject ran: IdleGpu).
@@ -210,7 +235,12 @@ class TimingRounds:
             # reported, so that runs tell what an honest subject's take.
             before_clock = {s: {"quiet_us": [], "wake_us": []} for s in SUBJECTS}
             worst = {"max_abs_err": 0.0, "max_rel_err": 0.0}
-            for i in range(rounds + 1):  # round 0 warms up and is not kept
+            i = -1
+            while True:  # round 0 warms up and is not kept
+                i += 1
+                if i > rounds and (chance == 0.0 or min(witnessed.values()) > 0 or
+                                   i > rounds + WITNESS_ROUNDS_MORE):
+                    break
                 # Both subjects get the same fresh sets: drawn into the
                 # first one's memory and copied to the other's, outputs
                 # poisoned, while every runner is stopped and the GPU is
@@ -222,6 +252,7 @@ class TimingRounds:
                 order = SUBJECTS if i % 2 == 0 else SUBJECTS[::-1]
                 secret = rng.randrange(count)
                 snapshots = {}
+                witnesses = {s: [] for s in SUBJECTS}  # (call, {name: its outputs then})
                 try:
                     for any_runner in runners.values():
                         any_runner.freeze(True)
@@ -251,7 +282,11 @@ class TimingRounds:
                     for s in order:
                         r, (ids, views, slabs) = runners[s], lent[s]
                         request = {"op": "replay"} if mode == "graph" else \
-                            {"op": "call", "sets": ids, "params": params}
+                            {"op": "call", "sets": ids, "params": params, "witness_chance": chance}
+                        if i in untimed:
+                            request["witness_at"] = rng.randrange(count - 1)
+                        if chance > 0.0 or i in untimed:
+                            r.on_pause = self._witness(views, names, witnesses[s])
                         quiet_from = time.perf_counter()
                         busy = self.idle_gpu.wait()
                         if busy:
@@ -275,6 +310,7 @@ class TimingRounds:
                         snap_end.record()
                         snap_end.synchronize()
                         elapsed = (time.perf_counter() - t0) * 1e6
+                        r.on_pause = None
                         r.freeze(True, settle=False)  # the next round's freeze waits
                         phases.lap("round_s")
                         self._accept(r, reply)
@@ -283,8 +319,12 @@ class TimingRounds:
                                 raise IntegrityFailure([f"{s}: input '{name}' was modified in a "
                                                         f"timed call (round {i})"])
                         work = elapsed - snap_start.elapsed_time(snap_end) * 1e3 - overhead
-                        if i > 0:
+                        if i > 0 and i not in untimed:
                             samples[s].append(max(work, 0.0) / count)
+                        if i in untimed and [c for c, _ in witnesses[s]] != [request["witness_at"]]:
+                            raise IntegrityFailure([
+                                f"tampering: {s}'s runner was asked to pause for a witness of call "
+                                f"{request['witness_at']} and paused at {[c for c, _ in witnesses[s]]}"])
                 finally:
                     for any_runner in runners.values():
                         any_runner.freeze(False)
@@ -318,10 +358,30 @@ class TimingRounds:
                             raise IntegrityFailure([
                                 f"candidate: {what} differ from the baseline's on the same "
                                 f"inputs (round {i}): {detail}"])
+                for s in SUBJECTS:
+                    witnessed[s] += len(witnesses[s])
+                    for call, copies in witnesses[s]:
+                        if not 0 <= call < count:
+                            raise IntegrityFailure([f"tampering: {s}'s runner paused for a witness of call "
+                                                    f"{call}, in a round of {count} (round {i})"])
+                        at_end = lent[s][1][call]
+                        for name in names:
+                            if name not in copies or not bitwise_equal(copies[name], at_end[name]):
+                                raise IntegrityFailure([
+                                    f"{s}: work deferred to a later call: call {call + 1} of {count} in "
+                                    f"round {i} returned with its outputs not all written ('{name}' "
+                                    "was witnessed then, and differs from what it holds at the round's end)"])
+                    del witnesses[s][:]
                 if i in held:
                     kept.append((i, originals, snapshots["candidate"]))
                 del originals
                 phases.lap("verify_s")
+            for s, seen in witnessed.items():
+                if chance > 0.0 and seen == 0:
+                    raise IntegrityFailure([
+                        f"tampering: {s}'s runner never paused for a witness in {i} rounds of {count} calls "
+                        f"(each call witnessed with a chance of {chance:.3g}: its draws or its pauses were "
+                        "kept from the judge)"])
             for i, originals, got in kept:
                 expected = self._expected(originals, params)
                 detail = self._held_to_reference(names, got, expected, worst)
@@ -339,16 +399,30 @@ class TimingRounds:
         for r in runners.values():
             self._raise_findings(r)  # what the last unbinds saw is this stage's
         method = (f"judge-clock+{'cuda-graph' if mode == 'graph' else 'eager'}-rounds-of-{count}"
-                  "-fresh-input-sets+secret-verified-set+interleaved")
+                  "-fresh-input-sets+secret-verified-set+interleaved" +
+                  ("+witnessed-calls" if chance or untimed else ""))
         metrics = {"method": method, "sets_per_round": count, "inputs_drawn_by": draws.how,
                    "round_trip_us": overhead,
                    "single_call_us": single, "verified": worst, "phases": phases.seconds,
+                   "witnessed_calls": witnessed if chance or untimed else None,
                    "before_clock": {s: {k: {"median": median(v), "max": max(v)} for k, v in d.items() if v}
                                     for s, d in before_clock.items()}}
         return make_reply("passed", method, metrics=metrics,
                           extra={"baseline_us": samples["baseline"],
                                  "candidate_us": samples["candidate"],
                                  "paired": True})  # sample i of each: round i
+
+    def _witness(self, views, names, into):
+        """What the judge does as a runner pauses after call I (arena_judge's
+        on_pause): that set's outputs copied into the judge's own memory,
+        where no later call of the subject's reaches them."""
+        def take(call, _views=views, _names=names, _into=into):
+            if 0 <= call < len(_views):
+                _into.append((call, {n: _views[call][n].clone() for n in _names}))
+                self._sync()
+            else:
+                _into.append((call, {}))
+        return take
 
     def _timed_eviction(self):
         """Microseconds from submitting an L2 eviction to its end, on the
