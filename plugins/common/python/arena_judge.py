@@ -269,9 +269,12 @@ class RunnerClient:
         self._next_id = 0
         self.frozen_pids = None
         self.bound = {}  # first set id -> [Buffer]
-        # Called with I when the runner pauses after a witnessed call I (the
-        # request that asked for witnesses sets it), before it resumes.
+        # Called with I when the runner pauses after a witnessed call I, or
+        # between the two parts of a replay whose first ends with call I
+        # (the timing rounds set them), before it goes on.
         self.on_pause = None
+        self.on_split = None
+        self._splits = 0  # splits heard in this request's reply (one at most)
 
     # -- process ---------------------------------------------------------------
     def start(self):
@@ -440,15 +443,21 @@ class RunnerClient:
                 self._findings.append(str(msg["finding"])[:500])
                 self._heard += 1
                 continue
-            if "pause" in msg and "ok" not in msg:
-                # A witnessed call (arena_runner's call_sets): the runner has
-                # waited for its GPU and waits for the judge now.
-                at = msg["pause"]
-                if self.on_pause is None or type(at) is not int:
-                    self._fail("runner paused for a witness nobody asked for: not the protocol",
-                               protocol=True)
-                self.on_pause(at)
-                self.send({"op": "resume"})
+            if ("pause" in msg or "split" in msg) and "ok" not in msg:
+                # A witnessed call (arena_runner's call_sets: the runner has
+                # waited for its GPU), or a replay between its two parts
+                # (arena_runner's replay): the runner waits for the judge,
+                # which may take a witness first (on_pause, on_split).
+                word = "pause" if "pause" in msg else "split"
+                at = msg[word]
+                if type(at) is not int or (word == "split" and self._splits):
+                    self._fail(f"runner sent a {word} that is not the protocol", protocol=True)
+                if word == "split":
+                    self._splits += 1
+                handler = self.on_pause if word == "pause" else self.on_split
+                if handler is not None:
+                    handler(at)
+                self.send({"op": "resume" if word == "pause" else "go"})
                 continue
             seen = msg.pop("observed", None)
             self._observed = seen is not None
@@ -545,6 +554,7 @@ class RunnerClient:
         if self._buffer.strip():
             self._fail("runner sent a reply nobody asked for: not the protocol",
                        protocol=True)
+        self._splits = 0
         self.send(obj, fds)
         reply = self.receive(timeout_s)
         if not isinstance(reply.get("ok"), bool):

@@ -17,17 +17,24 @@ descriptors ride along), one JSON line per reply on the same socket:
    "sets": [{name: {"buffer": i, "offset": bytes, "dtype", "shape"}}, ...]}
                                              (sets K, K+1, ...)
   {"op": "unbind", "ids": [K, ...]}          (what one bind mapped)
-  {"op": "call", "sets": [K, ...], "params": {...}, "witness_chance": P}
-                                             (P optional: each call witnessed with
-                                             chance P, call_sets)
+  {"op": "call", "sets": [K, ...], "params": {...}}
+                                             (of several sets: each call witnessed
+                                             with a chance of 0.25 over their number,
+                                             call_sets)
   {"op": "resume"}                           (only after a {"pause": I} line: the
                                              judge took the witness of call I)
-  {"op": "capture", "sets": [K, ...], "params": {...}}   (CUDA graph over the sets)
-  {"op": "replay"}                                         (the captured graph, once)
+  {"op": "capture", "sets": [K, ...], "params": {...}, "marker": M}
+                                             (a CUDA graph per call, chained: set M's
+                                             "marker", an int32, marks a first part's end)
+  {"op": "replay", "split": J}               (the captured calls, once: the J-th of the
+                                             runner's splits; between its parts a
+                                             {"split": I} line, I the first part's last
+                                             call, and the judge's {"op": "go"})
   {"op": "empty"}
 Replies: {"ok": true, ...} or {"ok": false, "error": "...", "log": "..."};
 findings: {"finding": "..."} lines, at any moment; {"pause": I} in a call
-whose call I (0-based) is witnessed (the judge answers "resume").
+whose call I (0-based) is witnessed (the judge answers "resume");
+{"split": I} in a replay (the judge answers "go").
   {"op": "observer"}                         (before load: what observes launches)
 On a GPU, "observer"'s reply says what observes the launches ("cupti", or
 why nothing does); load then brings the judge's key for the observer's
@@ -145,6 +152,12 @@ _TRITON_FILLS = ("fill", "zero")
 # Requests that run none of the subject's code (what was seen before them
 # is told with the next request that runs it).
 _RUNNERS_OWN = ("bind", "replay", "empty", "observer")
+# A round of eager calls has this many witnessed, on average (call_sets).
+_WITNESSES_PER_ROUND = 0.25
+# The splits of a captured round's chain every replay picks among (capture).
+_SPLITS = 4
+# The requests that take the captured calls and hand them back (main's loop).
+_GRAPH_OPS = ("capture", "replay", "unbind")
 
 
 def closures_reachable(roots):
@@ -915,7 +928,6 @@ def main():
     sets = {}
     mapped = {}  # first set id -> (number of sets, buffers)
     fn_box = [None]
-    graph_box = [None, None]  # the captured calls (one graph each), and their chain
     pending_fds = []
     buffer = b""
     def audit(event, args, _runs=subject_runs, _trusted=trusted_file, _own_file=__file__,
@@ -1150,16 +1162,16 @@ def main():
         finally:
             check_seal()
 
-    def await_resume(_recv=sock.recv, _loads=loads, bytes=bytes, RuntimeError=RuntimeError):
-        """Waits for the judge's word that a witness is taken."""
+    def await_word(word, _recv=sock.recv, _loads=loads, bytes=bytes, RuntimeError=RuntimeError):
+        """Waits for the judge's {"op": WORD} (it took a witness, or may)."""
         data = b""
         while not data.endswith(b"\n"):
             chunk = _recv(4096)
             if not chunk:
                 raise RuntimeError("the judge went away while it took a witness")
             data += bytes(chunk)
-        if _loads(data) != {"op": "resume"}:
-            raise RuntimeError("not the protocol: the judge's resume after a witness expected")
+        if _loads(data) != {"op": word}:
+            raise RuntimeError(f"not the protocol: the judge's {word} expected")
 
     def runners_own(thunk, _arena_own=(state, observer, LaunchObserver.SUBJECT, LaunchObserver.RUNNER)):
         """THUNK, the runner's own work, run between two of the subject's
@@ -1177,23 +1189,24 @@ def main():
                 observer.watch(subject_mode)
             state["candidate"] = was
 
-    def pause_for_witness(i, _arena_pause=(runners_own, synchronize, say, await_resume)):
+    def pause_for_witness(i, _arena_pause=(runners_own, synchronize, say, await_word)):
         """The GPU waited for, and the judge told that call I is done: it
         copies that set's outputs into its own memory, where nothing the
         subject does later reaches them, then says to resume."""
-        runners_own, synchronize, say, await_resume = _arena_pause
+        runners_own, synchronize, say, await_word = _arena_pause
 
-        def pause(_i=i, _synchronize=synchronize, _say=say, _await_resume=await_resume):
+        def pause(_i=i, _synchronize=synchronize, _say=say, _await_word=await_word):
             _synchronize()
             _say({"pause": _i})
-            _await_resume()
+            _await_word("resume")
         runners_own(pause)
 
-    def call_sets(ids, params, chance=0.0, pieces=None,
+    def call_sets(ids, params, chance=0.0, capture=False,
                   _arena_sets=(fn_box, sets, subject_call, pause_for_witness, runners_own, os.urandom,
-                               int.from_bytes,
-                               functools.partial, enumerate, int,
+                               int.from_bytes, functools.partial, enumerate, int,
                                torch.cuda.CUDAGraph if device == "cuda" else None,
+                               torch.cuda.CUDAGraph.capture_begin if device == "cuda" else None,
+                               torch.cuda.CUDAGraph.capture_end if device == "cuda" else None,
                                torch.cuda.graph_pool_handle if device == "cuda" else None)):
         """The subject called on each set of IDS, in order. With CHANCE, each
         call is witnessed with that chance, drawn once it has returned: the
@@ -1202,28 +1215,33 @@ def main():
         work left for a later call of the round, which would batch the
         round's calls, is seen there). The subject cannot know which call is
         witnessed before it returns, nor reach what the judge copied. With
-        PIECES (a list), each call is captured as a CUDA graph of its own,
-        appended there (all of them in one memory pool, replayed in order)."""
+        CAPTURE, each call is captured as a CUDA graph of its own (all of
+        them in one memory pool, replayed in order), and the graphs are
+        returned in the order of the calls: a tuple, which the subject's
+        code cannot reorder (nor, calling their classes' own methods, make
+        a graph answer for another)."""
         (fn_box, sets, subject_call, pause_for_witness, runners_own, urandom, from_bytes, partial, enumerate,
-         int, CUDAGraph, graph_pool_handle) = _arena_sets
+         int, CUDAGraph, capture_begin, capture_end, graph_pool_handle) = _arena_sets
         fn = fn_box[0]
         bar = int(chance * 4294967296.0)
-        pool = graph_pool_handle() if pieces is not None else None
+        pool = graph_pool_handle() if capture else None
+        captured = ()
         for i, k in enumerate(ids):
-            if pieces is None:
+            if not capture:
                 subject_call(partial(fn, **sets[k], **params))
             else:
                 # (torch's capture fills its generators' state: the runner's
                 # own work, as it is between requests.)
                 piece = CUDAGraph(keep_graph=True)
-                runners_own(partial(piece.capture_begin, pool=pool))
+                runners_own(partial(capture_begin, piece, pool=pool))
                 try:
                     subject_call(partial(fn, **sets[k], **params))
                 finally:
-                    runners_own(piece.capture_end)
-                pieces.append(piece)
+                    runners_own(partial(capture_end, piece))
+                captured += (piece,)
             if bar > 0 and from_bytes(urandom(4), "little") < bar:
                 pause_for_witness(i)
+        return captured
 
     def load(req, _arena_load=(cache_seed, observer, pending_fds, run_subject, state, workspace, fn_box)):
         cache_seed, observer, pending_fds, run_subject, state, workspace, fn_box = _arena_load
@@ -1272,18 +1290,23 @@ def main():
         mapped[int(req["first_id"])] = (len(req["sets"]), buffers)
         return {}
 
-    def drop_graph(_arena_drop=(graph_box, chains)):
-        """The captured calls and their chain let go of (the chain first:
-        it runs in the pieces' memory pool)."""
-        graph_box, chains = _arena_drop
-        exe, graph_box[1] = graph_box[1], None
-        if exe:
-            chains.destroy(exe)
-        graph_box[0] = None
+    # The captured calls and their chains (capture) are kept where the
+    # subject's code cannot rewrite them: a local of the main loop's (this
+    # function's, not a cell), handed to the requests that use them
+    # (_GRAPH_OPS) and taken back from them. Were they in a list, its code
+    # could put chains of its own making there (the runner's GraphChain is
+    # within its reach), run in witnessed rounds and timed ones alike but
+    # not in the order the calls were made.
+    def drop_graph(graphs, _chains=chains):
+        """The captured calls and their chains let go of (the chains first:
+        they run in the calls' memory pool)."""
+        for _, first, rest in (graphs[1] if graphs else ()):
+            _chains.destroy(first)
+            _chains.destroy(rest)
 
-    def unbind(req, _arena_unbind=(drop_graph, mapped, run_subject, sets)):
+    def unbind(req, graphs, _arena_unbind=(drop_graph, mapped, run_subject, sets)):
         drop_graph, mapped, run_subject, sets = _arena_unbind
-        drop_graph()
+        drop_graph(graphs)
         dropped, freed = [], []
         for first in req["ids"]:
             count, buffers = mapped.pop(int(first), (0, []))
@@ -1295,29 +1318,35 @@ def main():
         run_subject(dropped.clear)
         for buf in freed:
             buf.free()
-        return {}
+        return {}, None
 
-    def call(req, _arena_call=(call_sets, finding, fn_box, run_subject, state, synchronize)):
-        call_sets, finding, fn_box, run_subject, state, synchronize = _arena_call
+    def call(req, _arena_call=(call_sets, finding, fn_box, run_subject, state, synchronize, _WITNESSES_PER_ROUND,
+                               len)):
+        call_sets, finding, fn_box, run_subject, state, synchronize, witnesses_per_round, len = _arena_call
         if fn_box[0] is None:
             raise RuntimeError("nothing loaded")
         before = state["launches"]
-        chance = float(req.get("witness_chance", 0.0))
-        run_subject(functools.partial(call_sets, req["sets"], req["params"], min(max(chance, 0.0), 1.0)),
-                    marks_calls=True)
+        # Calls of several sets are witnessed (call_sets): nothing in the
+        # request says whether, which a thread of the subject's could
+        # rewrite before it is read.
+        ids = req["sets"]
+        chance = witnesses_per_round / len(ids) if len(ids) > 1 else 0.0
+        run_subject(functools.partial(call_sets, ids, req["params"], chance), marks_calls=True)
         synchronize()
         launches = state["launches"] - before
         if launches == 0:
             finding("no Triton kernel was launched: the outputs came from elsewhere")
         return {"launches": launches}
 
-    def capture(req, _arena_capture=(call_sets, counted, device, finding, graph_box, run_subject, state,
-                                     synchronize, chains, drop_graph)):
-        (call_sets, counted, device, finding, graph_box, run_subject, state, synchronize, chains,
-         drop_graph) = _arena_capture
+    def capture(req, graphs, _arena_capture=(call_sets, counted, device, finding, run_subject, state,
+                                             synchronize, chains, drop_graph, sets, os.urandom, int.from_bytes,
+                                             int, len, tuple, RuntimeError, _SPLITS,
+                                             torch._C._CUDAGraph.raw_cuda_graph if device == "cuda" else None)):
+        (call_sets, counted, device, finding, run_subject, state, synchronize, chains, drop_graph, sets,
+         urandom, from_bytes, int, len, tuple, RuntimeError, _SPLITS, raw_graph) = _arena_capture
+        drop_graph(graphs)
         if device != "cuda":
             raise RuntimeError("graph capture needs a GPU")
-        drop_graph()
         ids, params = req["sets"], req["params"]
         stream = torch.cuda.Stream()
         stream.wait_stream(torch.cuda.current_stream())
@@ -1334,42 +1363,55 @@ def main():
         # a timed round replays the chain, a witnessed round the chain of
         # the first calls, a pause, then the rest (replay). Captured on a
         # stream of the runner's own (not the default stream).
-        pieces = []
         with torch.cuda.stream(stream):
             counted[0] = gc.get_stats()
-            run_subject(functools.partial(call_sets, ids, params, 0.0, pieces), marks_calls=True)
+            pieces = run_subject(functools.partial(call_sets, ids, params, 0.0, True), marks_calls=True)
         synchronize()
         if state["launches"] == before:
             finding("no Triton kernel was launched: the outputs came from elsewhere")
-        graph_box[0] = tuple(pieces)
-        graph_box[1] = chains.chain([p.raw_cuda_graph() for p in pieces])
-        return {}
-
-    def replay(req, _arena_replay=(graph_box, chains, synchronize, pause_for_witness, torch.cuda.current_stream,
-                                   int, len, RuntimeError)):
-        """The captured calls, once; with "witness_at": I, the calls up to
-        I, a pause for the judge's witness of call I, then the rest."""
-        graph_box, chains, synchronize, pause_for_witness, current_stream, int, len, RuntimeError = _arena_replay
-        pieces, whole = graph_box[0], graph_box[1]
-        at = req.get("witness_at")
-        if at is None:
-            chains.launch(whole, current_stream().cuda_stream)
-            synchronize()
-            return {}
-        at = int(at)
-        if not 0 <= at < len(pieces) - 1:
-            raise RuntimeError(f"no call {at} to witness in a graph of {len(pieces)} calls")
-        first = chains.chain([p.raw_cuda_graph() for p in pieces[:at + 1]])
-        rest = chains.chain([p.raw_cuda_graph() for p in pieces[at + 1:]])
+        if len(pieces) != len(ids):
+            raise RuntimeError("a call of the capture was not captured")
+        # Every round replays one of _SPLITS splits of the chain, drawn here
+        # once the calls are captured: the calls up to a secret one (their
+        # end marked in the judge's memory), then the rest once the judge
+        # says "go" (replay). Built now, from the calls as captured: every
+        # round, witnessed or timed, runs the same chains.
+        handles = [raw_graph(p) for p in pieces]
+        marker = sets[int(req["marker"])]["marker"].data_ptr()
+        splits = []
         try:
-            chains.launch(first, current_stream().cuda_stream)
-            pause_for_witness(at)
+            if len(handles) == 1:
+                splits.append((0, chains.chain(handles, marker), 0))
+            # (The first part at least a tenth of the calls: its GPU time
+            # then covers the round trip to the judge, and a timed round
+            # runs without a gap.)
+            least = len(handles) // 10
+            for _ in range(_SPLITS if len(handles) > 1 else 0):
+                at = least + from_bytes(urandom(4), "little") % (len(handles) - 1 - least)
+                splits.append((at, chains.chain(handles[:at + 1], marker), 0))
+                splits[-1] = (at, splits[-1][1], chains.chain(handles[at + 1:]))
+        except BaseException:
+            drop_graph((pieces, splits))
+            raise
+        return {}, (pieces, tuple(splits))
+
+    def replay(req, graphs, _arena_replay=(chains, synchronize, say, await_word, torch.cuda.current_stream,
+                                           int, len, RuntimeError)):
+        """The captured calls, once: the first part of the split the request
+        names, a word to the judge (which may witness the first part's
+        outputs, and says "go"), then the rest."""
+        chains, synchronize, say, await_word, current_stream, int, len, RuntimeError = _arena_replay
+        if not graphs:
+            raise RuntimeError("nothing captured")
+        splits = graphs[1]
+        at, first, rest = splits[int(req.get("split", 0)) % len(splits)]
+        chains.launch(first, current_stream().cuda_stream)
+        if rest:
+            say({"split": at})
+            await_word("go")
             chains.launch(rest, current_stream().cuda_stream)
-            synchronize()
-        finally:
-            chains.destroy(first)
-            chains.destroy(rest)
-        return {}
+        synchronize()
+        return {}, graphs
 
     def empty(req, _synchronize=synchronize):
         _synchronize()
@@ -1389,6 +1431,7 @@ def main():
     # The guard on the runner's thread for good: pushed here, by the runner,
     # and never popped (popping it is refused to the subject's code).
     guard.__enter__()
+    captured_graphs = None  # (see drop_graph)
     while True:
         while b"\n" not in buffer:
             data, fds, _, _ = recv_fds(sock, 1 << 20, 64)
@@ -1407,9 +1450,15 @@ def main():
         # its generator's state, say).
         observer.watch(LaunchObserver.RUNNER)
         try:
-            reply = handlers[op](req)
+            if op in _GRAPH_OPS:
+                graphs, captured_graphs = captured_graphs, None
+                reply, captured_graphs = handlers[op](req, graphs)
+            else:
+                reply = handlers[op](req)
             reply["ok"] = True
         except BaseException as e:  # noqa: BLE001: the subject's failure, reported
+            if op == "replay":
+                captured_graphs = graphs  # (a replay that failed keeps them)
             state["candidate"] = False
             first = str(e).splitlines()[0] if str(e) else ""
             reply = {"ok": False, "error": f"{type(e).__name__}: {first}",

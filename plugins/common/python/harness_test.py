@@ -483,6 +483,40 @@ class RunnerClientTest(unittest.TestCase):
         self.assertIn("does not say how many findings", str(e.exception))
         r.stop()
 
+    def test_a_runner_waits_for_the_judge_between_a_replays_parts(self):
+        # A split: the judge's handler sees where the first part ended,
+        # then the runner hears "go"; a pause hears "resume"; a second
+        # split in one request breaks the protocol.
+        script = ("import json, socket\ns = socket.socket(fileno=0)\n"
+                  "def line():\n"
+                  "    data = b''\n"
+                  "    while not data.endswith(b'\\n'):\n"
+                  "        data += s.recv(100)\n"
+                  "    return json.loads(data)\n"
+                  "line()\n"
+                  "s.sendall(b'{\"split\": 3, \"said\": 0}\\n')\n"
+                  "heard = line()\n"
+                  "s.sendall(b'{\"pause\": 1, \"said\": 0}\\n')\n"
+                  "again = line()\n"
+                  "s.sendall((json.dumps({'ok': True, 'said': 0, 'heard': [heard, again]}) + '\\n').encode())\n"
+                  "line()\n"
+                  "s.sendall(b'{\"split\": 0, \"said\": 0}\\n')\n"
+                  "line()\n"
+                  "s.sendall(b'{\"split\": 1, \"said\": 0}\\n')\n"
+                  "line()\n")
+        r = self.client(script)
+        seen = []
+        r.on_split = seen.append
+        try:
+            reply = r.request({"op": "replay"}, 10)
+            self.assertEqual(seen, [3])
+            self.assertEqual(reply["heard"], [{"op": "go"}, {"op": "resume"}])
+            with self.assertRaises(SubjectFailure) as e:
+                r.request({"op": "replay"}, 10)
+            self.assertIn("not the protocol", str(e.exception))
+        finally:
+            r.stop()
+
     def test_garbage_breaks_the_protocol(self):
         r = self.client("import socket\ns = socket.socket(fileno=0)\ns.recv(100)\n"
                         "s.sendall(b'\\xff\\xfe\\n')\ns.recv(100)\n")

@@ -16,15 +16,18 @@ from judge_support import (SUBJECTS, IntegrityFailure, Phases, compare_sets, gat
 
 CPU_ROUND_SETS = 6  # sets of a round on the CPU (tests only)
 REFERENCE_ROUNDS = 3  # rounds, chosen in secret, whose chosen set is held to the reference
-# Calls timed eagerly are witnessed (arena_runner's call_sets): each with
-# this chance over the round's sets, so about one round in five has one.
+# Calls timed eagerly are witnessed (arena_runner's call_sets, which draws
+# with the same chance, its own): each with this chance over the round's
+# sets, so about one round in five has one.
 WITNESSES_PER_ROUND = 0.25
 # Rounds added, at most, until each subject's runner has paused for a
 # witness (an honest one has, after the rounds, but for one time in 2000).
 WITNESS_ROUNDS_MORE = 40
-# Rounds of a captured graph whose replay pauses for a witness, at secret
-# places among the timed ones; not timed.
+# Rounds of a captured graph whose replay is witnessed between its two
+# parts, at secret places among the timed ones; not timed.
 GRAPH_WITNESS_ROUNDS = 4
+# Places of each output read in every set of a witnessed replay's first part.
+SPLIT_WITNESS_ELEMENTS = 4096
 
 
 class _HostEvent:
@@ -119,7 +122,12 @@ class TimingRounds:
             count = CPU_ROUND_SETS  # the interpreter's calls are slow; several sets still
 
         lent, draws = {}, None
+        # A word per runner that a captured round's first part sets as it
+        # ends (arena_runner's capture): the judge reads it there.
+        markers = {}
         try:
+            for s, r in runners.items():
+                markers[s] = self._lend(r, {"marker": (torch.int32, [1])}, 1)
             mode = "eager"
             for attempt in range(2):
                 for s, r in runners.items():
@@ -132,8 +140,8 @@ class TimingRounds:
                     for name, v in probe.items():
                         lent[s][2][name].copy_(v.reshape(1, -1).expand(count, -1))
                     self._sync()
-                    reply = r.request({"op": "capture", "sets": lent[s][0], "params": params},
-                                      self.timeout_s)
+                    reply = r.request({"op": "capture", "sets": lent[s][0], "params": params,
+                                       "marker": markers[s][0][0]}, self.timeout_s)
                     self._raise_findings(r)
                     if not reply["ok"]:
                         mode = "eager"
@@ -207,10 +215,15 @@ class TimingRounds:
             # batch a round's calls into fewer launches, which its callers'
             # calls, each waited for, never are) is caught in the rounds
             # that witness a call it left. A captured graph is one graph per
-            # call, chained: in GRAPH_WITNESS_ROUNDS rounds, at secret places
-            # and not timed, its replay runs the chain of the calls up to one
-            # chosen in secret, pauses for its witness, then runs the rest;
-            # its kernels run as in a timed replay until the pause.
+            # call, chained, and every replay runs two chains: the calls up
+            # to a secret one, then, once the runner has told the judge and
+            # the judge has said "go", the rest (arena_runner's replay). In
+            # GRAPH_WITNESS_ROUNDS rounds, at secret places and not timed,
+            # the judge waits for the first part to end (it marks its end in
+            # the judge's memory) and copies what its calls wrote before it
+            # says "go"; in the others it says "go" at once. Until then a
+            # witnessed replay and a timed one are the same: the same
+            # chains, the same requests.
             chance = WITNESSES_PER_ROUND / count if mode == "eager" else 0.0
             graph_witnesses = GRAPH_WITNESS_ROUNDS if mode == "graph" and count > 1 else 0
             untimed = set(rng.sample(range(1, rounds + graph_witnesses + 1), graph_witnesses))
@@ -277,16 +290,19 @@ class TimingRounds:
                     before = {name: gather(lent[order[0]][1][secret][name], idx)
                               for name, idx in watched.items()}
                     originals = {name: lent[order[0]][1][secret][name].clone() for name in probe}
+                    for s in order:
+                        markers[s][1][0]["marker"].zero_()
                     self._sync()
                     phases.lap("fill_s")
                     for s in order:
                         r, (ids, views, slabs) = runners[s], lent[s]
-                        request = {"op": "replay"} if mode == "graph" else \
-                            {"op": "call", "sets": ids, "params": params, "witness_chance": chance}
-                        if i in untimed:
-                            request["witness_at"] = rng.randrange(count - 1)
-                        if chance > 0.0 or i in untimed:
+                        request = {"op": "replay", "split": rng.getrandbits(30)} if mode == "graph" else \
+                            {"op": "call", "sets": ids, "params": params}
+                        if chance > 0.0:
                             r.on_pause = self._witness(views, names, witnesses[s])
+                        if i in untimed:
+                            r.on_split = self._split_witness(markers[s][1][0]["marker"], slabs, names,
+                                                             witnesses[s], rng)
                         quiet_from = time.perf_counter()
                         busy = self.idle_gpu.wait()
                         if busy:
@@ -310,7 +326,7 @@ class TimingRounds:
                         snap_end.record()
                         snap_end.synchronize()
                         elapsed = (time.perf_counter() - t0) * 1e6
-                        r.on_pause = None
+                        r.on_pause = r.on_split = None
                         r.freeze(True, settle=False)  # the next round's freeze waits
                         phases.lap("round_s")
                         self._accept(r, reply)
@@ -321,10 +337,9 @@ class TimingRounds:
                         work = elapsed - snap_start.elapsed_time(snap_end) * 1e3 - overhead
                         if i > 0 and i not in untimed:
                             samples[s].append(max(work, 0.0) / count)
-                        if i in untimed and [c for c, _ in witnesses[s]] != [request["witness_at"]]:
-                            raise IntegrityFailure([
-                                f"tampering: {s}'s runner was asked to pause for a witness of call "
-                                f"{request['witness_at']} and paused at {[c for c, _ in witnesses[s]]}"])
+                        if i in untimed and len(witnesses[s]) != 1:
+                            raise IntegrityFailure([f"tampering: {s}'s runner replayed its captured calls "
+                                                    "without telling where the first part ended"])
                 finally:
                     for any_runner in runners.values():
                         any_runner.freeze(False)
@@ -361,16 +376,21 @@ class TimingRounds:
                 for s in SUBJECTS:
                     witnessed[s] += len(witnesses[s])
                     for call, copies in witnesses[s]:
-                        if not 0 <= call < count:
-                            raise IntegrityFailure([f"tampering: {s}'s runner paused for a witness of call "
-                                                    f"{call}, in a round of {count} (round {i})"])
-                        at_end = lent[s][1][call]
+                        if copies is None:
+                            raise IntegrityFailure([f"{s}: the first part of a witnessed replay (its calls up "
+                                                    f"to call {call + 1} of {count}, round {i}) had not ended "
+                                                    "2 s after its runner said it was launched"])
+                        if not 0 <= call < count or not copies:
+                            raise IntegrityFailure([f"tampering: {s}'s runner stopped for a witness of call "
+                                                    f"{call + 1}, in a round of {count} (round {i}), where "
+                                                    "there is none"])
                         for name in names:
-                            if name not in copies or not bitwise_equal(copies[name], at_end[name]):
+                            if not bitwise_equal(copies[name][1], copies[name][0](lent[s][2][name])):
                                 raise IntegrityFailure([
-                                    f"{s}: work deferred to a later call: call {call + 1} of {count} in "
-                                    f"round {i} returned with its outputs not all written ('{name}' "
-                                    "was witnessed then, and differs from what it holds at the round's end)"])
+                                    f"{s}: work deferred to a later call: the calls up to call {call + 1} of "
+                                    f"{count} in round {i} had returned with outputs not all written "
+                                    f"('{name}' was witnessed then, and differs from what the round's "
+                                    "end holds)"])
                     del witnesses[s][:]
                 if i in held:
                     kept.append((i, originals, snapshots["candidate"]))
@@ -394,7 +414,7 @@ class TimingRounds:
         finally:
             if draws is not None:
                 draws.close()
-            for s, (ids, _, _) in lent.items():
+            for s, (ids, _, _) in list(lent.items()) + list(markers.items()):
                 runners[s].unbind(ids, self.timeout_s)
         for r in runners.values():
             self._raise_findings(r)  # what the last unbinds saw is this stage's
@@ -413,15 +433,47 @@ class TimingRounds:
                                  "paired": True})  # sample i of each: round i
 
     def _witness(self, views, names, into):
-        """What the judge does as a runner pauses after call I (arena_judge's
-        on_pause): that set's outputs copied into the judge's own memory,
-        where no later call of the subject's reaches them."""
+        """What the judge does as a runner pauses after call I of a round of
+        eager calls (arena_judge's on_pause): that set's outputs copied into
+        the judge's own memory, where no later call of the subject's reaches
+        them. INTO gets (I, {name: (how to read the slab again, the copy)})."""
         def take(call, _views=views, _names=names, _into=into):
-            if 0 <= call < len(_views):
-                _into.append((call, {n: _views[call][n].clone() for n in _names}))
-                self._sync()
-            else:
+            if not 0 <= call < len(_views):
                 _into.append((call, {}))
+                return
+            _into.append((call, {n: ((lambda slab, _k=call: slab[_k]), _views[call][n].reshape(-1).clone())
+                                 for n in _names}))
+            self._sync()
+        return take
+
+    def _split_witness(self, marker, slabs, names, into, rng):
+        """What the judge does as a runner's replay reaches the end of its
+        first part, call I (arena_judge's on_split), in a witnessed round:
+        it waits for the part to end on the GPU (MARKER set), then copies
+        the outputs of calls 0..I at places drawn in secret (every set, the
+        same places) into its own memory. INTO gets (I, {name: (how to read
+        the slab there again, the copy)})."""
+        def take(call, _marker=marker, _slabs=slabs, _names=names, _into=into, _rng=rng):
+            if not 0 <= call < next(iter(_slabs.values())).shape[0] - 1:
+                _into.append((call, {}))
+                return
+            deadline = time.monotonic() + 2.0
+            while int(_marker.item()) != 1:
+                if time.monotonic() > deadline:
+                    _into.append((call, None))
+                    return
+            copies = {}
+            for n in _names:
+                width = _slabs[n].shape[1]
+                cols = None if width <= SPLIT_WITNESS_ELEMENTS else torch.tensor(
+                    sorted(_rng.sample(range(width), SPLIT_WITNESS_ELEMENTS)), device=_slabs[n].device)
+
+                def read(slab, _cols=cols, _rows=call + 1):
+                    part = slab[:_rows]
+                    return part.clone() if _cols is None else part[:, _cols]
+                copies[n] = (read, read(_slabs[n]))
+            self._sync()
+            _into.append((call, copies))
         return take
 
     def _timed_eviction(self):
