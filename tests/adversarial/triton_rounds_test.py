@@ -107,6 +107,17 @@ class TimedRoundsOnTheCpuTest(unittest.TestCase):
         self.assertIn("integrity", timed["detail"])
         self.assertIn("work deferred to a later call", timed["detail"])
 
+    def test_work_done_ahead_of_its_call_is_caught(self):
+        # A round's first call computes every set, the later ones nothing:
+        # right when checked, at every round's end, and every call done
+        # when it returns; the later sets, poisoned again once a witness is
+        # taken, keep the poison.
+        check, timed = time_candidate("ahead_of_its_call.py")
+        self.assertEqual(check["status"], "passed", check)
+        self.assertEqual(timed["status"], "failed", timed)
+        self.assertIn("integrity", timed["detail"])
+        self.assertIn("work done ahead of its call", timed["detail"])
+
 
 if __name__ == "__main__":
     unittest.main()

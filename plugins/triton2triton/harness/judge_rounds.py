@@ -10,8 +10,8 @@ import torch
 
 from arena_harness import bitwise_equal, compare, make_reply, median
 from arena_judge import SubjectFailure
-from judge_support import (SUBJECTS, IntegrityFailure, Phases, compare_sets, gather, poisoned, sample_index,
-                           slot_bytes)
+from judge_support import (SUBJECTS, IntegrityFailure, Phases, compare_sets, gather, poison_value, poisoned,
+                           sample_index, slot_bytes)
 
 
 CPU_ROUND_SETS = 6  # sets of a round on the CPU (tests only)
@@ -28,6 +28,9 @@ WITNESS_ROUNDS_MORE = 40
 GRAPH_WITNESS_ROUNDS = 4
 # Places of each output read in every set of a witnessed replay's first part.
 SPLIT_WITNESS_ELEMENTS = 4096
+# Places of each output poisoned again in every later set once a witness is
+# taken: the later calls must write them (work done ahead is seen there).
+AHEAD_ELEMENTS = 64
 
 
 class _HostEvent:
@@ -299,9 +302,9 @@ class TimingRounds:
                         request = {"op": "replay", "split": rng.getrandbits(30)} if mode == "graph" else \
                             {"op": "call", "sets": ids, "params": params}
                         if chance > 0.0:
-                            r.on_pause = self._witness(views, names, witnesses[s])
+                            r.on_pause = self._witness(views, slabs, names, outputs, witnesses[s], rng)
                         if i in untimed:
-                            r.on_split = self._split_witness(markers[s][1][0]["marker"], slabs, names,
+                            r.on_split = self._split_witness(markers[s][1][0]["marker"], slabs, names, outputs,
                                                              witnesses[s], rng)
                         quiet_from = time.perf_counter()
                         busy = self.idle_gpu.wait()
@@ -343,6 +346,37 @@ class TimingRounds:
                 finally:
                     for any_runner in runners.values():
                         any_runner.freeze(False)
+                # The witnesses first: a call's work was done when it
+                # returned, and no later call's before it was called.
+                for s in SUBJECTS:
+                    witnessed[s] += len(witnesses[s])
+                    other = [o for o in SUBJECTS if o != s][0]
+                    for call, copies, ahead in witnesses[s]:
+                        if copies is None:
+                            raise IntegrityFailure([f"{s}: the first part of a witnessed replay (its calls up "
+                                                    f"to call {call + 1} of {count}, round {i}) had not ended "
+                                                    "2 s after its runner said it was launched"])
+                        if not 0 <= call < count or not copies:
+                            raise IntegrityFailure([f"tampering: {s}'s runner stopped for a witness of call "
+                                                    f"{call + 1}, in a round of {count} (round {i}), where "
+                                                    "there is none"])
+                        for name in names:
+                            if not bitwise_equal(copies[name][1], copies[name][0](lent[s][2][name])):
+                                raise IntegrityFailure([
+                                    f"{s}: work deferred to a later call: the calls up to call {call + 1} of "
+                                    f"{count} in round {i} had returned with outputs not all written "
+                                    f"('{name}' was witnessed then, and differs from what the round's "
+                                    "end holds)"])
+                        for name, cols in ahead.items():
+                            later = poisoned(lent[s][2][name][call + 1:, cols]) & \
+                                ~poisoned(lent[other][2][name][call + 1:, cols])
+                            if bool(later.any()):
+                                raise IntegrityFailure([
+                                    f"{s}: work done ahead of its call: once the calls up to call {call + 1} "
+                                    f"of {count} in round {i} had returned, '{name}' of the later sets was "
+                                    "poisoned again at places drawn in secret, and their own calls left "
+                                    "the poison there (their outputs were written before they were called)"])
+                    del witnesses[s][:]
                 # The chosen set's outputs, at secret places: each subject
                 # is within the tolerance of the reference when checked, so
                 # within twice of each other on the same inputs when timed.
@@ -373,25 +407,6 @@ class TimingRounds:
                             raise IntegrityFailure([
                                 f"candidate: {what} differ from the baseline's on the same "
                                 f"inputs (round {i}): {detail}"])
-                for s in SUBJECTS:
-                    witnessed[s] += len(witnesses[s])
-                    for call, copies in witnesses[s]:
-                        if copies is None:
-                            raise IntegrityFailure([f"{s}: the first part of a witnessed replay (its calls up "
-                                                    f"to call {call + 1} of {count}, round {i}) had not ended "
-                                                    "2 s after its runner said it was launched"])
-                        if not 0 <= call < count or not copies:
-                            raise IntegrityFailure([f"tampering: {s}'s runner stopped for a witness of call "
-                                                    f"{call + 1}, in a round of {count} (round {i}), where "
-                                                    "there is none"])
-                        for name in names:
-                            if not bitwise_equal(copies[name][1], copies[name][0](lent[s][2][name])):
-                                raise IntegrityFailure([
-                                    f"{s}: work deferred to a later call: the calls up to call {call + 1} of "
-                                    f"{count} in round {i} had returned with outputs not all written "
-                                    f"('{name}' was witnessed then, and differs from what the round's "
-                                    "end holds)"])
-                    del witnesses[s][:]
                 if i in held:
                     kept.append((i, originals, snapshots["candidate"]))
                 del originals
@@ -432,35 +447,56 @@ class TimingRounds:
                                  "candidate_us": samples["candidate"],
                                  "paired": True})  # sample i of each: round i
 
-    def _witness(self, views, names, into):
+    @staticmethod
+    def _poison_ahead(slabs, outputs, call, rng):
+        """Once the calls up to CALL have returned: AHEAD_ELEMENTS places
+        drawn in secret of each output (not an in-place input) of every
+        later set poisoned again, in the judge's own time. Their own calls
+        must write them; a subject that did later calls' work ahead of
+        them, to batch it, leaves the poison. Returns {name: the places}."""
+        ahead = {}
+        for n in outputs:
+            slab = slabs[n]
+            width = slab.shape[1]
+            if call + 1 >= slab.shape[0] or width == 0:
+                continue
+            cols = torch.tensor(sorted(rng.sample(range(width), min(width, AHEAD_ELEMENTS))), device=slab.device)
+            slab[call + 1:, cols] = poison_value(slab.dtype)
+            ahead[n] = cols
+        return ahead
+
+    def _witness(self, views, slabs, names, outputs, into, rng):
         """What the judge does as a runner pauses after call I of a round of
         eager calls (arena_judge's on_pause): that set's outputs copied into
         the judge's own memory, where no later call of the subject's reaches
-        them. INTO gets (I, {name: (how to read the slab again, the copy)})."""
-        def take(call, _views=views, _names=names, _into=into):
+        them, and the later sets poisoned again at secret places
+        (_poison_ahead). INTO gets (I, {name: (how to read the slab again,
+        the copy)}, {name: the places poisoned again})."""
+        def take(call, _views=views, _slabs=slabs, _names=names, _outputs=outputs, _into=into, _rng=rng):
             if not 0 <= call < len(_views):
-                _into.append((call, {}))
+                _into.append((call, {}, {}))
                 return
-            _into.append((call, {n: ((lambda slab, _k=call: slab[_k]), _views[call][n].reshape(-1).clone())
-                                 for n in _names}))
+            copies = {n: ((lambda slab, _k=call: slab[_k]), _views[call][n].reshape(-1).clone()) for n in _names}
+            _into.append((call, copies, self._poison_ahead(_slabs, _outputs, call, _rng)))
             self._sync()
         return take
 
-    def _split_witness(self, marker, slabs, names, into, rng):
+    def _split_witness(self, marker, slabs, names, outputs, into, rng):
         """What the judge does as a runner's replay reaches the end of its
         first part, call I (arena_judge's on_split), in a witnessed round:
         it waits for the part to end on the GPU (MARKER set), then copies
         the outputs of calls 0..I at places drawn in secret (every set, the
-        same places) into its own memory. INTO gets (I, {name: (how to read
-        the slab there again, the copy)})."""
-        def take(call, _marker=marker, _slabs=slabs, _names=names, _into=into, _rng=rng):
+        same places) into its own memory, and poisons the later sets again
+        at secret places (_poison_ahead). INTO gets (I, {name: (how to read
+        the slab there again, the copy)}, {name: the places poisoned again})."""
+        def take(call, _marker=marker, _slabs=slabs, _names=names, _outputs=outputs, _into=into, _rng=rng):
             if not 0 <= call < next(iter(_slabs.values())).shape[0] - 1:
-                _into.append((call, {}))
+                _into.append((call, {}, {}))
                 return
             deadline = time.monotonic() + 2.0
             while int(_marker.item()) != 1:
                 if time.monotonic() > deadline:
-                    _into.append((call, None))
+                    _into.append((call, None, {}))
                     return
             copies = {}
             for n in _names:
@@ -472,8 +508,8 @@ class TimingRounds:
                     part = slab[:_rows]
                     return part.clone() if _cols is None else part[:, _cols]
                 copies[n] = (read, read(_slabs[n]))
+            _into.append((call, copies, self._poison_ahead(_slabs, _outputs, call, _rng)))
             self._sync()
-            _into.append((call, copies))
         return take
 
     def _timed_eviction(self):
