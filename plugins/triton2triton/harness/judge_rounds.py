@@ -368,14 +368,15 @@ class TimingRounds:
                                     f"('{name}' was witnessed then, and differs from what the round's "
                                     "end holds)"])
                         for name, cols in ahead.items():
-                            later = poisoned(lent[s][2][name][call + 1:, cols]) & \
-                                ~poisoned(lent[other][2][name][call + 1:, cols])
+                            slab = lent[s][2][name]
+                            later = poisoned(slab[call + 1:, cols]) & ~poisoned(lent[other][2][name][call + 1:, cols])
                             if bool(later.any()):
+                                poison = "NaN" if slab.is_floating_point() else str(poison_value(slab.dtype))
                                 raise IntegrityFailure([
-                                    f"{s}: work done ahead of its call: once the calls up to call {call + 1} "
-                                    f"of {count} in round {i} had returned, '{name}' of the later sets was "
-                                    "poisoned again at places drawn in secret, and their own calls left "
-                                    "the poison there (their outputs were written before they were called)"])
+                                    f"{s}: a later call's outputs unwritten: once the calls up to call "
+                                    f"{call + 1} of {count} in round {i} had returned, '{name}' of the later "
+                                    f"sets was poisoned again ({poison}) at places drawn in secret, and their "
+                                    "own calls left it there (their work done ahead of them, or skipped)"])
                     del witnesses[s][:]
                 # The chosen set's outputs, at secret places: each subject
                 # is within the tolerance of the reference when checked, so
@@ -461,7 +462,13 @@ class TimingRounds:
             if call + 1 >= slab.shape[0] or width == 0:
                 continue
             cols = torch.tensor(sorted(rng.sample(range(width), min(width, AHEAD_ELEMENTS))), device=slab.device)
-            slab[call + 1:, cols] = poison_value(slab.dtype)
+            try:
+                slab[call + 1:, cols] = poison_value(slab.dtype)
+            except (RuntimeError, NotImplementedError):
+                # (A dtype whose indexed writes torch does not have on this
+                # device: every place of the later sets, with a fill.)
+                slab[call + 1:].fill_(poison_value(slab.dtype))
+                cols = slice(None)
             ahead[n] = cols
         return ahead
 

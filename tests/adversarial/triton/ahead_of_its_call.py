@@ -8,7 +8,7 @@
 # poisons the later sets again at secret places once a witness is taken,
 # which their own calls must write. It passed its checks and timed rounds
 # on the CPU before.
-# expect: work done ahead
+# expect: done ahead
 # where: gpu
 
 import sys
