@@ -49,6 +49,15 @@ def time_candidate(file):
 
 
 class TimedRoundsOnTheCpuTest(unittest.TestCase):
+    def assert_caught_when_timed(self, file, reason):
+        """FILE passes its check and fails its timed rounds with an
+        integrity finding whose text matches REASON."""
+        check, timed = time_candidate(file)
+        self.assertEqual(check["status"], "passed", check)  # right when checked
+        self.assertEqual(timed["status"], "failed", timed)
+        self.assertIn("integrity", timed["detail"])
+        self.assertRegex(timed["detail"], reason)
+
     def test_an_honest_candidate_is_timed(self):
         check, timed = time_candidate("honest_fast.py")
         self.assertEqual(check["status"], "passed", check)
@@ -61,13 +70,10 @@ class TimedRoundsOnTheCpuTest(unittest.TestCase):
         self.assertGreater(min(timed["metrics"]["witnessed_calls"].values()), 0)
 
     def test_skipping_a_few_sets_when_timed_is_caught(self):
-        check, timed = time_candidate("skip_some_sets.py")
-        self.assertEqual(check["status"], "passed", check)  # right when checked
-        self.assertEqual(timed["status"], "failed", timed)
-        self.assertIn("integrity", timed["detail"])
         # Its skipped sets' poison, read after the round, or a later set
         # poisoned again after a witness and left so by its own call.
-        self.assertRegex(timed["detail"], "differ from the baseline's|a later call's outputs unwritten")
+        self.assert_caught_when_timed("skip_some_sets.py",
+                                      "differ from the baseline's|a later call's outputs unwritten")
 
     def test_less_precise_when_timed_is_caught(self):
         # Within twice the tolerance of the baseline's outputs, which the
@@ -103,22 +109,14 @@ class TimedRoundsOnTheCpuTest(unittest.TestCase):
         # Each call but a round's last returns with its outputs unwritten
         # and the last computes them all: right when checked (one call at a
         # time) and at every round's end; a witnessed call is seen unwritten.
-        check, timed = time_candidate("deferred_to_last_call.py")
-        self.assertEqual(check["status"], "passed", check)
-        self.assertEqual(timed["status"], "failed", timed)
-        self.assertIn("integrity", timed["detail"])
-        self.assertIn("work deferred to a later call", timed["detail"])
+        self.assert_caught_when_timed("deferred_to_last_call.py", "work deferred to a later call")
 
     def test_work_done_ahead_of_its_call_is_caught(self):
         # A round's first call computes every set, the later ones nothing:
         # right when checked, at every round's end, and every call done
         # when it returns; the later sets, poisoned again once a witness is
         # taken, keep the poison.
-        check, timed = time_candidate("ahead_of_its_call.py")
-        self.assertEqual(check["status"], "passed", check)
-        self.assertEqual(timed["status"], "failed", timed)
-        self.assertIn("integrity", timed["detail"])
-        self.assertIn("their work done ahead of them", timed["detail"])
+        self.assert_caught_when_timed("ahead_of_its_call.py", "their work done ahead of them")
 
 
 if __name__ == "__main__":

@@ -59,7 +59,19 @@ class _Access(ctypes.Structure):
                 ("flags", ctypes.c_int)]
 
 
-class CudaVmm:
+class _DriverCalls:
+    """The CUDA driver's library, and its calls checked."""
+
+    def __init__(self):
+        self.lib = ctypes.CDLL("libcuda.so.1")
+
+    def _check(self, name, *args):
+        rc = getattr(self.lib, name)(*args)
+        if rc != 0:
+            raise RuntimeError(f"{name} failed with CUDA error {rc}")
+
+
+class CudaVmm(_DriverCalls):
     """The few driver calls that share device memory by file descriptor."""
 
     _POSIX_FD = 1
@@ -68,7 +80,7 @@ class CudaVmm:
     _READ_WRITE = 3
 
     def __init__(self, device=0):
-        self.lib = ctypes.CDLL("libcuda.so.1")
+        super().__init__()
         self.device = device
         self.prop = _Prop(self._PINNED, self._POSIX_FD, self._DEVICE, device, None,
                           (ctypes.c_ubyte * 8)())
@@ -77,11 +89,6 @@ class CudaVmm:
         self._check("cuMemGetAllocationGranularity", ctypes.byref(gran), ctypes.byref(self.prop),
                     ctypes.c_int(0))
         self.granularity = gran.value
-
-    def _check(self, name, *args):
-        rc = getattr(self.lib, name)(*args)
-        if rc != 0:
-            raise RuntimeError(f"{name} failed with CUDA error {rc}")
 
     def _map(self, handle, size):
         ptr = ctypes.c_uint64()
@@ -123,7 +130,7 @@ class _MemsetParams(ctypes.Structure):  # CUDA_MEMSET_NODE_PARAMS
                 ("elementSize", ctypes.c_uint), ("width", ctypes.c_size_t), ("height", ctypes.c_size_t)]
 
 
-class GraphChain:
+class GraphChain(_DriverCalls):
     """The driver calls that chain CUDA graphs, one captured per call, into
     one graph (each a child graph node after the one before), instantiate
     it and launch it. Every round replays a chain of the first calls (its
@@ -131,35 +138,31 @@ class GraphChain:
     the judge witnesses the first calls' outputs, the second waits for it
     (arena_runner's capture and replay)."""
 
-    def __init__(self):
-        self.lib = ctypes.CDLL("libcuda.so.1")
-
-    def _check(self, name, *args):
-        rc = getattr(self.lib, name)(*args)
-        if rc != 0:
-            raise RuntimeError(f"{name} failed with CUDA error {rc}")
-
     def chain(self, graphs, marker=0):
         """An executable graph of GRAPHS (CUgraph handles, as ints), in order;
         with MARKER (a device address), the 4-byte word there set to 1 once
         they have all run."""
         graph, exe = ctypes.c_void_p(), ctypes.c_void_p()
         self._check("cuGraphCreate", ctypes.byref(graph), ctypes.c_uint(0))
+
+        def after(last):
+            """A node's dependencies: the node before it, if any."""
+            if last is None:
+                return None, ctypes.c_size_t(0)
+            return (ctypes.c_void_p * 1)(last), ctypes.c_size_t(1)
         try:
             last = None
             for child in graphs:
                 node = ctypes.c_void_p()
-                deps = (ctypes.c_void_p * 1)(last) if last is not None else None
-                self._check("cuGraphAddChildGraphNode", ctypes.byref(node), graph, deps,
-                            ctypes.c_size_t(0 if last is None else 1), ctypes.c_void_p(child))
+                self._check("cuGraphAddChildGraphNode", ctypes.byref(node), graph, *after(last),
+                            ctypes.c_void_p(child))
                 last = node.value
             if marker:
                 context, node = ctypes.c_void_p(), ctypes.c_void_p()
                 self._check("cuCtxGetCurrent", ctypes.byref(context))
                 params = _MemsetParams(marker, 4, 1, 4, 1, 1)
-                deps = (ctypes.c_void_p * 1)(last) if last is not None else None
-                self._check("cuGraphAddMemsetNode", ctypes.byref(node), graph, deps,
-                            ctypes.c_size_t(0 if last is None else 1), ctypes.byref(params), context)
+                self._check("cuGraphAddMemsetNode", ctypes.byref(node), graph, *after(last), ctypes.byref(params),
+                            context)
             self._check("cuGraphInstantiateWithFlags", ctypes.byref(exe), graph, ctypes.c_ulonglong(0))
         finally:
             self.lib.cuGraphDestroy(graph)

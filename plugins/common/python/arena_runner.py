@@ -1359,10 +1359,8 @@ def main():
         # so that nothing of it is left for a collection in the runner's
         # own time to finalize.
         run_subject(gc.collect)
-        # One graph per call, chained into one (arena_buffers.GraphChain):
-        # a timed round replays the chain, a witnessed round the chain of
-        # the first calls, a pause, then the rest (replay). Captured on a
-        # stream of the runner's own (not the default stream).
+        # One graph per call, chained below (arena_buffers.GraphChain).
+        # Captured on a stream of the runner's own (not the default stream).
         with torch.cuda.stream(stream):
             counted[0] = gc.get_stats()
             pieces = run_subject(functools.partial(call_sets, ids, params, 0.0, True), marks_calls=True)

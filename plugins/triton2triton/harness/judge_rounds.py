@@ -268,7 +268,7 @@ class TimingRounds:
                 order = SUBJECTS if i % 2 == 0 else SUBJECTS[::-1]
                 secret = rng.randrange(count)
                 snapshots = {}
-                witnesses = {s: [] for s in SUBJECTS}  # (call, {name: its outputs then})
+                witnesses = {s: [] for s in SUBJECTS}  # what _take_witness gives
                 try:
                     for any_runner in runners.values():
                         any_runner.freeze(True)
@@ -302,7 +302,7 @@ class TimingRounds:
                         request = {"op": "replay", "split": rng.getrandbits(30)} if mode == "graph" else \
                             {"op": "call", "sets": ids, "params": params}
                         if chance > 0.0:
-                            r.on_pause = self._witness(views, slabs, names, outputs, witnesses[s], rng)
+                            r.on_pause = self._witness(slabs, names, outputs, witnesses[s], rng)
                         if i in untimed:
                             r.on_split = self._split_witness(markers[s][1][0]["marker"], slabs, names, outputs,
                                                              witnesses[s], rng)
@@ -449,7 +449,13 @@ class TimingRounds:
                                  "paired": True})  # sample i of each: round i
 
     @staticmethod
-    def _poison_ahead(slabs, outputs, call, rng):
+    def _secret_places(width, most, rng, device):
+        """At most MOST of WIDTH places, drawn in secret, in order (None: all)."""
+        if width <= most:
+            return None
+        return torch.tensor(sorted(rng.sample(range(width), most)), device=device)
+
+    def _poison_ahead(self, slabs, outputs, call, rng):
         """Once the calls up to CALL have returned: AHEAD_ELEMENTS places
         drawn in secret of each output (not an in-place input) of every
         later set poisoned again, in the judge's own time. Their own calls
@@ -458,10 +464,10 @@ class TimingRounds:
         ahead = {}
         for n in outputs:
             slab = slabs[n]
-            width = slab.shape[1]
-            if call + 1 >= slab.shape[0] or width == 0:
+            if call + 1 >= slab.shape[0] or slab.shape[1] == 0:
                 continue
-            cols = torch.tensor(sorted(rng.sample(range(width), min(width, AHEAD_ELEMENTS))), device=slab.device)
+            cols = self._secret_places(slab.shape[1], AHEAD_ELEMENTS, rng, slab.device)
+            cols = slice(None) if cols is None else cols
             try:
                 slab[call + 1:, cols] = poison_value(slab.dtype)
             except (RuntimeError, NotImplementedError):
@@ -472,30 +478,40 @@ class TimingRounds:
             ahead[n] = cols
         return ahead
 
-    def _witness(self, views, slabs, names, outputs, into, rng):
+    def _take_witness(self, slabs, names, outputs, call, rows, most, into, rng):
+        """A witness of the outputs of the sets ROWS (a slice of the round's)
+        as call CALL has returned: at MOST places drawn in secret of each
+        (every set, the same places), copied into the judge's own memory,
+        where no later call of the subject's reaches them; then the later
+        sets poisoned again (_poison_ahead). INTO gets (CALL, {name: (how to
+        read the slab there again, the copy)}, {name: the places poisoned
+        again})."""
+        copies = {}
+        for n in names:
+            def read(slab, _cols=self._secret_places(slabs[n].shape[1], most, rng, slabs[n].device), _rows=rows):
+                part = slab[_rows]
+                return part.clone() if _cols is None else part[:, _cols]
+            copies[n] = (read, read(slabs[n]))
+        into.append((call, copies, self._poison_ahead(slabs, outputs, call, rng)))
+        self._sync()
+
+    def _witness(self, slabs, names, outputs, into, rng):
         """What the judge does as a runner pauses after call I of a round of
-        eager calls (arena_judge's on_pause): that set's outputs copied into
-        the judge's own memory, where no later call of the subject's reaches
-        them, and the later sets poisoned again at secret places
-        (_poison_ahead). INTO gets (I, {name: (how to read the slab again,
-        the copy)}, {name: the places poisoned again})."""
-        def take(call, _views=views, _slabs=slabs, _names=names, _outputs=outputs, _into=into, _rng=rng):
-            if not 0 <= call < len(_views):
+        eager calls (arena_judge's on_pause): a witness of that set's
+        outputs, all of them (_take_witness)."""
+        def take(call, _slabs=slabs, _names=names, _outputs=outputs, _into=into, _rng=rng):
+            if not 0 <= call < next(iter(_slabs.values())).shape[0]:
                 _into.append((call, {}, {}))
                 return
-            copies = {n: ((lambda slab, _k=call: slab[_k]), _views[call][n].reshape(-1).clone()) for n in _names}
-            _into.append((call, copies, self._poison_ahead(_slabs, _outputs, call, _rng)))
-            self._sync()
+            self._take_witness(_slabs, _names, _outputs, call, slice(call, call + 1), math.inf, _into, _rng)
         return take
 
     def _split_witness(self, marker, slabs, names, outputs, into, rng):
         """What the judge does as a runner's replay reaches the end of its
         first part, call I (arena_judge's on_split), in a witnessed round:
-        it waits for the part to end on the GPU (MARKER set), then copies
-        the outputs of calls 0..I at places drawn in secret (every set, the
-        same places) into its own memory, and poisons the later sets again
-        at secret places (_poison_ahead). INTO gets (I, {name: (how to read
-        the slab there again, the copy)}, {name: the places poisoned again})."""
+        it waits for the part to end on the GPU (MARKER set), then takes a
+        witness of the outputs of calls 0..I at SPLIT_WITNESS_ELEMENTS
+        places of each (_take_witness)."""
         def take(call, _marker=marker, _slabs=slabs, _names=names, _outputs=outputs, _into=into, _rng=rng):
             if not 0 <= call < next(iter(_slabs.values())).shape[0] - 1:
                 _into.append((call, {}, {}))
@@ -505,18 +521,8 @@ class TimingRounds:
                 if time.monotonic() > deadline:
                     _into.append((call, None, {}))
                     return
-            copies = {}
-            for n in _names:
-                width = _slabs[n].shape[1]
-                cols = None if width <= SPLIT_WITNESS_ELEMENTS else torch.tensor(
-                    sorted(_rng.sample(range(width), SPLIT_WITNESS_ELEMENTS)), device=_slabs[n].device)
-
-                def read(slab, _cols=cols, _rows=call + 1):
-                    part = slab[:_rows]
-                    return part.clone() if _cols is None else part[:, _cols]
-                copies[n] = (read, read(_slabs[n]))
-            _into.append((call, copies, self._poison_ahead(_slabs, _outputs, call, _rng)))
-            self._sync()
+            self._take_witness(_slabs, _names, _outputs, call, slice(0, call + 1), SPLIT_WITNESS_ELEMENTS,
+                               _into, _rng)
         return take
 
     def _timed_eviction(self):
