@@ -31,7 +31,7 @@ TEST(HipAdversarial, TheSuiteHoldsEveryClassItClaims) {
                            "escape_probe", "kill_everyone", "slow_the_baseline", "host_compute", "pinned_host",
                            "vendor_library", "hmm_host", "l2_persist", "host_node", "device_copy", "share_memory",
                            "skip_some_sets", "keep_by_content", "sloppy_when_timed", "launch_between_requests",
-                           "deferred_by_writes"}) {
+                           "deferred_by_writes", "deferred_to_last_call", "ahead_of_its_call"}) {
     EXPECT_TRUE(names.count(name)) << name;
   }
 }

@@ -14,9 +14,13 @@
 //   {"op": "bind", "id": N, "size": BYTES} + one descriptor
 //   {"op": "unbind", "id": N}
 //   {"op": "call", "sets": K, "in": [T...], "out": [T...], "params": [[name, v]...]}
-//   {"op": "capture", "quiet": B, ...the same...}  one CUDA graph of the K
-//     calls (with "quiet", captured quietly and inspected: observer.h)
-//   {"op": "replay"}                   that graph, once
+//     the K calls, one after the other; after each call of a request of
+//     several, the runner draws whether the judge witnesses it (below)
+//   {"op": "capture", "quiet": B, "marker": {"slab": N, "off": BYTES}, ...the same...}
+//     each of the K calls captured as a CUDA graph of its own (with
+//     "quiet", quietly and inspected: observer.h), chained into kSplits
+//     splits (below)
+//   {"op": "replay", "split": J}       split J (modulo kSplits) of those, once
 //   {"op": "empty"}                    nothing (the judge's round-trip cost)
 //   {"op": "prime", "quiet": B}        4 bytes of the runner's own set on its
 //     stream, waited for: the GPU switched to this runner's context before a
@@ -27,8 +31,33 @@
 //     "findings": [...]}, or {"ok": true, "unobserved": WHY} without CUPTI
 // with T = {"slab": N, "off": BYTES, "stride": BYTES, "dtype": NAME, "shape": [...]}:
 // set k's tensor starts at off + k * stride in slab N.
+//
+// Witnessed calls (docs/methodology.md, Integrity). Every call of a round
+// must have done its own set's work when it returns, and no later call's:
+// a subject that leaves its calls' work to the round's last call (or does
+// it all in the first) batches hundreds of short calls into one launch,
+// a speedup no caller of the kernel sees. So the judge looks at a round
+// between its calls, where nothing of the subject's can tell it will:
+// - Eager calls: after each call of a request of several sets returns,
+//   the runner draws (the kernel's entropy, a chance of kWitnessesPerRound
+//   over K fixed here: nothing in the request says whether) whether to
+//   stop there; if so it waits for the GPU, says {"pause": k} (k the call
+//   that returned) and waits for the judge's {"op": "resume"}.
+// - Captured calls: each split is the calls up to a call I drawn at
+//   capture (at least a tenth of them), then 4 bytes of 1 written at the
+//   judge's marker, as one graph; and the rest as another. A replay
+//   launches the first, says {"split": I}, waits for the judge's
+//   {"op": "go"} and launches the rest. The judge witnesses the first
+//   part in a few rounds (it waits for the marker, then reads the calls'
+//   outputs) and says "go" at once in the others: both run the same
+//   graphs, and the first part's GPU time covers the round trip.
+// While the runner waits for the judge, the subject is not running
+// (observer.h: a launch then is a thread's of the subject's, a finding).
 #include <dlfcn.h>
+#include <sys/random.h>
 #include <unistd.h>
+
+#include <algorithm>
 
 #include <cstdio>
 #include <map>
@@ -49,6 +78,20 @@ namespace arena::hip2hip {
 namespace {
 
 using Json = nlohmann::json;
+
+// Splits of a round's captured calls, each one drawn at capture.
+constexpr int kSplits = 4;
+// Eager calls witnessed in a round, on average (the judge's
+// kWitnessesPerRound, plugins/common/hip/worker/timing.cc, is the same).
+constexpr double kWitnessesPerRound = 0.25;
+
+// A uniform draw in [0, 1) from the kernel's entropy: nothing in this
+// process's memory predicts it. (0 where the kernel refuses: a witness.)
+double Draw() {
+  uint64_t v = 0;
+  if (getrandom(&v, sizeof(v), 0) != static_cast<ssize_t>(sizeof(v))) return 0.0;
+  return static_cast<double>(v >> 11) * 0x1.0p-53;
+}
 using RunFn = int (*)(const ArenaTensor*, int, ArenaTensor*, int, const ArenaParam*, int,
                       cudaStream_t);
 
@@ -109,7 +152,7 @@ class Runner {
     if (op == "prime") {
       // Before a timed replay: the replay observed quietly (observer.h),
       // until the observe that follows it.
-      if (req.value("quiet", false) && graph_ != nullptr && unobserved_.empty()) observer_->BeginQuietRound();
+      if (req.value("quiet", false) && !splits_.empty() && unobserved_.empty()) observer_->BeginQuietRound();
       cudaError_t e = cudaSuccess;
       if (scratch_ == nullptr && (e = cudaMalloc(&scratch_, 256)) != cudaSuccess) scratch_ = nullptr;
       if (e == cudaSuccess) e = cudaMemsetAsync(scratch_, 0, 4, stream_);
@@ -144,13 +187,32 @@ class Runner {
       auto calls = Parse(req);
       if (!calls.ok()) return No(calls.status().message());
       calls_ = std::move(*calls);
+      if (op == "call") {
+        SubjectRuns running(observer_);
+        return Call();
+      }
+      void* marker = nullptr;
+      if (calls_.sets > 1) {
+        const Json m = req.value("marker", Json::object());
+        auto slab = slabs_.find(m.value("slab", -1));
+        const size_t off = m.value("off", size_t{0});
+        if (slab == slabs_.end() || off % 4 != 0 || off + 4 > slab->second.size) {
+          return No("capture: no marker in bound memory");
+        }
+        marker = reinterpret_cast<void*>(slab->second.ptr + off);
+      }
       SubjectRuns running(observer_);
-      return op == "call" ? Call() : Capture(req.value("quiet", false) && unobserved_.empty());
+      return Capture(req.value("quiet", false) && unobserved_.empty(), marker);
     }
     if (op == "replay") {
-      if (graph_ == nullptr) return No("replay: nothing captured");
+      if (splits_.empty()) return No("replay: nothing captured");
+      const Split& split = splits_[req.value("split", uint64_t{0}) % splits_.size()];
       SubjectRuns running(observer_);
-      cudaError_t e = cudaGraphLaunch(graph_, stream_);
+      cudaError_t e = cudaGraphLaunch(split.first, stream_);
+      if (e == cudaSuccess && split.rest != nullptr) {
+        if (!AwaitJudge({{"split", split.at}}, "go")) return Lost();
+        e = cudaGraphLaunch(split.rest, stream_);
+      }
       return Finish(e, 0);
     }
     return No("unknown op '" + op + "'");
@@ -202,15 +264,49 @@ class Runner {
     return c;
   }
 
-  int RunAll() {
-    int rc = 0;
-    for (int k = 0; k < calls_.sets; ++k) {
-      const int r = run_(calls_.in[static_cast<size_t>(k)].data(), static_cast<int>(calls_.in[0].size()),
-                         calls_.out[static_cast<size_t>(k)].data(), static_cast<int>(calls_.out[0].size()),
-                         calls_.params.data(), static_cast<int>(calls_.params.size()), stream_);
-      if (r != 0) rc = r;
+  int RunOne(int k) {
+    return run_(calls_.in[static_cast<size_t>(k)].data(), static_cast<int>(calls_.in[0].size()),
+                calls_.out[static_cast<size_t>(k)].data(), static_cast<int>(calls_.out[0].size()),
+                calls_.params.data(), static_cast<int>(calls_.params.size()), stream_);
+  }
+
+  // Tells the judge `frame`, then waits for its word; false when the
+  // judge said another or is gone. The subject is not running meanwhile.
+  bool AwaitJudge(const Json& frame, const std::string& word) {
+    observer_->SubjectRunning(false);
+    bool heard = channel_->Send(frame).ok();
+    if (heard) {
+      auto m = channel_->Receive(-1);
+      heard = m.ok() && m->fds.empty() && m->body.value("op", "") == word;
+      if (m.ok()) {
+        for (int fd : m->fds) close(fd);
+      }
     }
-    return rc;
+    observer_->SubjectRunning(true);
+    return heard;
+  }
+
+  // The judge broke off a witness: nothing more is served.
+  Json Lost() {
+    fatal_ = true;
+    return No("the judge did not answer a witness");
+  }
+
+  // The calls of a "call" request: eager, each one of several witnessed
+  // with a chance of kWitnessesPerRound / K, drawn once it has returned.
+  Json Call() {
+    int rc = 0;
+    const double chance = calls_.sets > 1 ? kWitnessesPerRound / calls_.sets : 0.0;
+    for (int k = 0; k < calls_.sets; ++k) {
+      const int r = RunOne(k);
+      if (r != 0) rc = r;
+      if (chance > 0.0 && Draw() < chance) {
+        const cudaError_t e = cudaDeviceSynchronize();
+        if (e != cudaSuccess) return Finish(e, rc);
+        if (!AwaitJudge({{"pause", k}}, "resume")) return Lost();
+      }
+    }
+    return Finish(cudaSuccess, rc);
   }
 
   // Waits for every stream of the device, then answers.
@@ -226,37 +322,107 @@ class Runner {
     return Ok();
   }
 
-  Json Call() { return Finish(cudaSuccess, RunAll()); }
-
-  // quiet: the capture made with copy records off and its graph inspected
-  // (observer.h), as the timed replays that follow will be quiet.
-  Json Capture(bool quiet) {
-    if (graph_ != nullptr) {
-      cudaGraphExecDestroy(graph_);
-      graph_ = nullptr;
-    }
-    cudaGraph_t graph = nullptr;
+  // Each call captured as a graph of its own, the graphs chained into
+  // kSplits splits (ChainSplits). quiet: the captures made with copy
+  // records off and the graphs inspected (observer.h), as the timed
+  // replays that follow will be quiet.
+  Json Capture(bool quiet, void* marker) {
+    DestroySplits();
+    std::vector<cudaGraph_t> graphs;
     // No copy runs while capturing: the records are off (a graph made
-    // under them may be slower to replay), and the graph is inspected.
+    // under them may be slower to replay), and the graphs are inspected.
     if (quiet) observer_->RecordCopies(false);
-    cudaError_t e = cudaStreamBeginCapture(stream_, cudaStreamCaptureModeRelaxed);
-    const int rc = e == cudaSuccess ? RunAll() : 0;
-    const cudaError_t end = cudaStreamEndCapture(stream_, &graph);
-    if (e == cudaSuccess) e = end;
+    cudaError_t e = cudaSuccess;
+    int rc = 0;
+    for (int k = 0; k < calls_.sets && e == cudaSuccess && rc == 0; ++k) {
+      e = cudaStreamBeginCapture(stream_, cudaStreamCaptureModeRelaxed);
+      if (e != cudaSuccess) break;
+      rc = RunOne(k);
+      cudaGraph_t graph = nullptr;
+      e = cudaStreamEndCapture(stream_, &graph);
+      if (graph != nullptr) graphs.push_back(graph);
+    }
     if (e == cudaSuccess && rc == 0) {
-      if (quiet) observer_->InspectGraph(graph);
-      e = cudaGraphInstantiate(&graph_, graph, 0);
+      if (quiet) {
+        for (cudaGraph_t g : graphs) observer_->InspectGraph(g);
+      }
+      e = ChainSplits(graphs, marker);
     }
     if (quiet) observer_->RecordCopies(true);
-    if (graph != nullptr) cudaGraphDestroy(graph);
+    for (cudaGraph_t g : graphs) cudaGraphDestroy(g);
     if (e != cudaSuccess || rc != 0) {
       (void)cudaGetLastError();
       cudaDeviceSynchronize();
-      graph_ = nullptr;
+      DestroySplits();
       return No(rc != 0 ? "arena_run returned " + std::to_string(rc) : "cannot be captured: " + CudaText(e));
     }
     return Ok();
   }
+
+  // One graph of the captured calls [from, to), one after the other, then
+  // (with `marker`) 4 bytes of 1 written there.
+  static cudaError_t Part(const std::vector<cudaGraph_t>& calls, int from, int to, void* marker,
+                          cudaGraphExec_t* exec) {
+    cudaGraph_t g = nullptr;
+    cudaError_t e = cudaGraphCreate(&g, 0);
+    cudaGraphNode_t last = nullptr;
+    for (int k = from; k < to && e == cudaSuccess; ++k) {
+      cudaGraphNode_t node = nullptr;
+      e = cudaGraphAddChildGraphNode(&node, g, last != nullptr ? &last : nullptr, last != nullptr ? 1 : 0,
+                                     calls[static_cast<size_t>(k)]);
+      last = node;
+    }
+    if (e == cudaSuccess && marker != nullptr) {
+      cudaMemsetParams set{};
+      set.dst = marker;
+      set.value = 1;
+      set.elementSize = 4;
+      set.width = 1;
+      set.height = 1;
+      set.pitch = 4;
+      cudaGraphNode_t node = nullptr;
+      e = cudaGraphAddMemsetNode(&node, g, last != nullptr ? &last : nullptr, last != nullptr ? 1 : 0, &set);
+    }
+    if (e == cudaSuccess) e = cudaGraphInstantiate(exec, g, 0);
+    if (g != nullptr) cudaGraphDestroy(g);
+    return e;
+  }
+
+  // kSplits splits of the captured calls, each at a call I drawn here, in
+  // [N/10 - 1, N - 2] (so that the first part, calls 0..I, is at least a
+  // tenth of them, and the rest at least one); one part for one call.
+  cudaError_t ChainSplits(const std::vector<cudaGraph_t>& calls, void* marker) {
+    const int n = static_cast<int>(calls.size());
+    if (n == 1) {
+      splits_.emplace_back();
+      return Part(calls, 0, 1, nullptr, &splits_.back().first);
+    }
+    const int least = std::max(1, (n + 9) / 10);
+    for (int j = 0; j < kSplits; ++j) {
+      splits_.emplace_back();
+      Split& split = splits_.back();
+      split.at = least - 1 + std::min(n - least - 1, static_cast<int>(Draw() * (n - least)));
+      cudaError_t e = Part(calls, 0, split.at + 1, marker, &split.first);
+      if (e == cudaSuccess) e = Part(calls, split.at + 1, n, nullptr, &split.rest);
+      if (e != cudaSuccess) return e;
+    }
+    return cudaSuccess;
+  }
+
+  void DestroySplits() {
+    for (const Split& split : splits_) {
+      if (split.first != nullptr) cudaGraphExecDestroy(split.first);
+      if (split.rest != nullptr) cudaGraphExecDestroy(split.rest);
+    }
+    splits_.clear();
+  }
+
+  // A split's two graphs and where the first ends (call `at`); one graph
+  // and `at` -1 for a round of one call.
+  struct Split {
+    cudaGraphExec_t first = nullptr, rest = nullptr;
+    int at = -1;
+  };
 
   Channel* channel_;
   RunFn run_;
@@ -267,7 +433,7 @@ class Runner {
   void* scratch_ = nullptr;  // the runner's own, for "prime"
   std::map<int, VmmMemory> slabs_;
   Calls calls_;
-  cudaGraphExec_t graph_ = nullptr;
+  std::vector<Split> splits_;  // of the last capture
   bool fatal_ = false;
 };
 

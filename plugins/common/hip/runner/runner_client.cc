@@ -13,6 +13,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <functional>
 #include <fstream>
 #include <iterator>
 #include <map>
@@ -241,7 +242,29 @@ Result<nlohmann::json> RunnerClient::Request(const nlohmann::json& req, double t
                                              const std::vector<int>& fds) {
   if (channel_ == nullptr) return Unavailable(subject_ + ": the runner is not running");
   if (Status s = channel_->Send(req, fds); !s.ok()) return Failure("the runner's channel: " + s.message());
-  auto m = channel_->Receive(timeout_s);
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(timeout_s);
+  const std::string op = req.value("op", "");
+  int splits = 0;
+  Result<Channel::Message> m = channel_->Receive(timeout_s);
+  // A witness first (runner.cc): a pause after an eager call of a request
+  // of several sets, the end of a replay's first part; each answered once
+  // the judge's handler for it has returned.
+  while (m.ok() && m->fds.empty() && m->body.size() == 1 &&
+         (m->body.contains("pause") || m->body.contains("split"))) {
+    const bool split = m->body.contains("split");
+    const nlohmann::json& call = m->body.begin().value();
+    if (!call.is_number_integer() || (split ? op != "replay" || ++splits > 1
+                                            : op != "call" || req.value("sets", 0) < 2)) {
+      return Failure("broke the protocol: a witness out of place (" + m->body.dump() + ")");
+    }
+    const std::function<void(int64_t)>& handler = split ? on_split : on_pause;
+    if (handler) handler(call.get<int64_t>());
+    if (Status s = channel_->Send({{"op", split ? "go" : "resume"}}); !s.ok()) {
+      return Failure("the runner's channel: " + s.message());
+    }
+    m = channel_->Receive(
+        std::max(0.0, std::chrono::duration<double>(deadline - std::chrono::steady_clock::now()).count()));
+  }
   if (!m.ok()) {
     if (m.status().code() == StatusCode::kDeadlineExceeded) {
       Stop();

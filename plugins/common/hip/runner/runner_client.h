@@ -9,6 +9,7 @@
 
 #include <sys/types.h>
 
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -39,6 +40,14 @@ class RunnerClient {
   // failures (dead, hung, protocol broken) with what its log says.
   Result<nlohmann::json> Request(const nlohmann::json& req, double timeout_s,
                                  const std::vector<int>& fds = {});
+
+  // What the judge does when the runner stops for a witness inside a
+  // request (runner.cc): after eager call I of a "call" request of several
+  // sets returned (on_pause), or when a replay's first part, calls 0..I,
+  // is launched (on_split). The runner goes on once the handler returns
+  // (none set: at once). A split outside a replay, a second one in a
+  // request, or a pause outside a call of several sets break the protocol.
+  std::function<void(int64_t)> on_pause, on_split;
 
   // Stops (SIGSTOP) or resumes the runner's whole tree, so that it cannot
   // submit work while the other subject is timed.

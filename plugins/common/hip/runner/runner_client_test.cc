@@ -118,5 +118,37 @@ TEST(RunnerClient, ObservationsAreAnswersToObserveAlone) {
   EXPECT_NE(b.status().message().find("broke the protocol"), std::string::npos) << b.status().message();
 }
 
+TEST(RunnerClient, AReplaysSplitWaitsForTheJudgesHandler) {
+  // {"op":"replay"} (15 bytes + 4); {"split":3}; the judge's {"op":"go"}
+  // (11 + 4) read before the answer.
+  auto r = Runner(std::string(kReady) +
+                  "head -c 19 <&0 >/dev/null; printf '\\013\\000\\000\\000{\"split\":3}' >&0; "
+                  "head -c 15 <&0 >/dev/null; printf '\\013\\000\\000\\000{\"ok\":true}' >&0; sleep 5");
+  ASSERT_TRUE(r.Start(5).ok());
+  int64_t seen = -1;
+  r.on_split = [&](int64_t call) { seen = call; };
+  auto a = r.Request({{"op", "replay"}}, 5);
+  ASSERT_TRUE(a.ok()) << a.status().message();
+  EXPECT_TRUE((*a)["ok"].get<bool>());
+  EXPECT_EQ(seen, 3);
+}
+
+TEST(RunnerClient, ASecondSplitOrAPauseOutOfPlaceBreaksTheProtocol) {
+  auto twice = Runner(std::string(kReady) +
+                      "head -c 19 <&0 >/dev/null; printf '\\013\\000\\000\\000{\"split\":3}' >&0; "
+                      "head -c 15 <&0 >/dev/null; printf '\\013\\000\\000\\000{\"split\":4}' >&0; sleep 5");
+  ASSERT_TRUE(twice.Start(5).ok());
+  auto a = twice.Request({{"op", "replay"}}, 5);
+  ASSERT_FALSE(a.ok());
+  EXPECT_NE(a.status().message().find("a witness out of place"), std::string::npos) << a.status().message();
+  // A pause in a replay (only eager calls of several sets pause).
+  auto paused = Runner(std::string(kReady) +
+                       "head -c 19 <&0 >/dev/null; printf '\\013\\000\\000\\000{\"pause\":0}' >&0; sleep 5");
+  ASSERT_TRUE(paused.Start(5).ok());
+  auto b = paused.Request({{"op", "replay"}}, 5);
+  ASSERT_FALSE(b.ok());
+  EXPECT_NE(b.status().message().find("a witness out of place"), std::string::npos) << b.status().message();
+}
+
 }  // namespace
 }  // namespace arena::hip2hip

@@ -551,9 +551,11 @@ class Judge {
     }
   }
 
+  // A round's request: a replay of split `split` of the captured calls
+  // (runner.cc), or the eager calls.
   static Json Request(const std::string& mode, size_t count, const std::vector<Placed>& in,
-                      const std::vector<Placed>& out, int slab, const Json& params) {
-    if (mode == "graph") return {{"op", "replay"}};
+                      const std::vector<Placed>& out, int slab, const Json& params, uint64_t split) {
+    if (mode == "graph") return {{"op", "replay"}, {"split", split}};
     return {{"op", "call"}, {"sets", count}, {"in", Describe(in, slab)}, {"out", Describe(out, slab)},
             {"params", params}};
   }

@@ -8,6 +8,36 @@ namespace arena::hip2hip {
 // rounds, as it must be to move the median, is caught with probability
 // at least 7/8.
 constexpr int kHeldRounds = 3;
+// Witnessed calls (runner.cc): eager calls of a round are witnessed, on
+// average, this many times a round (the runner's kWitnessesPerRound, which
+// draws them: the same number); rounds are added, this many at most, until
+// each runner has paused for one.
+constexpr double kWitnessesPerRound = 0.25;
+constexpr int kWitnessRoundsMore = 40;
+// Rounds of captured calls whose replay is witnessed between its two parts
+// (untimed, at secret places among the others).
+constexpr int kGraphWitnessRounds = 4;
+// Elements of each output read in every set of a witnessed replay's first
+// part (a run at a secret place), and at most in an eager call's set.
+constexpr size_t kSplitWitnessElements = 4096;
+constexpr size_t kPauseWitnessElements = size_t{1} << 20;
+// Elements of each output poisoned again in every later set once a witness
+// is taken (a run at a secret place).
+constexpr size_t kAheadElements = 64;
+
+// A witness of a round's calls (Judge::Time): as call `call` had returned
+// (an eager call's pause), or as the calls up to it had run on the GPU (a
+// replay's first part), the outputs of sets [from, call] at `places` (per
+// output, a run at a secret start, the same in every set), copied to the
+// judge; then the outputs of every later set poisoned again at `ahead`.
+struct Witness {
+  int64_t call = 0;
+  bool in_round = true;  // a call the round has (else the runner lied)
+  bool ended = true;     // the first part had ended when it was looked for
+  size_t from = 0;
+  std::vector<SetRuns> places, ahead;
+  std::vector<HostTensor> copies;
+};
 
 Json Judge::Time(const Json& req) {
   PhaseClock phases;  // where the stage's time goes, reported with it
@@ -190,6 +220,7 @@ Json Judge::Time(const Json& req) {
   std::vector<size_t>& slack = alone_.slack;  // per input: the largest window offset
   std::unique_ptr<DeviceBuffer> poison;
   std::string mode;
+  size_t marker_off = 0;
   // Every set of a round's inputs in a subject's lent memory: drawn on
   // the device (both subjects timed), or windows of the pools at
   // `offsets` with the chosen trial's data in set `secret` (alone). Never
@@ -265,11 +296,15 @@ Json Judge::Time(const Json& req) {
     }
     phases.Lap("pools_s");  // memory lent, pools and poison made
     mode = "graph";
+    // The marker a replay's first part sets at its end (runner.cc), after
+    // everything else lent.
+    marker_off = RoundUp(total);
     for (const auto& s : order) {
       RunnerClient* r = runners[s];
-      if (Status st = r->Reserve(vmm_, total, Left()); !st.ok()) return RunnerFailure(r, st);
+      if (Status st = r->Reserve(vmm_, marker_off + kAlign, Left()); !st.ok()) return RunnerFailure(r, st);
       auto a = r->Request({{"op", "capture"},
                            {"quiet", quiet_rounds_},
+                           {"marker", {{"slab", r->slab_id()}, {"off", marker_off}}},
                            {"sets", count},
                            {"in", Describe(in, r->slab_id())},
                            {"out", Describe(out, r->slab_id())},
@@ -297,7 +332,7 @@ Json Judge::Time(const Json& req) {
           !st.ok()) {
         return Reply("error", st.message());
       }
-      const double us = RoundTrip(r, Request(mode, count, in, out, r->slab_id(), plist), &failure) - overhead;
+      const double us = RoundTrip(r, Request(mode, count, in, out, r->slab_id(), plist, rng()), &failure) - overhead;
       Log("time: a round of " + s + " took " + std::to_string(us) + " us");
       if (!failure.is_null()) return failure;
       fastest = std::min(fastest, us);
@@ -352,7 +387,119 @@ Json Judge::Time(const Json& req) {
     for (size_t j = 0; j < sample.count; ++j) want[j] = t.reference[o][sample.start + j * sample.stride];
     return Compare(outputs_[o].name, g, want, atol, rtol);
   };
-  for (int round = 0; round <= rounds; ++round) {  // round 0 warms up
+  // Witnessed calls (runner.cc). Eager calls of a round of several sets
+  // are witnessed: the runner pauses after a call drawn once it has
+  // returned, and the judge copies that set's outputs then; after the
+  // round they must be what the set holds at its end. A subject that
+  // leaves a call's work to a later call (to batch a round's calls into
+  // fewer launches, which its callers' calls, each waited for, never are)
+  // is caught in the rounds that witness a call it left. Captured calls
+  // are one graph per call, chained, and every replay runs one of the
+  // runner's splits: the calls up to a secret one, then, once the runner
+  // has told the judge and the judge has said "go", the rest. In
+  // kGraphWitnessRounds rounds, at secret places and not timed, the judge
+  // waits for the first part to end (it marks its end in the judge's
+  // memory) and copies what its calls wrote before it says "go"; in the
+  // others it says "go" at once. Until then a witnessed replay and a timed
+  // one are the same: the same graphs, the same requests. Once a witness
+  // is taken, every later set's outputs are poisoned again at a secret
+  // place, which their own calls must write: work done ahead of its call
+  // (a round's first call computing every set) leaves it there.
+  const bool eager_witnessed = mode == "eager" && count > 1;
+  std::set<int> untimed;
+  int last_round = rounds;
+  if (mode == "graph" && count > 1) {
+    last_round += kGraphWitnessRounds;
+    std::uniform_int_distribution<int> any_round(1, last_round);
+    while (untimed.size() < static_cast<size_t>(kGraphWitnessRounds)) untimed.insert(any_round(rng));
+  }
+  std::map<std::string, int> witnessed;
+  for (const auto& s : order) witnessed[s] = 0;
+  // A witness of the sets [from, call] of subject `s`'s round, at most
+  // `most` elements of each output; then the later sets poisoned again.
+  auto take_witness = [&](const std::string& s, int64_t call, size_t from, size_t most) {
+    Witness w;
+    w.call = call;
+    w.from = from;
+    w.in_round = call >= 0 && static_cast<size_t>(call) < count && from <= static_cast<size_t>(call);
+    if (!w.in_round) return w;
+    auto* base = reinterpret_cast<uint8_t*>(runners[s]->slab_ptr());
+    const size_t later = count - static_cast<size_t>(call) - 1;
+    for (const auto& o : out) {
+      const size_t n = static_cast<size_t>(Numel(o.shape));
+      const size_t es = DtypeSize(o.dtype);
+      const size_t length = std::min(n, most);
+      const SetRuns run{std::uniform_int_distribution<size_t>(0, n - length)(rng), length};
+      w.copies.push_back(DownloadSetRuns(base + o.off + from * o.stride, o.stride,
+                                         static_cast<size_t>(call) + 1 - from, o.dtype, run));
+      w.places.push_back(run);
+      const size_t ahead_length = std::min(n, kAheadElements);
+      const SetRuns ahead{std::uniform_int_distribution<size_t>(0, n - ahead_length)(rng), ahead_length};
+      const size_t first_later = o.off + (static_cast<size_t>(call) + 1) * o.stride + ahead.start * es;
+      if (later > 0 && ahead.length > 0) {
+        cudaMemcpy2D(base + first_later, o.stride, static_cast<uint8_t*>(poison->ptr) + (first_later - out_base),
+                     o.stride, ahead.length * es, later, cudaMemcpyDeviceToDevice);
+      }
+      w.ahead.push_back(ahead);
+    }
+    cudaDeviceSynchronize();
+    return w;
+  };
+  // Whether a witness of `s`'s round holds once the round has ended; a
+  // finding says why not. `other`: the other subject, whose outputs at the
+  // places poisoned again tell what is written there ("" timed alone).
+  auto check_witness = [&](const std::string& s, const std::string& other, const Witness& w,
+                           int round) -> Json {
+    const std::string calls = "call " + std::to_string(w.call + 1) + " of " + std::to_string(count) +
+                              " in round " + std::to_string(round);
+    if (!w.in_round) {
+      return Finding("tampering: " + s + "'s runner stopped for a witness of " + calls + ", where there is none");
+    }
+    if (!w.ended) {
+      return Finding(s + ": the first part of a witnessed replay (its calls up to " + calls +
+                     ") had not ended 2 s after its runner said it was launched");
+    }
+    const auto* base = reinterpret_cast<const uint8_t*>(runners[s]->slab_ptr());
+    const size_t later = count - static_cast<size_t>(w.call) - 1;
+    for (size_t o = 0; o < out.size(); ++o) {
+      const Placed& t = out[o];
+      const HostTensor now = DownloadSetRuns(base + t.off + w.from * t.stride, t.stride,
+                                             static_cast<size_t>(w.call) + 1 - w.from, t.dtype, w.places[o]);
+      if (now.bytes != w.copies[o].bytes) {
+        return Finding(s + ": work deferred to a later call: the calls up to " + calls +
+                       " had returned with outputs not all written ('" + outputs_[o].name +
+                       "' was witnessed then, and differs from what the round's end holds)");
+      }
+      if (later == 0) continue;
+      const size_t es = DtypeSize(t.dtype);
+      const size_t first_later = t.off + (static_cast<size_t>(w.call) + 1) * t.stride;
+      const HostTensor mine = DownloadSetRuns(base + first_later, t.stride, later, t.dtype, w.ahead[o]);
+      const HostTensor theirs =
+          other.empty() ? HostTensor{}
+                        : DownloadSetRuns(reinterpret_cast<const uint8_t*>(runners[other]->slab_ptr()) + first_later,
+                                          t.stride, later, t.dtype, w.ahead[o]);
+      const HostTensor one = Poisoned(t.dtype, {1});
+      auto poisoned = [&](const HostTensor& x, size_t j) {
+        return std::memcmp(x.bytes.data() + j * es, one.bytes.data(), es) == 0;
+      };
+      for (size_t j = 0; j < mine.bytes.size() / es; ++j) {
+        if (poisoned(mine, j) && (other.empty() || !poisoned(theirs, j))) {
+          return Finding(s + ": a later call's outputs unwritten: once the calls up to " + calls +
+                         " had returned, '" + outputs_[o].name +
+                         "' of the later sets was poisoned again at places drawn in secret, and their own "
+                         "calls left it there (their work done ahead of them, or skipped)");
+        }
+      }
+    }
+    return Json();
+  };
+  for (int round = 0;; ++round) {  // round 0 warms up
+    if (round > last_round &&
+        (!eager_witnessed || std::min(witnessed[order[0]], witnessed[order.back()]) > 0 ||
+         round > last_round + kWitnessRoundsMore)) {
+      break;
+    }
+    std::map<std::string, std::vector<Witness>> witnesses;
     // Alone: offsets[i][k], where set k's window of input i starts in
     // its pool. Both: the round's seed, the same for both subjects.
     std::vector<std::vector<size_t>> offsets;
@@ -407,6 +554,7 @@ Json Judge::Time(const Json& req) {
         before.push_back(Sampled(base + in[i].off + secret * in[i].stride, in[i].dtype, in_samples[i]));
       }
       if (e == cudaSuccess) e = cudaMemcpy(base + out_base, poison->ptr, total - out_base, cudaMemcpyDeviceToDevice);
+      if (e == cudaSuccess && mode == "graph") e = cudaMemset(base + marker_off, 0, 4);  // unset, for the split
       if (e == cudaSuccess) e = cudaDeviceSynchronize();
       if (e != cudaSuccess) {
         thaw_all();
@@ -446,9 +594,39 @@ Json Judge::Time(const Json& req) {
         before_clock[s]["wake_us"].push_back(wake_us);
       }
       phases.Lap("wake_s");
+      // The witnesses' own time (the runner waited for the GPU before it
+      // paused: its time on the GPU is on the clock) is not the subject's.
+      double witness_us = 0;
+      if (eager_witnessed) {
+        r->on_pause = [&, s](int64_t call) {
+          const auto from = std::chrono::steady_clock::now();
+          witnesses[s].push_back(take_witness(s, call, static_cast<size_t>(std::max<int64_t>(call, 0)),
+                                              kPauseWitnessElements));
+          witness_us += std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - from).count();
+        };
+      }
+      if (untimed.count(round) > 0) {
+        r->on_split = [&, s, base](int64_t call) {
+          Witness w;
+          if (call >= 0 && static_cast<size_t>(call) + 1 < count) {
+            // The first part's end, in the judge's memory (runner.cc).
+            const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(2);
+            int32_t mark = 0;
+            while (cudaMemcpy(&mark, base + marker_off, 4, cudaMemcpyDeviceToHost) == cudaSuccess && mark != 1 &&
+                   std::chrono::steady_clock::now() < deadline) {
+            }
+            w = mark == 1 ? take_witness(s, call, 0, kSplitWitnessElements) : Witness{call, true, false};
+          } else {
+            w.call = call;
+            w.in_round = false;
+          }
+          witnesses[s].push_back(std::move(w));
+        };
+      }
       const auto t0 = std::chrono::steady_clock::now();
       bool ok = false;
-      Json f = Ask(r, Request(mode, count, in, out, r->slab_id(), plist), &ok);
+      Json f = Ask(r, Request(mode, count, in, out, r->slab_id(), plist, rng()), &ok);
+      r->on_pause = r->on_split = nullptr;
       cudaEventRecord(snap_start, nullptr);
       size_t at = 0;
       for (const auto& o : out) {
@@ -473,8 +651,13 @@ Json Judge::Time(const Json& req) {
       Log("round " + std::to_string(round) + " " + s + ": " + std::to_string(elapsed) + " us");
       float snap_ms = 0;
       cudaEventElapsedTime(&snap_ms, snap_start, snap_end);
-      if (round > 0) {
-        samples[s].push_back(std::max(elapsed - snap_ms * 1000.0 - overhead, 0.0) / static_cast<double>(count));
+      if (untimed.count(round) > 0 && witnesses[s].size() != 1) {
+        return Finding("tampering: " + s + "'s runner replayed its captured calls without telling where the "
+                       "first part ended (round " + std::to_string(round) + ")");
+      }
+      if (round > 0 && untimed.count(round) == 0) {
+        samples[s].push_back(std::max(elapsed - snap_ms * 1000.0 - overhead - witness_us, 0.0) /
+                             static_cast<double>(count));
         if (alone) {
           (alone_.shown[pick] ? alone_.seen_us : alone_.new_us).push_back(samples[s].back());
           ++alone_.timed_rounds;
@@ -488,6 +671,15 @@ Json Judge::Time(const Json& req) {
                          std::to_string(round) + ")");
         }
       }
+    }
+    // The witnesses first: a call's work was done when it returned, and no
+    // later call's before it was called.
+    for (const auto& s : order) {
+      const std::string other = alone ? "" : (s == order[0] ? order.back() : order[0]);
+      for (const Witness& w : witnesses[s]) {
+        if (Json found = check_witness(s, other, w, round); !found.is_null()) return found;
+      }
+      witnessed[s] += static_cast<int>(witnesses[s].size());
     }
     // The chosen set's outputs.
     if (held) kept.push_back(HeldRound{round, round_seed, secret, {}});
@@ -539,6 +731,15 @@ Json Judge::Time(const Json& req) {
   }
   cudaEventDestroy(snap_start);
   cudaEventDestroy(snap_end);
+  for (const auto& [s, seen] : witnessed) {
+    if (eager_witnessed && seen == 0) {
+      char chance[32];
+      std::snprintf(chance, sizeof(chance), "%.3g", kWitnessesPerRound / static_cast<double>(count));
+      return Finding("tampering: " + s + "'s runner never paused for a witness in " + std::to_string(last_round) +
+                     " rounds and more of " + std::to_string(count) + " calls (each call witnessed with a chance of " +
+                     chance + ": its draws or its pauses were kept from the judge)");
+    }
+  }
   // The held rounds, after the last: each one's chosen set drawn again
   // from its seed, its reference computed (side by side, within the
   // prefetch budget: a reference takes one core, and each holds the
@@ -592,7 +793,8 @@ Json Judge::Time(const Json& req) {
   }
   const std::string method = "judge-clock+" + std::string(mode == "graph" ? "cuda-graph" : "eager") +
                              "-rounds-of-" + std::to_string(count) +
-                             "-fresh-input-sets+secret-verified-set" + (alone ? "" : "+interleaved");
+                             "-fresh-input-sets+secret-verified-set" + (alone ? "" : "+interleaved") +
+                             (count > 1 ? "+witnessed-calls" : "");
   Json single_json = Json::object();
   for (const auto& [s, us] : single) single_json[s] = us;
   Json metrics = {{"method", method},
@@ -601,6 +803,7 @@ Json Judge::Time(const Json& req) {
                   {"single_call_us", single_json},
                   {"verified", {{"max_abs_err", worst_abs}, {"max_rel_err", worst_rel}}},
                   {"observation", observation_},
+                  {"witnessed_calls", count > 1 ? Json(witnessed) : Json()},
                   {"phases", phases.ToJson()}};
   for (const auto& [subject, seen] : before_clock) {
     for (const auto& [what, us] : seen) {

@@ -21,6 +21,8 @@
 #define cudaEvent_t hipEvent_t
 #define cudaGraph_t hipGraph_t
 #define cudaGraphExec_t hipGraphExec_t
+#define cudaGraphNode_t hipGraphNode_t
+#define cudaMemsetParams hipMemsetParams
 #define cudaDeviceProp hipDeviceProp_t
 #define cudaMemcpyHostToDevice hipMemcpyHostToDevice
 #define cudaMemcpyDeviceToHost hipMemcpyDeviceToHost
@@ -66,6 +68,9 @@
 #define cudaStreamEndCapture hipStreamEndCapture
 #define cudaGraphLaunch hipGraphLaunch
 #define cudaGraphDestroy hipGraphDestroy
+#define cudaGraphCreate hipGraphCreate
+#define cudaGraphAddChildGraphNode hipGraphAddChildGraphNode
+#define cudaGraphAddMemsetNode hipGraphAddMemsetNode
 #define cudaGraphExecDestroy hipGraphExecDestroy
 #define cudaEventCreate hipEventCreate
 #define cudaEventDestroy hipEventDestroy
