@@ -20,7 +20,8 @@
 //     each of the K calls captured as a CUDA graph of its own (with
 //     "quiet", quietly and inspected: observer.h), chained into kSplits
 //     splits (below)
-//   {"op": "replay", "split": J}       split J (modulo kSplits) of those, once
+//   {"op": "replay", "split": J, "mark": M}  split J (modulo kSplits) of
+//     those, once, its first part ending in the 32-bit word M at the marker
 //   {"op": "empty"}                    nothing (the judge's round-trip cost)
 //   {"op": "prime", "quiet": B}        4 bytes of the runner's own set on its
 //     stream, waited for: the GPU switched to this runner's context before a
@@ -44,13 +45,19 @@
 //   stop there; if so it waits for the GPU, says {"pause": k} (k the call
 //   that returned) and waits for the judge's {"op": "resume"}.
 // - Captured calls: each split is the calls up to a call I drawn at
-//   capture (at least a tenth of them), then 4 bytes of 1 written at the
-//   judge's marker, as one graph; and the rest as another. A replay
-//   launches the first, says {"split": I}, waits for the judge's
+//   capture (at least a tenth of them), then the request's word written
+//   at the judge's marker, as one graph; and the rest as another. A
+//   replay launches the first, says {"split": I}, waits for the judge's
 //   {"op": "go"} and launches the rest. The judge witnesses the first
-//   part in a few rounds (it waits for the marker, then reads the calls'
+//   part in a few rounds (it waits for the word, then reads the calls'
 //   outputs) and says "go" at once in the others: both run the same
-//   graphs, and the first part's GPU time covers the round trip.
+//   graphs, and the first part's GPU time covers the round trip. The
+//   marker lies in memory the subject's kernels can find (beside its
+//   tensors), so it tells them nothing: the judge writes a fresh random
+//   word there before every round, the very word the replay will write in
+//   a timed round and another in a witnessed one. Before the split both
+//   look alike; after it only a witnessed round's word has changed, and
+//   its witness is taken by then.
 // While the runner waits for the judge, the subject is not running
 // (observer.h: a launch then is a thread's of the subject's, a finding).
 #include <dlfcn.h>
@@ -207,8 +214,15 @@ class Runner {
     if (op == "replay") {
       if (splits_.empty()) return No("replay: nothing captured");
       const Split& split = splits_[req.value("split", uint64_t{0}) % splits_.size()];
+      cudaError_t e = cudaSuccess;
+      if (split.mark != nullptr) {
+        cudaMemsetParams set = MarkParams(marker_);
+        set.value = req.value("mark", 0u);
+        e = cudaGraphExecMemsetNodeSetParams(split.first, split.mark, &set);
+        if (e != cudaSuccess) return Finish(e, 0);
+      }
       SubjectRuns running(observer_);
-      cudaError_t e = cudaGraphLaunch(split.first, stream_);
+      if (e == cudaSuccess) e = cudaGraphLaunch(split.first, stream_);
       if (e == cudaSuccess && split.rest != nullptr) {
         if (!AwaitJudge({{"split", split.at}}, "go")) return Lost();
         e = cudaGraphLaunch(split.rest, stream_);
@@ -359,11 +373,23 @@ class Runner {
     return Ok();
   }
 
+  // A 32-bit word written at `marker` (the value is the replay's).
+  static cudaMemsetParams MarkParams(void* marker) {
+    cudaMemsetParams set{};
+    set.dst = marker;
+    set.elementSize = 4;
+    set.width = 1;
+    set.height = 1;
+    set.pitch = 4;
+    return set;
+  }
+
   // One graph of the captured calls [from, to), one after the other, then
-  // (with `marker`) 4 bytes of 1 written there.
+  // (with `marker`) a word written there, its node in `*mark`; `*graph`
+  // keeps the graph the exec was made from (the node's).
   static cudaError_t Part(const std::vector<cudaGraph_t>& calls, int from, int to, void* marker,
-                          cudaGraphExec_t* exec) {
-    cudaGraph_t g = nullptr;
+                          cudaGraphExec_t* exec, cudaGraph_t* graph, cudaGraphNode_t* mark) {
+    cudaGraph_t& g = *graph;
     cudaError_t e = cudaGraphCreate(&g, 0);
     cudaGraphNode_t last = nullptr;
     for (int k = from; k < to && e == cudaSuccess; ++k) {
@@ -373,18 +399,10 @@ class Runner {
       last = node;
     }
     if (e == cudaSuccess && marker != nullptr) {
-      cudaMemsetParams set{};
-      set.dst = marker;
-      set.value = 1;
-      set.elementSize = 4;
-      set.width = 1;
-      set.height = 1;
-      set.pitch = 4;
-      cudaGraphNode_t node = nullptr;
-      e = cudaGraphAddMemsetNode(&node, g, last != nullptr ? &last : nullptr, last != nullptr ? 1 : 0, &set);
+      const cudaMemsetParams set = MarkParams(marker);
+      e = cudaGraphAddMemsetNode(mark, g, last != nullptr ? &last : nullptr, last != nullptr ? 1 : 0, &set);
     }
     if (e == cudaSuccess) e = cudaGraphInstantiate(exec, g, 0);
-    if (g != nullptr) cudaGraphDestroy(g);
     return e;
   }
 
@@ -393,17 +411,19 @@ class Runner {
   // tenth of them, and the rest at least one); one part for one call.
   cudaError_t ChainSplits(const std::vector<cudaGraph_t>& calls, void* marker) {
     const int n = static_cast<int>(calls.size());
+    marker_ = marker;
     if (n == 1) {
       splits_.emplace_back();
-      return Part(calls, 0, 1, nullptr, &splits_.back().first);
+      Split& one = splits_.back();
+      return Part(calls, 0, 1, nullptr, &one.first, &one.first_graph, &one.mark);
     }
     const int least = std::max(1, (n + 9) / 10);
     for (int j = 0; j < kSplits; ++j) {
       splits_.emplace_back();
       Split& split = splits_.back();
       split.at = least - 1 + std::min(n - least - 1, static_cast<int>(Draw() * (n - least)));
-      cudaError_t e = Part(calls, 0, split.at + 1, marker, &split.first);
-      if (e == cudaSuccess) e = Part(calls, split.at + 1, n, nullptr, &split.rest);
+      cudaError_t e = Part(calls, 0, split.at + 1, marker, &split.first, &split.first_graph, &split.mark);
+      if (e == cudaSuccess) e = Part(calls, split.at + 1, n, nullptr, &split.rest, &split.rest_graph, nullptr);
       if (e != cudaSuccess) return e;
     }
     return cudaSuccess;
@@ -413,14 +433,19 @@ class Runner {
     for (const Split& split : splits_) {
       if (split.first != nullptr) cudaGraphExecDestroy(split.first);
       if (split.rest != nullptr) cudaGraphExecDestroy(split.rest);
+      if (split.first_graph != nullptr) cudaGraphDestroy(split.first_graph);
+      if (split.rest_graph != nullptr) cudaGraphDestroy(split.rest_graph);
     }
     splits_.clear();
   }
 
-  // A split's two graphs and where the first ends (call `at`); one graph
-  // and `at` -1 for a round of one call.
+  // A split's two graphs and where the first ends (call `at`), with the
+  // node that writes the marker; one graph, `at` -1 and no node for a
+  // round of one call.
   struct Split {
     cudaGraphExec_t first = nullptr, rest = nullptr;
+    cudaGraph_t first_graph = nullptr, rest_graph = nullptr;
+    cudaGraphNode_t mark = nullptr;
     int at = -1;
   };
 
@@ -434,6 +459,7 @@ class Runner {
   std::map<int, VmmMemory> slabs_;
   Calls calls_;
   std::vector<Split> splits_;  // of the last capture
+  void* marker_ = nullptr;     // where their first parts end with a word
   bool fatal_ = false;
 };
 

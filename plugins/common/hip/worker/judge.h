@@ -551,11 +551,13 @@ class Judge {
     }
   }
 
-  // A round's request: a replay of split `split` of the captured calls
-  // (runner.cc), or the eager calls.
+  // A round's request: a replay of split `split` of the captured calls,
+  // its first part ending in the word `mark` at the marker (runner.cc), or
+  // the eager calls.
   static Json Request(const std::string& mode, size_t count, const std::vector<Placed>& in,
-                      const std::vector<Placed>& out, int slab, const Json& params, uint64_t split) {
-    if (mode == "graph") return {{"op", "replay"}, {"split", split}};
+                      const std::vector<Placed>& out, int slab, const Json& params, uint64_t split,
+                      uint32_t mark) {
+    if (mode == "graph") return {{"op", "replay"}, {"split", split}, {"mark", mark}};
     return {{"op", "call"}, {"sets", count}, {"in", Describe(in, slab)}, {"out", Describe(out, slab)},
             {"params", params}};
   }

@@ -332,7 +332,7 @@ Json Judge::Time(const Json& req) {
           !st.ok()) {
         return Reply("error", st.message());
       }
-      const double us = RoundTrip(r, Request(mode, count, in, out, r->slab_id(), plist, rng()), &failure) - overhead;
+      const double us = RoundTrip(r, Request(mode, count, in, out, r->slab_id(), plist, rng(), static_cast<uint32_t>(rng())), &failure) - overhead;
       Log("time: a round of " + s + " took " + std::to_string(us) + " us");
       if (!failure.is_null()) return failure;
       fastest = std::min(fastest, us);
@@ -554,7 +554,14 @@ Json Judge::Time(const Json& req) {
         before.push_back(Sampled(base + in[i].off + secret * in[i].stride, in[i].dtype, in_samples[i]));
       }
       if (e == cudaSuccess) e = cudaMemcpy(base + out_base, poison->ptr, total - out_base, cudaMemcpyDeviceToDevice);
-      if (e == cudaSuccess && mode == "graph") e = cudaMemset(base + marker_off, 0, 4);  // unset, for the split
+      // The marker's word before the replay (runner.cc): a fresh one, which
+      // the first part writes again in a timed round and changes in a
+      // witnessed one.
+      const auto mark = static_cast<uint32_t>(rng());
+      const uint32_t mark_before = untimed.count(round) > 0 ? mark ^ (static_cast<uint32_t>(rng()) | 1u) : mark;
+      if (e == cudaSuccess && mode == "graph") {
+        e = cudaMemcpy(base + marker_off, &mark_before, 4, cudaMemcpyHostToDevice);
+      }
       if (e == cudaSuccess) e = cudaDeviceSynchronize();
       if (e != cudaSuccess) {
         thaw_all();
@@ -606,16 +613,16 @@ Json Judge::Time(const Json& req) {
         };
       }
       if (untimed.count(round) > 0) {
-        r->on_split = [&, s, base](int64_t call) {
+        r->on_split = [&, s, base, mark, mark_before](int64_t call) {
           Witness w;
           if (call >= 0 && static_cast<size_t>(call) + 1 < count) {
             // The first part's end, in the judge's memory (runner.cc).
             const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(2);
-            int32_t mark = 0;
-            while (cudaMemcpy(&mark, base + marker_off, 4, cudaMemcpyDeviceToHost) == cudaSuccess && mark != 1 &&
-                   std::chrono::steady_clock::now() < deadline) {
+            uint32_t word = mark_before;
+            while (cudaMemcpy(&word, base + marker_off, 4, cudaMemcpyDeviceToHost) == cudaSuccess &&
+                   word != mark && std::chrono::steady_clock::now() < deadline) {
             }
-            w = mark == 1 ? take_witness(s, call, 0, kSplitWitnessElements) : Witness{call, true, false};
+            w = word == mark ? take_witness(s, call, 0, kSplitWitnessElements) : Witness{call, true, false};
           } else {
             w.call = call;
             w.in_round = false;
@@ -625,7 +632,7 @@ Json Judge::Time(const Json& req) {
       }
       const auto t0 = std::chrono::steady_clock::now();
       bool ok = false;
-      Json f = Ask(r, Request(mode, count, in, out, r->slab_id(), plist, rng()), &ok);
+      Json f = Ask(r, Request(mode, count, in, out, r->slab_id(), plist, rng(), mark), &ok);
       r->on_pause = r->on_split = nullptr;
       cudaEventRecord(snap_start, nullptr);
       size_t at = 0;

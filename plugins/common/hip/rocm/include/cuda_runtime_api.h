@@ -71,6 +71,7 @@
 #define cudaGraphCreate hipGraphCreate
 #define cudaGraphAddChildGraphNode hipGraphAddChildGraphNode
 #define cudaGraphAddMemsetNode hipGraphAddMemsetNode
+#define cudaGraphExecMemsetNodeSetParams hipGraphExecMemsetNodeSetParams
 #define cudaGraphExecDestroy hipGraphExecDestroy
 #define cudaEventCreate hipEventCreate
 #define cudaEventDestroy hipEventDestroy
