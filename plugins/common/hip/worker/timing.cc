@@ -482,8 +482,16 @@ Json Judge::Time(const Json& req) {
       auto poisoned = [&](const HostTensor& x, size_t j) {
         return std::memcmp(x.bytes.data() + j * es, one.bytes.data(), es) == 0;
       };
+      // Timed alone, with no other subject's outputs to tell what is
+      // written there: a set's whole run left poisoned (an honest int8
+      // output may hold the poison at a place, not at all 64).
+      const size_t run = w.ahead[o].length;
       for (size_t j = 0; j < mine.bytes.size() / es; ++j) {
-        if (poisoned(mine, j) && (other.empty() || !poisoned(theirs, j))) {
+        bool left = poisoned(mine, j) && (other.empty() || !poisoned(theirs, j));
+        if (left && other.empty()) {
+          for (size_t q = j - j % run; q < j - j % run + run && left; ++q) left = poisoned(mine, q);
+        }
+        if (left) {
           return Finding(s + ": a later call's outputs unwritten: once the calls up to " + calls +
                          " had returned, '" + outputs_[o].name +
                          "' of the later sets was poisoned again at places drawn in secret, and their own "
