@@ -116,7 +116,7 @@ class TimedRoundsOnTheCpuTest(unittest.TestCase):
         # right when checked, at every round's end, and every call done
         # when it returns; the later sets, poisoned again once a witness is
         # taken, keep the poison.
-        self.assert_caught_when_timed("ahead_of_its_call.py", "their work done ahead of them")
+        self.assert_caught_when_timed("ahead_of_its_call.py", "work done ahead of its call")
 
 
 if __name__ == "__main__":

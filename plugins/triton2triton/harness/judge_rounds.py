@@ -351,7 +351,7 @@ class TimingRounds:
                 for s in SUBJECTS:
                     witnessed[s] += len(witnesses[s])
                     other = [o for o in SUBJECTS if o != s][0]
-                    for call, copies, ahead in witnesses[s]:
+                    for call, copies, ahead, early in witnesses[s]:
                         if copies is None:
                             raise IntegrityFailure([f"{s}: the first part of a witnessed replay (its calls up "
                                                     f"to call {call + 1} of {count}, round {i}) had not ended "
@@ -367,6 +367,11 @@ class TimingRounds:
                                     f"{count} in round {i} had returned with outputs not all written "
                                     f"('{name}' was witnessed then, and differs from what the round's "
                                     "end holds)"])
+                        if early is not None:
+                            raise IntegrityFailure([
+                                f"{s}: work done ahead of its call: once the calls up to call {call + 1} of "
+                                f"{count} in round {i} had returned, '{early[1]}' of call {early[0] + 1} was "
+                                "already written, before that call was made"])
                         for name, cols in ahead.items():
                             slab = lent[s][2][name]
                             later = poisoned(slab[call + 1:, cols]) & ~poisoned(lent[other][2][name][call + 1:, cols])
@@ -458,16 +463,30 @@ class TimingRounds:
     def _poison_ahead(self, slabs, outputs, call, rng):
         """Once the calls up to CALL have returned: AHEAD_ELEMENTS places
         drawn in secret of each output (not an in-place input) of every
-        later set poisoned again, in the judge's own time. Their own calls
-        must write them; a subject that did later calls' work ahead of
-        them, to batch it, leaves the poison. Returns {name: the places}."""
-        ahead = {}
+        later set read, and poisoned again, in the judge's own time. Their
+        calls have not run: the places still hold the poison written
+        before the round, or a later call's work was done ahead of it (to
+        batch it). And their own calls must write them: a subject that
+        skips a later call's work, or did it ahead and does not do it again,
+        leaves the poison. Returns ({name: the places}, the first later
+        call found written ahead and its output, or None)."""
+        ahead, early = {}, None
         for n in outputs:
             slab = slabs[n]
             if call + 1 >= slab.shape[0] or slab.shape[1] == 0:
                 continue
             cols = self._secret_places(slab.shape[1], AHEAD_ELEMENTS, rng, slab.device)
             cols = slice(None) if cols is None else cols
+            if early is None:
+                try:
+                    written = ~poisoned(slab[call + 1:, cols])
+                except (RuntimeError, NotImplementedError):
+                    # (A dtype without indexed reads or isnan on this
+                    # device: every place of the later sets, widened.)
+                    written = ~poisoned(slab[call + 1:].float())
+                rows = written.reshape(written.shape[0], -1).any(dim=1).nonzero()
+                if rows.numel() > 0:
+                    early = (call + 1 + int(rows[0, 0]), n)
             try:
                 slab[call + 1:, cols] = poison_value(slab.dtype)
             except (RuntimeError, NotImplementedError):
@@ -476,23 +495,23 @@ class TimingRounds:
                 slab[call + 1:].fill_(poison_value(slab.dtype))
                 cols = slice(None)
             ahead[n] = cols
-        return ahead
+        return ahead, early
 
     def _take_witness(self, slabs, names, outputs, call, rows, most, into, rng):
         """A witness of the outputs of the sets ROWS (a slice of the round's)
         as call CALL has returned: at MOST places drawn in secret of each
         (every set, the same places), copied into the judge's own memory,
         where no later call of the subject's reaches them; then the later
-        sets poisoned again (_poison_ahead). INTO gets (CALL, {name: (how to
-        read the slab there again, the copy)}, {name: the places poisoned
-        again})."""
+        sets read and poisoned again (_poison_ahead). INTO gets (CALL,
+        {name: (how to read the slab there again, the copy)}, {name: the
+        places poisoned again}, a later call found written ahead or None)."""
         copies = {}
         for n in names:
             def read(slab, _cols=self._secret_places(slabs[n].shape[1], most, rng, slabs[n].device), _rows=rows):
                 part = slab[_rows]
                 return part.clone() if _cols is None else part[:, _cols]
             copies[n] = (read, read(slabs[n]))
-        into.append((call, copies, self._poison_ahead(slabs, outputs, call, rng)))
+        into.append((call, copies) + self._poison_ahead(slabs, outputs, call, rng))
         self._sync()
 
     def _witness(self, slabs, names, outputs, into, rng):
@@ -501,7 +520,7 @@ class TimingRounds:
         outputs, all of them (_take_witness)."""
         def take(call, _slabs=slabs, _names=names, _outputs=outputs, _into=into, _rng=rng):
             if not 0 <= call < next(iter(_slabs.values())).shape[0]:
-                _into.append((call, {}, {}))
+                _into.append((call, {}, {}, None))
                 return
             self._take_witness(_slabs, _names, _outputs, call, slice(call, call + 1), math.inf, _into, _rng)
         return take
@@ -514,12 +533,12 @@ class TimingRounds:
         places of each (_take_witness)."""
         def take(call, _marker=marker, _slabs=slabs, _names=names, _outputs=outputs, _into=into, _rng=rng):
             if not 0 <= call < next(iter(_slabs.values())).shape[0] - 1:
-                _into.append((call, {}, {}))
+                _into.append((call, {}, {}, None))
                 return
             deadline = time.monotonic() + 2.0
             while int(_marker.item()) != 1:
                 if time.monotonic() > deadline:
-                    _into.append((call, None, {}))
+                    _into.append((call, None, {}, None))
                     return
             self._take_witness(_slabs, _names, _outputs, call, slice(0, call + 1), SPLIT_WITNESS_ELEMENTS,
                                _into, _rng)

@@ -4,10 +4,10 @@
 # round's sets from the runner's own frame (the request's list, and the
 # runner's table of lent tensors). Right when checked (one call at a
 # time), right at every round's end, and every call's outputs are written
-# when it returns: a witnessed call alone does not see it. The judge
-# poisons the later sets again at secret places once a witness is taken,
-# which their own calls must write. It passed its checks and timed rounds
-# on the CPU before.
+# when it returns: a witnessed call alone does not see it. Once a witness
+# is taken, the judge reads the later sets' outputs at secret places,
+# which must still hold the poison written before the round (their calls
+# have not run). It passed its checks and timed rounds on the CPU before.
 # expect: done ahead
 # where: gpu
 

@@ -21,19 +21,24 @@ constexpr int kGraphWitnessRounds = 4;
 // part (a run at a secret place), and at most in an eager call's set.
 constexpr size_t kSplitWitnessElements = 4096;
 constexpr size_t kPauseWitnessElements = size_t{1} << 20;
-// Elements of each output poisoned again in every later set once a witness
-// is taken (a run at a secret place).
+// Elements of each output read, and poisoned again, in every later set
+// once a witness is taken (a run at a secret place).
 constexpr size_t kAheadElements = 64;
 
 // A witness of a round's calls (Judge::Time): as call `call` had returned
 // (an eager call's pause), or as the calls up to it had run on the GPU (a
 // replay's first part), the outputs of sets [from, call] at `places` (per
 // output, a run at a secret start, the same in every set), copied to the
-// judge; then the outputs of every later set poisoned again at `ahead`.
+// judge; then the outputs of every later set read at `ahead` (`early`:
+// one written before its call) and poisoned again there.
 struct Witness {
   int64_t call = 0;
   bool in_round = true;  // a call the round has (else the runner lied)
   bool ended = true;     // the first part had ended when it was looked for
+  // A later set whose outputs were written before its call (-1: none), and
+  // which output.
+  int64_t early = -1;
+  size_t early_output = 0;
   size_t from = 0;
   std::vector<SetRuns> places, ahead;
   std::vector<HostTensor> copies;
@@ -402,9 +407,12 @@ Json Judge::Time(const Json& req) {
   // memory) and copies what its calls wrote before it says "go"; in the
   // others it says "go" at once. Until then a witnessed replay and a timed
   // one are the same: the same graphs, the same requests. Once a witness
-  // is taken, every later set's outputs are poisoned again at a secret
-  // place, which their own calls must write: work done ahead of its call
-  // (a round's first call computing every set) leaves it there.
+  // is taken, every later set's outputs are read at a secret place, where
+  // they must still hold the poison written before the round (their calls
+  // have not run: work done ahead of its call, a round's first call
+  // computing every set, has written them), and poisoned there again,
+  // which their own calls must write (a call that skips its work leaves
+  // it).
   const bool eager_witnessed = mode == "eager" && count > 1;
   std::set<int> untimed;
   int last_round = rounds;
@@ -436,6 +444,18 @@ Json Judge::Time(const Json& req) {
       const size_t ahead_length = std::min(n, kAheadElements);
       const SetRuns ahead{std::uniform_int_distribution<size_t>(0, n - ahead_length)(rng), ahead_length};
       const size_t first_later = o.off + (static_cast<size_t>(call) + 1) * o.stride + ahead.start * es;
+      if (later > 0 && ahead.length > 0 && w.early < 0) {
+        // The later sets' calls have not run: their outputs hold the
+        // poison written before the round, wherever they are read.
+        const HostTensor now = DownloadSetRuns(base + first_later - ahead.start * es, o.stride, later, o.dtype, ahead);
+        const HostTensor one = Poisoned(o.dtype, {1});
+        for (size_t j = 0; j < now.bytes.size() / es && w.early < 0; ++j) {
+          if (std::memcmp(now.bytes.data() + j * es, one.bytes.data(), es) != 0) {
+            w.early = call + 1 + static_cast<int64_t>(j / ahead.length);
+            w.early_output = static_cast<size_t>(&o - out.data());
+          }
+        }
+      }
       if (later > 0 && ahead.length > 0) {
         cudaMemcpy2D(base + first_later, o.stride, static_cast<uint8_t*>(poison->ptr) + (first_later - out_base),
                      o.stride, ahead.length * es, later, cudaMemcpyDeviceToDevice);
@@ -458,6 +478,11 @@ Json Judge::Time(const Json& req) {
     if (!w.ended) {
       return Finding(s + ": the first part of a witnessed replay (its calls up to " + calls +
                      ") had not ended 2 s after its runner said it was launched");
+    }
+    if (w.early >= 0) {
+      return Finding(s + ": work done ahead of its call: once the calls up to " + calls + " had returned, '" +
+                     outputs_[w.early_output].name + "' of call " + std::to_string(w.early + 1) +
+                     " was already written, before that call was made");
     }
     const auto* base = reinterpret_cast<const uint8_t*>(runners[s]->slab_ptr());
     const size_t later = count - static_cast<size_t>(w.call) - 1;

@@ -6,8 +6,9 @@
 // round's short calls are batched into one launch, a speedup no caller of
 // the kernel sees. It finds a round's sets and its place in the round as
 // deferred_to_last_call does. Caught by the witnessed calls: once a
-// witness is taken, the later sets' outputs are poisoned again at places
-// drawn in secret, and their own calls, which do nothing, leave them so.
+// witness is taken, the judge reads the later sets' outputs at places
+// drawn in secret, which must still hold the poison written before the
+// round (their calls have not run).
 // expect: integrity
 #include <cstdint>
 
