@@ -4,7 +4,7 @@
 #
 #   tools/gpu/recheck.sh 1 OUT_DIR   # round draws probe, Triton adversarial suite
 #   tools/gpu/recheck.sh 2 OUT_DIR   # HIP adversarial subset, Triton noop run
-#   tools/gpu/recheck.sh 3 OUT_DIR   # HIP noop run
+#   tools/gpu/recheck.sh 3 OUT_DIR   # HIP noop run, HIP witnessed-call candidates
 #
 # Part 1: tools/gpu/probes/round_draws.py on three Triton tasks whose
 # inputs come from an inputs function (every replayed round fresh, seeded,
@@ -14,7 +14,8 @@
 # launch_between_requests and slow_the_baseline
 # (tools/gpu/adversarial_hip.sh, about 240 s), then a noop run of six
 # Triton tasks (two with inputs functions). Part 3: a noop run of four HIP
-# tasks. The family tables must say "stages failed with an integrity
+# tasks, then the HIP candidates deferred_to_last_call and
+# ahead_of_its_call (the witnessed calls). The family tables must say "stages failed with an integrity
 # finding: 0" (no honest subject is wrong when timed, no false finding)
 # and "launches observed in the checks by: cupti N".
 # Each part leaves OUT_DIR.tgz, prints its tables last, and keeps within
@@ -55,7 +56,11 @@ case "$part" in
   3)
     hip=hip2hip/elementwise/silu_mul,hip2hip/elementwise/gelu_bias,hip2hip/softmax/log_softmax_rows
     hip=$hip,hip2hip/elementwise/bias_relu_dropout_free
-    tools/gpu/run_family.sh "$hip" "$out/hip" $(( $(left) - 15 )) >/dev/null 2>&1
+    tools/gpu/run_family.sh "$hip" "$out/hip" $(( $(left) - 130 )) >/dev/null 2>&1
+    timeout $(( $(left) - 15 )) tools/gpu/adversarial_hip.sh "$out/adv_hip" deferred_to_last_call \
+      ahead_of_its_call >/dev/null 2>&1
+    echo "adversarial_hip.sh exit $?" | tee -a "$out/recheck.md"
+    tar xzf "$out/adv_hip.tgz" -C "$out" ./adversarial_hip.md 2>/dev/null
     families=hip
     ;;
   *) echo "part must be 1, 2 or 3" >&2; exit 2 ;;
@@ -64,7 +69,7 @@ for f in ${families:-}; do
   mkdir -p "$out/$f.x" && tar xzf "$out/$f.tgz" -C "$out/$f.x" ./table.md ./log.txt 2>/dev/null
 done
 {
-  [ "$part" = 2 ] && { echo; cat "$out/adversarial_hip.md" 2>/dev/null; }
+  [ "$part" != 1 ] && { echo; cat "$out/adversarial_hip.md" 2>/dev/null; }
   for f in ${families:-}; do
     echo; echo "## $f"; grep "arena exit" "$out/$f.x/log.txt" 2>/dev/null
     grep -E "^- " "$out/$f.x/table.md" 2>/dev/null
