@@ -481,9 +481,11 @@ class TimingRounds:
                 try:
                     written = ~poisoned(slab[call + 1:, cols])
                 except (RuntimeError, NotImplementedError):
-                    # (A dtype without indexed reads or isnan on this
+                    # (A dtype without indexed reads, isnan or == on this
                     # device: every place of the later sets, widened.)
-                    written = ~poisoned(slab[call + 1:].float())
+                    part = slab[call + 1:]
+                    written = ~(torch.isnan(part.float()) if slab.is_floating_point() else
+                                part.to(torch.int64) == int(poison_value(slab.dtype)))
                 rows = written.reshape(written.shape[0], -1).any(dim=1).nonzero()
                 if rows.numel() > 0:
                     early = (call + 1 + int(rows[0, 0]), n)

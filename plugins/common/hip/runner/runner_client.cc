@@ -255,7 +255,7 @@ Result<nlohmann::json> RunnerClient::Request(const nlohmann::json& req, double t
     const nlohmann::json& call = m->body.begin().value();
     if (!call.is_number_integer() || (split ? op != "replay" || ++splits > 1
                                             : op != "call" || req.value("sets", 0) < 2)) {
-      return Failure("broke the protocol: a witness out of place (" + m->body.dump() + ")");
+      return Failure("broke the protocol: a witness out of place (" + m->body.dump().substr(0, 200) + ")");
     }
     const std::function<void(int64_t)>& handler = split ? on_split : on_pause;
     if (handler) handler(call.get<int64_t>());
