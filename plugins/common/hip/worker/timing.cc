@@ -1,5 +1,6 @@
 // The HIP judge's timing rounds (judge.h, docs/methodology.md's Timing).
 #include "plugins/common/hip/worker/judge.h"
+#include "plugins/common/hip/worker/witness.h"
 
 namespace arena::hip2hip {
 
@@ -447,13 +448,11 @@ Json Judge::Time(const Json& req) {
       if (later > 0 && ahead.length > 0 && w.early < 0) {
         // The later sets' calls have not run: their outputs hold the
         // poison written before the round, wherever they are read.
-        const HostTensor now = DownloadSetRuns(base + first_later - ahead.start * es, o.stride, later, o.dtype, ahead);
-        const HostTensor one = Poisoned(o.dtype, {1});
-        for (size_t j = 0; j < now.bytes.size() / es && w.early < 0; ++j) {
-          if (std::memcmp(now.bytes.data() + j * es, one.bytes.data(), es) != 0) {
-            w.early = call + 1 + static_cast<int64_t>(j / ahead.length);
-            w.early_output = static_cast<size_t>(&o - out.data());
-          }
+        const int64_t early = FirstWrittenAhead(
+            DownloadSetRuns(base + first_later - ahead.start * es, o.stride, later, o.dtype, ahead), ahead.length);
+        if (early >= 0) {
+          w.early = call + 1 + early;
+          w.early_output = static_cast<size_t>(&o - out.data());
         }
       }
       if (later > 0 && ahead.length > 0) {
@@ -496,32 +495,17 @@ Json Judge::Time(const Json& req) {
                        "' was witnessed then, and differs from what the round's end holds)");
       }
       if (later == 0) continue;
-      const size_t es = DtypeSize(t.dtype);
       const size_t first_later = t.off + (static_cast<size_t>(w.call) + 1) * t.stride;
       const HostTensor mine = DownloadSetRuns(base + first_later, t.stride, later, t.dtype, w.ahead[o]);
       const HostTensor theirs =
           other.empty() ? HostTensor{}
                         : DownloadSetRuns(reinterpret_cast<const uint8_t*>(runners[other]->slab_ptr()) + first_later,
                                           t.stride, later, t.dtype, w.ahead[o]);
-      const HostTensor one = Poisoned(t.dtype, {1});
-      auto poisoned = [&](const HostTensor& x, size_t j) {
-        return std::memcmp(x.bytes.data() + j * es, one.bytes.data(), es) == 0;
-      };
-      // Timed alone, with no other subject's outputs to tell what is
-      // written there: a set's whole run left poisoned (an honest int8
-      // output may hold the poison at a place, not at all 64).
-      const size_t run = w.ahead[o].length;
-      for (size_t j = 0; j < mine.bytes.size() / es; ++j) {
-        bool left = poisoned(mine, j) && (other.empty() || !poisoned(theirs, j));
-        if (left && other.empty()) {
-          for (size_t q = j - j % run; q < j - j % run + run && left; ++q) left = poisoned(mine, q);
-        }
-        if (left) {
-          return Finding(s + ": a later call's outputs unwritten: once the calls up to " + calls +
-                         " had returned, '" + outputs_[o].name +
-                         "' of the later sets was poisoned again at places drawn in secret, and their own "
-                         "calls left it there (their work done ahead of them, or skipped)");
-        }
+      if (FirstLeftPoisoned(mine, other.empty() ? nullptr : &theirs, w.ahead[o].length) >= 0) {
+        return Finding(s + ": a later call's outputs unwritten: once the calls up to " + calls +
+                       " had returned, '" + outputs_[o].name +
+                       "' of the later sets was poisoned again at places drawn in secret, and their own "
+                       "calls left it there (their work done ahead of them, or skipped)");
       }
     }
     return Json();
