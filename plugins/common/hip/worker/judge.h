@@ -484,7 +484,8 @@ class Judge {
   //
   // A round lends a subject N sets of fresh inputs (windows at secret
   // offsets into pools drawn from a secret seed) and poisoned outputs, asks
-  // its runner to run them all (one CUDA graph replay, or eager calls) and
+  // its runner to run them all (a replay of the calls captured one graph
+  // each, or eager calls; some witnessed between two calls: timing.cc) and
   // waits for its answer; the round ends when the judge has copied the
   // outputs of one set, chosen in secret, out of its own memory. That set is
   // verified afterwards, inputs included: against the other subject's
