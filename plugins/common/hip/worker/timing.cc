@@ -444,22 +444,22 @@ Json Judge::Time(const Json& req) {
       w.places.push_back(run);
       const size_t ahead_length = std::min(n, kAheadElements);
       const SetRuns ahead{std::uniform_int_distribution<size_t>(0, n - ahead_length)(rng), ahead_length};
-      const size_t first_later = o.off + (static_cast<size_t>(call) + 1) * o.stride + ahead.start * es;
-      if (later > 0 && ahead.length > 0 && w.early < 0) {
+      w.ahead.push_back(ahead);
+      if (later == 0 || ahead.length == 0) continue;
+      const size_t first_later = o.off + (static_cast<size_t>(call) + 1) * o.stride;  // set call + 1
+      if (w.early < 0) {
         // The later sets' calls have not run: their outputs hold the
         // poison written before the round, wherever they are read.
-        const int64_t early = FirstWrittenAhead(
-            DownloadSetRuns(base + first_later - ahead.start * es, o.stride, later, o.dtype, ahead), ahead.length);
+        const int64_t early =
+            FirstWrittenAhead(DownloadSetRuns(base + first_later, o.stride, later, o.dtype, ahead), ahead.length);
         if (early >= 0) {
           w.early = call + 1 + early;
           w.early_output = static_cast<size_t>(&o - out.data());
         }
       }
-      if (later > 0 && ahead.length > 0) {
-        cudaMemcpy2D(base + first_later, o.stride, static_cast<uint8_t*>(poison->ptr) + (first_later - out_base),
-                     o.stride, ahead.length * es, later, cudaMemcpyDeviceToDevice);
-      }
-      w.ahead.push_back(ahead);
+      const size_t at = first_later + ahead.start * es;
+      cudaMemcpy2D(base + at, o.stride, static_cast<uint8_t*>(poison->ptr) + (at - out_base), o.stride,
+                   ahead.length * es, later, cudaMemcpyDeviceToDevice);
     }
     cudaDeviceSynchronize();
     return w;
