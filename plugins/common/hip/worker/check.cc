@@ -52,8 +52,12 @@ Json Judge::Check(const Json& req) {
       if (!trials_.count(seed)) missing.push_back(seed);
     }
     for (auto& [trial_seed, t] : MakeTrials(p, params, missing)) trials_.emplace(trial_seed, std::move(t));
-    // The next configurations' trials are prepared while this one is
-    // checked, side by side: the CPU reference is the slow part.
+    // Its own held rounds' sets (StartHeld), then the next configurations'
+    // trials and held sets, are prepared while this one is checked, side by
+    // side: the CPU reference is the slow part.
+    if (req["seed"].get<uint64_t>() != prefetch_seed_) StopPrefetch();
+    prefetch_seed_ = req["seed"].get<uint64_t>();
+    StartHeld(req["config"].value("name", ""), req["config"]["params"]);
     if (req.contains("prefetch")) StartPrefetch(req["prefetch"], req["seed"].get<uint64_t>(), trials);
   }
   phases.Lap("prepare_s");  // inputs drawn or read, CPU references computed

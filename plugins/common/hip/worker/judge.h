@@ -370,7 +370,37 @@ class Judge {
   // rounds they fell (docs/results/hip-timing-quiet-h200-2026-12-02/).
   void FinishPrefetch() { prefetched_.Finish(); }
 
-  void StopPrefetch() { prefetched_.Clear(); }
+  void StopPrefetch() {
+    prefetched_.Clear();
+    held_seeds_.clear();
+  }
+
+  // Rounds of a configuration's timing, chosen in secret, whose chosen set
+  // is held to the CPU reference (timing.cc): a subject less precise in
+  // more than half of its rounds, as it must be to move the median, is
+  // caught with probability at least 7/8.
+  static constexpr int kHeldRounds = 3;
+
+  // Configuration `name`'s held rounds prepared before it is timed: each
+  // one's chosen set drawn now by the rounds' own generator, from a seed of
+  // the judge's, and its CPU reference computed in the background with the
+  // prefetched trials, so that none is computed after the rounds (three of
+  // a large configuration took 15-33 s of its timing there). Started at the
+  // configuration's first check and for those that come next, within the
+  // prefetch budget; nothing when the task has no CPU reference.
+  void StartHeld(const std::string& name, const Json& params);
+  // The seeds of configuration `name`'s held sets, and the trials made of
+  // them (by seed; one whose making failed is missing): waited for, handed
+  // over once. Both empty where none were prepared.
+  std::pair<std::vector<uint64_t>, std::map<uint64_t, Trial>> TakeHeld(const std::string& name);
+  // One set of the rounds' inputs, drawn by the device generator from
+  // `seed` as set `set` of a round, brought to the host.
+  Result<std::vector<HostTensor>> DrawnSet(const ParameterValues& p, uint64_t seed, size_t set);
+  // The seed of input i of a round's sets drawn from `seed`.
+  static uint64_t InputSeed(uint64_t seed, size_t i) { return seed + 0x9E3779B97F4A7C15ull * i; }
+  // What a trial of configuration `p` takes in the host's memory while made:
+  // its inputs, widened to double, and its reference's outputs in double.
+  Result<size_t> TrialBytes(const ParameterValues& p);
 
   // What prefetched trials may take, while made and until checked: a
   // quarter of the host's memory, at most 32 GiB (the CPU references of a
@@ -588,6 +618,8 @@ class Judge {
   Shelf<std::map<uint64_t, Trial>> shelf_{ShelfBudget()};
   Prefetcher<std::map<uint64_t, Trial>> prefetched_{PrefetchBudget()};
   uint64_t prefetch_seed_ = 0;  // the seed prefetched_ holds trials of
+  // Per configuration, the seeds of its held sets being prepared (StartHeld).
+  std::map<std::string, std::vector<uint64_t>> held_seeds_;
   std::vector<HostTensor> kept_;  // host memory check downloads land in, by slot
   std::vector<std::pair<uint8_t*, size_t>> kept_locked_;  // per slot: what is page locked
   std::optional<DeviceFill> fill_;  // the timing rounds' input generator

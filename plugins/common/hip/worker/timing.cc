@@ -4,11 +4,6 @@
 
 namespace arena::hip2hip {
 
-// Rounds, chosen in secret, whose chosen set is held to the reference
-// (both subjects timed): a subject less precise in more than half of its
-// rounds, as it must be to move the median, is caught with probability
-// at least 7/8.
-constexpr int kHeldRounds = 3;
 // Witnessed calls (runner.cc): eager calls of a round are witnessed, on
 // average, this many times a round (the runner's kWitnessesPerRound, which
 // draws them: the same number); rounds are added, this many at most, until
@@ -159,13 +154,20 @@ Json Judge::Time(const Json& req) {
   // reference at the checks' tolerance, besides the other subject's: a
   // subject less precise when timed, yet within twice the tolerance of the
   // other's outputs, fails a round it cannot tell apart. Nothing of this
-  // happens around a held round: its sampled outputs are kept like every
-  // round's, and only after the last round is its chosen set drawn again
-  // from the round's seed (DeviceFill draws set k from the seed and k
-  // alone) and its reference computed, so that no gap before or after a
-  // round tells a subject which rounds are held or how many are left.
+  // happens around a held round: in every round the chosen set is drawn
+  // again, after the others, from a seed of its own (one set drawn from a
+  // seed and its index alone, DeviceFill, as any set is); a held round's
+  // seed is one whose set was drawn, and its reference computed, while the
+  // configuration was checked (StartHeld), and its sampled outputs are kept
+  // like every round's and held to that reference after the last round.
+  // No gap before or after a round tells a subject which rounds are held
+  // or how many are left. (A held set not prepared is drawn again after
+  // the last round from its seed, and its reference computed then.)
   std::set<int> held_rounds;
+  std::vector<uint64_t> held_seeds;
+  std::map<uint64_t, Trial> held_made;
   if (!alone && reference_ != nullptr) {
+    std::tie(held_seeds, held_made) = TakeHeld(req["config"].value("name", ""));
     std::uniform_int_distribution<int> any_round(1, rounds);
     while (held_rounds.size() < static_cast<size_t>(std::min(kHeldRounds, rounds))) {
       held_rounds.insert(any_round(rng));
@@ -233,14 +235,17 @@ Json Judge::Time(const Json& req) {
   // left as it was: memory lent again may hold anything, and a kernel
   // that follows indices must find valid ones in every round it runs.
   auto fill_sets = [&](uint8_t* base, uint64_t seed, const std::vector<std::vector<size_t>>& offsets,
-                       size_t secret, const Trial* vt) -> Status {
+                       size_t secret, const Trial* vt, uint64_t chosen_seed) -> Status {
     cudaError_t e = cudaSuccess;
     for (size_t i = 0; i < in.size() && e == cudaSuccess; ++i) {
       const size_t es = DtypeSize(in[i].dtype);
       if (!alone) {
-        ARENA_RETURN_IF_ERROR(fill_->Fill(base + in[i].off, in[i].stride, count,
-                                          static_cast<size_t>(Numel(in[i].shape)), in[i].dtype, inits[i],
-                                          seed + 0x9E3779B97F4A7C15ull * i));
+        const size_t n = static_cast<size_t>(Numel(in[i].shape));
+        ARENA_RETURN_IF_ERROR(
+            fill_->Fill(base + in[i].off, in[i].stride, count, n, in[i].dtype, inits[i], InputSeed(seed, i)));
+        // The chosen set again, from a seed of its own (a held one's).
+        ARENA_RETURN_IF_ERROR(fill_->Fill(base + in[i].off + secret * in[i].stride, in[i].stride, 1, n,
+                                          in[i].dtype, inits[i], InputSeed(chosen_seed, i), 0));
         continue;
       }
       const auto* pool = static_cast<const uint8_t*>(device_pools[i]->ptr);
@@ -334,7 +339,7 @@ Json Judge::Time(const Json& req) {
       RunnerClient* r = runners[s];
       if (Status st = fill_sets(reinterpret_cast<uint8_t*>(r->slab_ptr()), rng(),
                                 std::vector<std::vector<size_t>>(slack.size(), std::vector<size_t>(count, 0)), 0,
-                                alone ? &verify[0] : nullptr);
+                                alone ? &verify[0] : nullptr, rng());
           !st.ok()) {
         return Reply("error", st.message());
       }
@@ -371,12 +376,11 @@ Json Judge::Time(const Json& req) {
   phases.Lap("setup_s");  // the sizing round, snapshots, the idle eviction's time
   std::map<std::string, std::vector<double>> samples;
   double worst_abs = 0, worst_rel = 0;
-  // A held round: its seed, its chosen set, and per output the places
+  // A held round: its chosen set's seed, and per output the places
   // sampled and the candidate's values there.
   struct HeldRound {
     int round;
     uint64_t seed;
-    size_t set;
     std::vector<std::pair<Sample, HostTensor>> outputs;
   };
   std::vector<HeldRound> kept;
@@ -527,6 +531,9 @@ Json Judge::Time(const Json& req) {
     }
     const uint64_t round_seed = rng();
     const size_t secret = std::uniform_int_distribution<size_t>(0, count - 1)(rng);
+    const bool held = held_rounds.count(round) > 0;
+    // The chosen set's seed: a held round's, prepared, or a fresh one.
+    const uint64_t chosen_seed = held && kept.size() < held_seeds.size() ? held_seeds[kept.size()] : rng();
     // Alone: the chosen set's trial, each one's first showing at a secret
     // round among those the whole configuration's requests will time
     // ("expected_rounds", this request's where not given).
@@ -535,7 +542,6 @@ Json Judge::Time(const Json& req) {
                                req.value("expected_rounds", rounds) - alone_.timed_rounds, rng)
               : 0;
     const Trial* vt = alone ? &verify[pick] : nullptr;
-    const bool held = held_rounds.count(round) > 0;
     std::vector<std::string> turn = order;
     if (round % 2 == 1) std::reverse(turn.begin(), turn.end());
     for (const auto& s : turn) {
@@ -557,7 +563,7 @@ Json Judge::Time(const Json& req) {
                        "before a round's inputs were written (" + busy + ")");
       }
       phases.Lap("quiet_s");
-      if (Status st = fill_sets(base, round_seed, offsets, secret, vt); !st.ok()) {
+      if (Status st = fill_sets(base, round_seed, offsets, secret, vt, chosen_seed); !st.ok()) {
         thaw_all();
         return Reply("error", st.message());
       }
@@ -706,7 +712,7 @@ Json Judge::Time(const Json& req) {
       witnessed[s] += static_cast<int>(witnesses[s].size());
     }
     // The chosen set's outputs.
-    if (held) kept.push_back(HeldRound{round, round_seed, secret, {}});
+    if (held) kept.push_back(HeldRound{round, chosen_seed, {}});
     for (size_t o = 0, at = 0; o < out.size(); at += out[o].stride, ++o) {
       const auto [atol, rtol] = Tolerance(o);
       const Sample sample = PickSample(static_cast<size_t>(Numel(out[o].shape)), rng);
@@ -764,42 +770,36 @@ Json Judge::Time(const Json& req) {
                      chance + ": its draws or its pauses were kept from the judge)");
     }
   }
-  // The held rounds, after the last: each one's chosen set drawn again
-  // from its seed, its reference computed (side by side, within the
-  // prefetch budget: a reference takes one core, and each holds the
-  // configuration's inputs widened and its outputs in double), the
-  // candidate's kept samples held to it.
-  std::vector<std::vector<HostTensor>> held_inputs;
-  for (HeldRound& h : kept) {
-    std::vector<HostTensor> inputs;
-    for (size_t i = 0; i < in.size(); ++i) {
-      HostTensor t = Empty(in[i].dtype, in[i].shape);
-      DeviceBuffer drawn(t.bytes.size());
-      if (drawn.ptr == nullptr) return Reply("failed", "out of device memory for a held round's inputs");
-      if (Status st = fill_->Fill(drawn.ptr, in[i].stride, 1, static_cast<size_t>(Numel(in[i].shape)),
-                                  in[i].dtype, inits[i], h.seed + 0x9E3779B97F4A7C15ull * i, h.set);
-          !st.ok()) {
-        return Reply("error", st.message());
-      }
-      if (cudaMemcpy(t.bytes.data(), drawn.ptr, t.bytes.size(), cudaMemcpyDeviceToHost) != cudaSuccess) {
-        return Reply("error", "reading a held round's inputs back failed");
-      }
-      inputs.push_back(std::move(t));
-    }
-    held_inputs.push_back(std::move(inputs));
-  }
-  size_t trial_bytes = 0;  // inputs, widened to double, and the reference's outputs
-  for (const auto& i : in) trial_bytes += static_cast<size_t>(Numel(i.shape)) * (DtypeSize(i.dtype) + sizeof(double));
-  for (const auto& o : out) trial_bytes += static_cast<size_t>(Numel(o.shape)) * sizeof(double);
-  const std::vector<std::optional<Result<Trial>>> held_trials = SideBySide<Result<Trial>>(
-      held_inputs.size(), PrefetchBudget() / std::max<size_t>(trial_bytes, 1),
-      [&](size_t k) { return TrialOf(std::move(held_inputs[k]), p, params); });
+  // The held rounds, after the last: each one's chosen set held to its
+  // reference, prepared before the rounds (StartHeld); one not prepared is
+  // drawn again from its seed and its reference computed now (side by
+  // side, within the prefetch budget: a reference takes one core, and each
+  // holds the configuration's inputs widened and its outputs in double).
+  std::vector<size_t> unprepared;
   for (size_t k = 0; k < kept.size(); ++k) {
-    const HeldRound& h = kept[k];
-    const Result<Trial>& trial = *held_trials[k];
-    if (!trial.ok()) return Reply("error", "timing: a held round's reference: " + trial.status().message());
+    if (!held_made.count(kept[k].seed)) unprepared.push_back(k);
+  }
+  std::vector<std::vector<HostTensor>> held_inputs;
+  for (size_t k : unprepared) {
+    auto drawn = DrawnSet(p, kept[k].seed, 0);
+    if (!drawn.ok()) return Reply("error", "timing: a held round's inputs: " + drawn.status().message());
+    held_inputs.push_back(std::move(*drawn));
+  }
+  auto trial_bytes = TrialBytes(p);
+  if (!trial_bytes.ok()) return Reply("failed", trial_bytes.status().message());
+  std::vector<std::optional<Result<Trial>>> made_now = SideBySide<Result<Trial>>(
+      held_inputs.size(), PrefetchBudget() / std::max<size_t>(*trial_bytes, 1),
+      [&](size_t k) { return TrialOf(std::move(held_inputs[k]), p, params); });
+  for (size_t j = 0; j < unprepared.size(); ++j) {
+    if (!made_now[j]->ok()) {
+      return Reply("error", "timing: a held round's reference: " + made_now[j]->status().message());
+    }
+    held_made.emplace(kept[unprepared[j]].seed, std::move(**made_now[j]));
+  }
+  for (const HeldRound& h : kept) {
+    const Trial& trial = held_made.at(h.seed);
     for (size_t o = 0; o < h.outputs.size(); ++o) {
-      const Comparison c = against_reference(o, h.outputs[o].first, h.outputs[o].second, *trial);
+      const Comparison c = against_reference(o, h.outputs[o].first, h.outputs[o].second, trial);
       worst_abs = std::max(worst_abs, c.max_abs_err);
       worst_rel = std::max(worst_rel, c.max_rel_err);
       if (!c.ok) {

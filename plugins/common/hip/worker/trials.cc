@@ -174,32 +174,105 @@ void Judge::StartPrefetch(const Json& next, uint64_t seed, int trials) {
   std::vector<uint64_t> seeds;
   for (int trial = 0; trial < trials; ++trial) seeds.push_back(TrialSeed(seed, trial));
   for (const Json& config : next.is_array() ? next : Json::array({next})) {
-    const std::string key = config.value("name", "") + "/" + Json(seed).dump();
-    if (key == trial_key_ || shelf_.Contains(key) || prefetched_.Has(key)) continue;  // prepared already
+    const std::string name = config.value("name", "");
+    const std::string key = name + "/" + Json(seed).dump();
+    if (key == trial_key_ || shelf_.Contains(key) || prefetched_.Has(key)) {
+      StartHeld(name, config["params"]);
+      continue;  // its trials prepared already
+    }
     auto params = std::make_shared<ConfigParams>(config["params"]);
     // What its trials hold (inputs, and a double per output element) and
     // what making one takes besides (its inputs widened to double).
-    size_t bytes = 0;
-    bool sized = true;
-    for (const auto& specs : {&inputs_, &outputs_}) {
-      for (const TensorSpec& t : *specs) {
-        auto shape = Shape(t, params->numeric);
-        if (!shape.ok()) {
-          sized = false;
-          break;
-        }
-        size_t numel = 1;
-        for (int64_t d : *shape) numel *= static_cast<size_t>(std::max<int64_t>(d, 0));
-        bytes += numel * (specs == &inputs_ ? DtypeSize(t.dtype) + sizeof(double) : sizeof(double));
-      }
-    }
-    if (!sized) continue;  // its check says what is wrong
-    if (!prefetched_.Start(key, bytes * seeds.size(), [this, params, seeds] {
+    auto bytes = TrialBytes(params->numeric);
+    if (!bytes.ok()) continue;  // its check says what is wrong
+    if (!prefetched_.Start(key, *bytes * seeds.size(), [this, params, seeds] {
           return MakeTrials(params->numeric, params->args, seeds);
         })) {
       break;  // the budget is full: the rest in order, later
     }
+    StartHeld(name, config["params"]);
   }
+}
+
+Result<size_t> Judge::TrialBytes(const ParameterValues& p) {
+  size_t bytes = 0;
+  for (const auto* specs : {&inputs_, &outputs_}) {
+    for (const TensorSpec& t : *specs) {
+      ARENA_ASSIGN_OR_RETURN(auto shape, Shape(t, p));
+      size_t numel = 1;
+      for (int64_t d : shape) numel *= static_cast<size_t>(std::max<int64_t>(d, 0));
+      bytes += numel * (specs == &inputs_ ? DtypeSize(t.dtype) + sizeof(double) : sizeof(double));
+    }
+  }
+  return bytes;
+}
+
+Result<std::vector<HostTensor>> Judge::DrawnSet(const ParameterValues& p, uint64_t seed, size_t set) {
+  ARENA_RETURN_IF_ERROR(EnsureFill());
+  std::vector<HostTensor> inputs;
+  for (size_t i = 0; i < inputs_.size(); ++i) {
+    ARENA_ASSIGN_OR_RETURN(auto shape, Shape(inputs_[i], p));
+    ARENA_ASSIGN_OR_RETURN(Json init, EvaluatedInit(i, p));
+    HostTensor t = Empty(inputs_[i].dtype, shape);
+    if (t.bytes.empty()) {
+      inputs.push_back(std::move(t));
+      continue;
+    }
+    DeviceBuffer drawn(t.bytes.size());
+    if (drawn.ptr == nullptr) {
+      cudaGetLastError();
+      return Unavailable("out of device memory for a held round's inputs");
+    }
+    ARENA_RETURN_IF_ERROR(fill_->Fill(drawn.ptr, t.bytes.size(), 1, static_cast<size_t>(Numel(shape)),
+                                      inputs_[i].dtype, init, InputSeed(seed, i), set));
+    if (cudaMemcpy(t.bytes.data(), drawn.ptr, t.bytes.size(), cudaMemcpyDeviceToHost) != cudaSuccess) {
+      return Internal("reading a held round's inputs back failed");
+    }
+    inputs.push_back(std::move(t));
+  }
+  return inputs;
+}
+
+void Judge::StartHeld(const std::string& name, const Json& params) {
+  const std::string key = "held/" + name;
+  if (reference_ == nullptr || held_seeds_.count(name) || prefetched_.Has(key)) return;
+  auto config = std::make_shared<ConfigParams>(params);
+  auto bytes = TrialBytes(config->numeric);
+  if (!bytes.ok()) return;  // its check says what is wrong
+  if (prefetched_.bytes() > 0 && prefetched_.bytes() + *bytes * kHeldRounds > PrefetchBudget()) return;
+  std::random_device entropy;
+  std::vector<uint64_t> seeds;
+  auto drawn = std::make_shared<std::vector<std::vector<HostTensor>>>();
+  for (int k = 0; k < kHeldRounds; ++k) {
+    const uint64_t seed = (static_cast<uint64_t>(entropy()) << 32) ^ entropy();
+    auto inputs = DrawnSet(config->numeric, seed, 0);
+    if (!inputs.ok()) return;  // drawn after the rounds instead, where an error is reported
+    seeds.push_back(seed);
+    drawn->push_back(std::move(*inputs));
+  }
+  // The references side by side on threads of their own (the job's thread
+  // waits for them): one core each, as the prefetched trials'.
+  const bool started = prefetched_.Start(key, *bytes * kHeldRounds, [this, config, seeds, drawn] {
+    std::vector<std::optional<Result<Trial>>> made = SideBySide<Result<Trial>>(
+        seeds.size(), seeds.size(),
+        [&](size_t k) { return TrialOf(std::move((*drawn)[k]), config->numeric, config->args); });
+    std::map<uint64_t, Trial> trials;
+    for (size_t k = 0; k < seeds.size(); ++k) {
+      if (made[k].has_value() && made[k]->ok()) trials.emplace(seeds[k], std::move(**made[k]));
+    }
+    return trials;
+  });
+  if (started) held_seeds_[name] = std::move(seeds);
+}
+
+std::pair<std::vector<uint64_t>, std::map<uint64_t, Judge::Trial>> Judge::TakeHeld(const std::string& name) {
+  auto it = held_seeds_.find(name);
+  if (it == held_seeds_.end()) return {};
+  std::vector<uint64_t> seeds = std::move(it->second);
+  held_seeds_.erase(it);
+  std::optional<std::map<uint64_t, Trial>> trials = prefetched_.Take("held/" + name);
+  if (!trials.has_value()) return {};
+  return {std::move(seeds), std::move(*trials)};
 }
 
 }  // namespace arena::hip2hip
