@@ -118,6 +118,16 @@ class TimedRoundsOnTheCpuTest(unittest.TestCase):
         # taken, keep the poison.
         self.assert_caught_when_timed("ahead_of_its_call.py", "work done ahead of its call")
 
+    def test_a_witness_answered_inside_the_runner_is_refused(self):
+        # Its calls defer their work once a witness has reached the judge,
+        # and a thread of its own, on the runner's socket (descriptor 0
+        # pointed at a socketpair of its), answers the witnesses' pauses
+        # itself; the runner's descriptor 0 is pinned.
+        check, timed = time_candidate("witness_answered_inside.py")
+        self.assertEqual(check["status"], "passed", check)
+        self.assertEqual(timed["status"], "failed", timed)
+        self.assertIn("Operation not permitted", timed["detail"])
+
 
 if __name__ == "__main__":
     unittest.main()

@@ -21,7 +21,9 @@ says or re-points, the verdict is taken from these bytes.
 
 Public API: BufferPool (the judge's side), MappedBuffer (the runner's),
 Buffer (one allocation and its views), CudaVmm (the driver calls), GraphChain
-(the driver calls that chain graphs captured one call each).
+(the driver calls that chain graphs captured one call each), pin_descriptor
+(the runner's socket to the judge, the way memory is lent and everything
+else said, kept for good).
 """
 
 import ctypes
@@ -273,3 +275,65 @@ class MappedBuffer:
             torch.cuda.synchronize()
             vmm.release(handle, ptr, size)
         return Buffer(None, int(desc["nbytes"]), tensor, release)
+
+
+# The system calls that could make a descriptor name another file, by
+# machine: (number, the argument that names the descriptor replaced or
+# closed: 0 or 1; 2 for close_range's first and last).
+_DESCRIPTOR_CALLS = {
+    "x86_64": ((3, 0), (33, 1), (292, 1), (436, 2)),   # close, dup2, dup3, close_range
+    "aarch64": ((57, 0), (24, 1), (436, 2)),           # close, dup3, close_range
+}
+
+
+def pin_descriptor(fd):
+    """Descriptor FD keeps naming what it names now, for this process and
+    every process it starts: a seccomp filter of the process's own (stacked
+    on the sandbox's) refuses closing it and making it a copy of another
+    (EPERM). The runner's channel to the judge is its descriptor 0, which
+    the subject's code could otherwise point at a socket of its own and so
+    stand between the runner and the judge: drop, rewrite or answer what
+    the runner says (a witness's pause answered by the subject itself, its
+    findings dropped and their count rewritten). Nothing the runner or
+    Triton's compiler does closes or replaces descriptor 0. Returns why it
+    could not, or ""."""
+    import platform
+    calls = _DESCRIPTOR_CALLS.get(platform.machine())
+    if calls is None:
+        return f"no filter for machine {platform.machine()}"
+
+    class Filter(ctypes.Structure):
+        _fields_ = [("code", ctypes.c_ushort), ("jt", ctypes.c_ubyte), ("jf", ctypes.c_ubyte),
+                    ("k", ctypes.c_uint)]
+
+    class Program(ctypes.Structure):
+        _fields_ = [("len", ctypes.c_ushort), ("filter", ctypes.POINTER(Filter))]
+
+    load, jeq, jgt, jge, ret = 0x20, 0x15, 0x25, 0x35, 0x06  # BPF_LD|W|ABS, JMP|JEQ|K, JGT, JGE, RET|K
+    allow, refuse = 0x7FFF0000, 0x00050000 | 1  # SECCOMP_RET_ALLOW, SECCOMP_RET_ERRNO | EPERM
+
+    def arg(i):
+        return 16 + 8 * i  # struct seccomp_data: an argument's low word (little-endian)
+
+    code = [(load, 0, 0, 0)]  # the call's number
+    for number, which in calls:
+        if which < 2:
+            # number: the descriptor argument is FD: refused; else allowed.
+            code += [(jeq, 0, 4, number), (load, 0, 0, arg(which)), (jeq, 0, 1, fd),
+                     (ret, 0, 0, refuse), (ret, 0, 0, allow)]
+        else:
+            # close_range(first, last, flags): refused where first <= FD <= last.
+            code += [(jeq, 0, 6, number), (load, 0, 0, arg(0)), (jgt, 3, 0, fd), (load, 0, 0, arg(1)),
+                     (jge, 0, 1, fd), (ret, 0, 0, refuse), (ret, 0, 0, allow)]
+    code.append((ret, 0, 0, allow))
+    program = (Filter * len(code))(*[Filter(*c) for c in code])
+    libc = ctypes.CDLL(None, use_errno=True)
+    libc.prctl.argtypes = [ctypes.c_int, ctypes.c_ulong, ctypes.c_void_p, ctypes.c_ulong, ctypes.c_ulong]
+    pr_set_no_new_privs, pr_set_seccomp, seccomp_mode_filter = 38, 22, 2
+    if libc.prctl(pr_set_no_new_privs, 1, None, 0, 0) != 0:
+        return "prctl(PR_SET_NO_NEW_PRIVS): " + os.strerror(ctypes.get_errno())
+    prog = Program(len(code), program)
+    if libc.prctl(pr_set_seccomp, seccomp_mode_filter, ctypes.cast(ctypes.pointer(prog), ctypes.c_void_p),
+                  0, 0) != 0:
+        return "prctl(PR_SET_SECCOMP): " + os.strerror(ctypes.get_errno())
+    return ""

@@ -111,11 +111,15 @@ def _wait_stopped(pids, limit_s=0.2):
 class SubjectFailure(Exception):
     """The subject's process failed; the message says how."""
 
-    def __init__(self, message, log="", integrity=False, timed_out=False):
+    def __init__(self, message, log="", integrity=False, timed_out=False, findings=()):
         super().__init__(message)
         self.log = log
         self.integrity = integrity  # the runner broke the protocol
         self.timed_out = timed_out
+        # What the runner found before it failed: the failure's cause, as
+        # often as not (a subject refused something, caught the refusal and
+        # hung, say), and what its verdict names first.
+        self.findings = list(findings)
 
 
 _MASK64 = (1 << 64) - 1
@@ -391,8 +395,10 @@ class RunnerClient:
         """Kills the runner and raises its failure; `protocol`: it broke the
         protocol (an integrity finding, not an accident)."""
         log = self.log_tail()
+        self._drain_findings()
+        findings, self.findings = list(self.findings), []  # reported with this failure, once
         self.stop()
-        raise SubjectFailure(f"{self.subject}: {message}", log, protocol, timed_out)
+        raise SubjectFailure(f"{self.subject}: {message}", log, protocol, timed_out, findings)
 
     # -- protocol --------------------------------------------------------------
     def send(self, obj, fds=()):

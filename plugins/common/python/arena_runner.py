@@ -75,7 +75,7 @@ import torch  # noqa: E402
 from torch.utils._python_dispatch import TorchDispatchMode  # noqa: E402
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from arena_buffers import GraphChain, MappedBuffer  # noqa: E402
+from arena_buffers import GraphChain, MappedBuffer, pin_descriptor  # noqa: E402
 
 _DTYPES = {name: getattr(torch, name) for name in (
     "float16", "bfloat16", "float32", "float64", "int8", "uint8", "int16", "int32", "int64",
@@ -356,6 +356,11 @@ def main():
         if arg.startswith("--cache-seed="):
             cache_seed = arg.split("=", 1)[1]
     sock = socket.socket(fileno=0)
+    # Its channel to the judge, pinned before any code of the subject's
+    # exists (pin_descriptor).
+    pinned = pin_descriptor(0)
+    if pinned:
+        raise RuntimeError("cannot pin the runner's channel to the judge: " + pinned)
     recv_fds = socket.recv_fds
     loads = json.loads
 
@@ -428,12 +433,68 @@ def main():
         launch_classes.append(InterpretedFunction)
     except ImportError:
         pass
+    # Triton's hooks: callables Triton calls inside a launch (before it,
+    # as it compiles, builds a launcher, loads or launches the kernel). One
+    # may be any callable, Python's own among them (subprocess.Popen, set
+    # as a kernel's pre-run hook, started a process there with no frame of
+    # the subject's on the stack, as if Triton's compiler had asked): none
+    # may be set by the subject's code. Where they are in this Triton (its
+    # knobs, or an older one's class attributes), and what they hold as the
+    # runner starts.
+    import triton
+    hook_sites = []
+    knobs = getattr(triton, "knobs", None)
+    for group, names in (("runtime", ("launch_enter_hook", "launch_exit_hook", "kernel_load_start_hook",
+                                      "kernel_load_end_hook", "kernel_unload_hook", "jit_cache_hook",
+                                      "jit_post_compile_hook", "add_stages_inspection_hook")),
+                         ("build", ("impl",))):
+        owner = getattr(knobs, group, None)
+        hook_sites += [(f"triton.knobs.{group}.{name}", knobs, group, name) for name in names
+                       if owner is not None and hasattr(owner, name)]
+    try:
+        from triton.compiler.compiler import CompiledKernel
+    except ImportError:
+        CompiledKernel = None
+    for owner, names in ((CompiledKernel, ("launch_enter_hook", "launch_exit_hook")),
+                         (triton_jit.JITFunction, ("cache_hook", "compiled_hook"))):
+        hook_sites += [(f"{owner.__name__}.{name}", owner, None, name) for name in names
+                       if owner is not None and name in vars(owner)]
+    hook_sites = tuple(hook_sites)
+
+    def hooks_held(_sites=hook_sites, getattr=getattr, id=id, isinstance=isinstance, list=list, tuple=tuple):
+        """What each of Triton's hooks holds: a chain's callables, or the one."""
+        held = []
+        for _, owner, group, name in _sites:
+            value = getattr(getattr(owner, group) if group else owner, name, None)
+            calls = getattr(value, "calls", None)
+            held.append(tuple(id(c) for c in calls) if isinstance(calls, list) else id(value))
+        return tuple(held)
+    hooks_at_start = hooks_held()
+
+    def hook_set(kernel, _sites=hook_sites, _held=hooks_held, _start=hooks_at_start, getattr=getattr,
+                 len=len, next=next, range=range):
+        """The first of Triton's hooks the subject set ("" if none): one of
+        the kernel's pre-run hooks, or one of Triton's own."""
+        if getattr(kernel, "pre_run_hooks", None):
+            return f"a pre-run hook of kernel {getattr(getattr(kernel, 'fn', None), '__name__', '?')}"
+        now = _held()
+        if now != _start:
+            return next(_sites[i][0] for i in range(len(now)) if now[i] != _start[i])
+        return ""
+
     for cls in launch_classes:
         original = cls.run
 
         def counted(self, *args, _arena_launch=(original, state, main_thread, threading.get_ident, work_between,
-                                                getattr, int, isinstance), **kwargs):
-            original, state, main_thread, ident, work_between, getattr, int, isinstance = _arena_launch
+                                                hook_set, finding, getattr, int, isinstance, RuntimeError),
+                    **kwargs):
+            (original, state, main_thread, ident, work_between, hook_set, finding, getattr, int, isinstance,
+             RuntimeError) = _arena_launch
+            hooked = hook_set(self)
+            if hooked:
+                finding(f"tampering: {hooked} was set: Triton calls it inside a launch, where only Triton's "
+                        "own code may run (a callable of any kind, past the runner's refusals)")
+                raise RuntimeError(f"the arena does not allow {hooked}")
             # A warm-up compiles without launching: inside Triton, not a launch.
             if not kwargs.get("warmup"):
                 name = getattr(getattr(self, "fn", None), "__name__", "?")
@@ -534,13 +595,14 @@ def main():
         frame = _first(_getframe(1), _launch)
         return frame is not None and frame.f_code is _launch
 
-    def asked_by_triton(through_torch=False, _getframe=sys._getframe,
+    def asked_by_triton(through_torch=False, files=None, _getframe=sys._getframe,
                         _triton=roots(os.path.dirname(os.path.dirname(triton_jit.__file__))),
                         _torch=roots(os.path.dirname(torch.__file__)),
                         _stdlib=roots(stdlib),
                         _runner=(__file__, os.path.abspath(__file__), os.path.realpath(__file__))):
         """The nearest caller that is not the Python library's (nor, with
-        through_torch, torch's) is in Triton's package."""
+        through_torch, torch's) is in Triton's package (with FILES, one of
+        those files of it)."""
         frame = _getframe(2)
         while frame is not None:
             name = frame.f_code.co_filename
@@ -549,6 +611,8 @@ def main():
             if not (name.startswith("<") or name in _runner or
                     (name.startswith(_stdlib) and "-packages/" not in name) or
                     (through_torch and name.startswith(_torch))):
+                if files is not None:
+                    return name in files
                 return name.startswith(_triton) and "/../" not in name
             frame = frame.f_back
         return False
@@ -556,6 +620,50 @@ def main():
     def triton_compiling(_in_launch=in_triton_launch, _asked=asked_by_triton):
         """Inside a Triton launch, asked by Triton's own code."""
         return _in_launch() and _asked()
+
+    # The files of Triton's package that start processes (its compiler's
+    # tools, the launcher's C compiler, ldconfig), as installed. A process
+    # started inside a launch must be asked for by one of them: Triton's
+    # other files call callables of the subject's choosing there (jit.py a
+    # kernel's pre-run hooks and its grid), and a callable of Python's own
+    # leaves no frame of the subject's on the stack.
+    def starting_files(package):
+        found = set()
+        for folder, _, names in os.walk(package):
+            for name in names:
+                path = os.path.join(folder, name)
+                if not name.endswith(".py"):
+                    continue
+                try:
+                    with open(path, encoding="utf-8", errors="replace") as source:
+                        if "subprocess" not in source.read():
+                            continue
+                except OSError:
+                    continue
+                found.update({path, os.path.abspath(path), os.path.realpath(path)})
+        return frozenset(found)
+    triton_starting = starting_files(os.path.dirname(os.path.dirname(triton_jit.__file__)))
+
+    def toolchain_started(program=None, _in_launch=in_triton_launch, _asked=asked_by_triton,
+                          _files=triton_starting, _which=shutil.which, _realpath=os.path.realpath,
+                          _fsdecode=os.fsdecode, _known=tuple(installed) + ("/usr/", "/bin/", "/sbin/", "/lib/",
+                                                                            "/lib64/", "/opt/"),
+                          bool=bool, bytes=bytes, isinstance=isinstance, str=str):
+        """A process started by Triton's compiler: inside a launch, asked by
+        a file of Triton's that starts processes, and PROGRAM (where the
+        start names it) a file of the installation's or the system's, not
+        one the subject wrote (its folder, its private /tmp)."""
+        if not (_in_launch() and _asked(files=_files)):
+            return False
+        if program is None:
+            return True
+        try:
+            path = _fsdecode(program) if isinstance(program, (str, bytes)) else ""
+        except (TypeError, ValueError):
+            return False
+        if path and "/" not in path:
+            path = _which(path) or ""
+        return bool(path) and _realpath(path).startswith(_known)
 
     # The guard tells ops by the objects torch hands it, resolved here
     # (every overload of each op), not by the names they carry: an op's
@@ -876,7 +984,7 @@ def main():
     # the subject's code as the audited ways are.
     _posixsubprocess.fork_exec = refusing(
         _posixsubprocess.fork_exec, "starting a process",
-        "starting a process (fork_exec) is not allowed in a subject's code", allowed=triton_compiling)
+        "starting a process (fork_exec) is not allowed in a subject's code", allowed=toolchain_started)
     # A native module made again from its first state (the import system's
     # _imp makes one of a module already loaded, under its own name or a
     # package's) holds the originals of what the runner replaced in it
@@ -933,10 +1041,11 @@ def main():
     def audit(event, args, _runs=subject_runs, _trusted=trusted_file, _own_file=__file__,
               _getframe=sys._getframe, _denied=_DENIED_EVENTS, _events=_AUDITED_EVENTS,
               _process=_PROCESS_EVENTS, _compiling=triton_compiling, _native=native_of_its_own,
+              _toolchain=toolchain_started,
               _memory=own_memory, _mapped=_mapped_files, _observer_lib=_OBSERVER, _existing=existing,
               _installation=trusted_roots, finding=finding, _basename=os.path.basename,
-              _realpath=os.path.realpath, bool=bool, getattr=getattr, id=id, int=int, isinstance=isinstance,
-              len=len, map=map, str=str, type=type):
+              _realpath=os.path.realpath, bool=bool, bytes=bytes, getattr=getattr, id=id, int=int,
+              isinstance=isinstance, len=len, map=map, str=str, type=type):
         # (What it rests on comes as default arguments: the runner's module
         # globals and closure cells are the subject's to rewrite.)
         if event == "object.__getattr__":
@@ -965,7 +1074,16 @@ def main():
                     "is not allowed in a subject's code")
             raise RuntimeError("the arena does not allow code made under another file's name")
         if event in _process:
-            refused = not _compiling()
+            # The program a start names: Popen's executable or first
+            # argument; os.exec's and os.posix_spawn's path; os.system's
+            # shell is never Triton's.
+            program = ""
+            if event == "subprocess.Popen" and len(args) > 1:
+                program = args[0] if args[0] else (args[1] if isinstance(args[1], (str, bytes)) else
+                                                   (args[1][0] if args[1] else ""))
+            elif event in ("os.exec", "os.posix_spawn") and args:
+                program = args[0]
+            refused = event == "os.system" or not _toolchain(program or None)
         if event == "import" and _native(args):
             finding(f"tampering: loading native code of its own ({_basename(str(args[1]))}) "
                     "is not allowed in a subject's code")

@@ -82,6 +82,40 @@ class LentMemoryTest(unittest.TestCase):
         buf.free()
 
 
+class PinnedDescriptorTest(unittest.TestCase):
+    """A runner's channel to the judge, kept for good (pin_descriptor): in a
+    child process, since a filter stays for the process that sets it."""
+
+    def test_the_pinned_descriptor_cannot_be_closed_nor_replaced(self):
+        import subprocess
+        child = r"""
+import os, socket, sys
+from arena_buffers import pin_descriptor
+mine, theirs = socket.socketpair()
+other = os.pipe()
+fd = mine.fileno()
+assert pin_descriptor(fd) == ""
+for what, attempt in (("dup2", lambda: os.dup2(other[0], fd)),
+                      ("dup3", lambda: os.dup2(other[0], fd, inheritable=False)),
+                      ("close", lambda: os.close(fd))):
+    try:
+        attempt()
+        sys.exit(what + " was allowed")
+    except PermissionError:
+        pass
+os.closerange(fd, fd + 1)  # close_range refused; the fallback's close too, unseen
+theirs.sendall(b"x")
+assert mine.recv(1) == b"x", "not the socket it was"
+os.dup2(other[0], other[1])  # other descriptors as ever
+os.close(other[1])
+print("pinned")
+"""
+        done = subprocess.run([sys.executable, "-c", child], capture_output=True, text=True, timeout=120,
+                              env=dict(os.environ, PYTHONPATH=os.pathsep.join(sys.path)))
+        self.assertEqual(done.returncode, 0, done.stderr[-2000:])
+        self.assertEqual(done.stdout.strip(), "pinned")
+
+
 class RunnerOwnStateTest(unittest.TestCase):
     """What keeps the runner's own functions and classes out of reach of
     the code they observe."""
@@ -130,7 +164,7 @@ class RunnerOwnStateTest(unittest.TestCase):
             # body), or requests it handles around the subject's stretches
             "main.roots", "main.overloads", "main.LibraryGuard", "main.host_escape",
             "main.refuse_registration", "main.check_seal", "main.load", "main.bind", "main.unbind",
-            "main.call", "main.capture"}
+            "main.call", "main.capture", "main.starting_files"}
         exceptions = {name for name, value in vars(builtins).items()
                       if isinstance(value, type) and issubclass(value, BaseException)}
         with open(arena_runner.__file__) as f:

@@ -227,7 +227,9 @@ class TimingRounds:
             # says "go"; in the others it says "go" at once. Until then a
             # witnessed replay and a timed one are the same: the same
             # chains, the same requests.
-            chance = WITNESSES_PER_ROUND / count if mode == "eager" else 0.0
+            # (A round of one call has no later call to leave work to: the
+            # runner witnesses none there.)
+            chance = WITNESSES_PER_ROUND / count if mode == "eager" and count > 1 else 0.0
             graph_witnesses = GRAPH_WITNESS_ROUNDS if mode == "graph" and count > 1 else 0
             untimed = set(rng.sample(range(1, rounds + graph_witnesses + 1), graph_witnesses))
             rounds += graph_witnesses

@@ -541,10 +541,13 @@ class Judge(TimingRounds):
             return make_reply("failed", str(e), metrics={"integrity": e.findings},
                               seconds=time.perf_counter() - start)
         except SubjectFailure as e:
-            metrics = {"integrity": [str(e)]} if e.integrity else {}
+            findings = e.findings + ([str(e)] if e.integrity else [])
+            metrics = {"integrity": findings} if findings else {}
             if e.timed_out:
                 metrics["timed_out"] = True  # counted by the pipeline's limit
-            return make_reply("failed", str(e), log=e.log, seconds=time.perf_counter() - start,
+            # What the runner found first, then how it failed.
+            detail = f"{IntegrityFailure(e.findings)}; then {e}" if e.findings else str(e)
+            return make_reply("failed", detail, log=e.log, seconds=time.perf_counter() - start,
                               metrics=metrics)
 
     # -- stages ---------------------------------------------------------------

@@ -1,8 +1,10 @@
 # class: the runner's findings dropped on the way: its channel to the judge
 # (the socket on descriptor 0) redirected, for the length of the library
 # compute, to a socket of the subject's own (os.dup2, no audited event), so
-# that what the runner says meanwhile never reaches the judge
-# expect: library compute|tampering|findings
+# that what the runner says meanwhile never reaches the judge. Caught by
+# the count of findings each reply carries; now the runner's descriptor 0
+# is pinned (its os.dup2 fails).
+# expect: Operation not permitted|library compute|tampering|findings
 
 import os
 import socket

@@ -78,6 +78,7 @@
 #include "plugins/common/hip/runner/channel.h"
 #include "plugins/common/hip/runner/cuda_text.h"
 #include "plugins/common/hip/runner/observer.h"
+#include "plugins/common/hip/runner/pin_descriptor.h"
 #include "plugins/common/hip/runner/vmm.h"
 #include "plugins/common/hip/worker/tensors.h"
 
@@ -479,6 +480,11 @@ int main(int argc, char** argv) {
     return 2;
   };
   if (lib.empty()) return fail("no --lib");
+  // The channel to the judge pinned before any code of the subject's is
+  // loaded (PinDescriptor).
+  if (std::string why = arena::hip2hip::PinDescriptor(0); !why.empty()) {
+    return fail("cannot pin the runner's channel to the judge: " + why);
+  }
   // The runtime first, so that the subject's library finds a context and
   // the driver's sharing calls a current device.
   cudaError_t e = cudaSetDevice(0);
