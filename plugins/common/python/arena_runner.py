@@ -461,21 +461,26 @@ def main():
                        if owner is not None and name in vars(owner)]
     hook_sites = tuple(hook_sites)
 
-    def hooks_held(_sites=hook_sites, getattr=getattr, id=id, isinstance=isinstance, list=list, tuple=tuple):
-        """What each of Triton's hooks holds: a chain's callables, or the one."""
+    def hooks_held(_sites=hook_sites, getattr=getattr, id=id, list=list, tuple=tuple, type=type, vars=vars):
+        """What each of Triton's hooks holds, by identity: the object, its
+        class and the call its class defines, and a chain's callables (a
+        list, nothing else)."""
         held = []
         for _, owner, group, name in _sites:
             value = getattr(getattr(owner, group) if group else owner, name, None)
             calls = getattr(value, "calls", None)
-            held.append(tuple(id(c) for c in calls) if isinstance(calls, list) else id(value))
+            held.append((id(value), id(type(value)), id(vars(type(value)).get("__call__")),
+                         tuple(id(c) for c in calls) if type(calls) is list else id(calls)))
         return tuple(held)
     hooks_at_start = hooks_held()
 
-    def hook_set(kernel, _sites=hook_sites, _held=hooks_held, _start=hooks_at_start, getattr=getattr,
-                 len=len, next=next, range=range):
+    def hook_set(kernel, _sites=hook_sites, _held=hooks_held, _start=hooks_at_start, _len=list.__len__,
+                 getattr=getattr, len=len, list=list, next=next, range=range, type=type):
         """The first of Triton's hooks the subject set ("" if none): one of
-        the kernel's pre-run hooks, or one of Triton's own."""
-        if getattr(kernel, "pre_run_hooks", None):
+        the kernel's pre-run hooks (an empty list, nothing else: a list of
+        its own that says it is empty is not), or one of Triton's own."""
+        hooks = getattr(kernel, "pre_run_hooks", None)
+        if hooks is not None and (type(hooks) is not list or _len(hooks) != 0):
             return f"a pre-run hook of kernel {getattr(getattr(kernel, 'fn', None), '__name__', '?')}"
         now = _held()
         if now != _start:
