@@ -625,7 +625,9 @@ class RunnerClient:
         if first in self.bound and self.alive():
             try:
                 self.request({"op": "unbind", "ids": [first]}, timeout_s)
-            except SubjectFailure:
-                pass
+            except SubjectFailure as e:
+                # Its findings stay, for the next reply to report (the failure
+                # took them with it, and goes no further).
+                self._findings = e.findings + self._findings
         for b in self.bound.pop(first, []):
             b.free()
