@@ -55,8 +55,7 @@ Json Judge::Check(const Json& req) {
     // Its own held rounds' sets (StartHeld), then the next configurations'
     // trials and held sets, are prepared while this one is checked, side by
     // side: the CPU reference is the slow part.
-    if (req["seed"].get<uint64_t>() != prefetch_seed_) StopPrefetch();
-    prefetch_seed_ = req["seed"].get<uint64_t>();
+    PrefetchFor(req["seed"].get<uint64_t>());
     StartHeld(req["config"].value("name", ""), req["config"]["params"]);
     if (req.contains("prefetch")) StartPrefetch(req["prefetch"], req["seed"].get<uint64_t>(), trials);
   }

@@ -374,6 +374,12 @@ class Judge {
     prefetched_.Clear();
     held_seeds_.clear();
   }
+  // Prefetches are for the evaluation of `seed`: another seed (another
+  // evaluation of a session) drops what was prefetched for the last one.
+  void PrefetchFor(uint64_t seed) {
+    if (seed != prefetch_seed_) StopPrefetch();
+    prefetch_seed_ = seed;
+  }
 
   // Rounds of a configuration's timing, chosen in secret, whose chosen set
   // is held to the CPU reference (timing.cc): a subject less precise in
@@ -393,9 +399,10 @@ class Judge {
   // them (by seed; one whose making failed is missing): waited for, handed
   // over once. Both empty where none were prepared.
   std::pair<std::vector<uint64_t>, std::map<uint64_t, Trial>> TakeHeld(const std::string& name);
-  // One set of the rounds' inputs, drawn by the device generator from
-  // `seed` as set `set` of a round, brought to the host.
-  Result<std::vector<HostTensor>> DrawnSet(const ParameterValues& p, uint64_t seed, size_t set);
+  // The chosen set of a round whose sets are drawn by the device generator
+  // from `seed` (set 0: each round's chosen set is drawn from a seed of its
+  // own), brought to the host.
+  Result<std::vector<HostTensor>> DrawnSet(const ParameterValues& p, uint64_t seed);
   // The seed of input i of a round's sets drawn from `seed`.
   static uint64_t InputSeed(uint64_t seed, size_t i) { return seed + 0x9E3779B97F4A7C15ull * i; }
   // What a trial of configuration `p` takes in the host's memory while made:

@@ -39,7 +39,7 @@ class Prefetcher {
   // the budget; one value alone is always started.
   bool Start(const std::string& key, size_t bytes, std::function<V()> make) {
     if (jobs_.count(key)) return true;
-    if (!jobs_.empty() && bytes_ + bytes > budget_) return false;
+    if (!Fits(bytes)) return false;
     auto job = std::make_unique<Job>();
     job->bytes = bytes;
     Job* raw = job.get();
@@ -48,6 +48,10 @@ class Prefetcher {
     bytes_ += bytes;
     return true;
   }
+
+  // Whether a value of about `bytes` would be started now (Start's rule):
+  // for a caller with work to do before it starts one.
+  bool Fits(size_t bytes) const { return jobs_.empty() || bytes_ + bytes <= budget_; }
 
   bool Has(const std::string& key) const { return jobs_.count(key) > 0; }
 

@@ -781,7 +781,7 @@ Json Judge::Time(const Json& req) {
   }
   std::vector<std::vector<HostTensor>> held_inputs;
   for (size_t k : unprepared) {
-    auto drawn = DrawnSet(p, kept[k].seed, 0);
+    auto drawn = DrawnSet(p, kept[k].seed);
     if (!drawn.ok()) return Reply("error", "timing: a held round's inputs: " + drawn.status().message());
     held_inputs.push_back(std::move(*drawn));
   }

@@ -167,10 +167,7 @@ std::map<uint64_t, Judge::Trial> Judge::MakeTrials(const ParameterValues& p, con
 }
 
 void Judge::StartPrefetch(const Json& next, uint64_t seed, int trials) {
-  // Another seed (another evaluation of a session): what was prefetched for
-  // the last one is of no use.
-  if (seed != prefetch_seed_) StopPrefetch();
-  prefetch_seed_ = seed;
+  PrefetchFor(seed);
   std::vector<uint64_t> seeds;
   for (int trial = 0; trial < trials; ++trial) seeds.push_back(TrialSeed(seed, trial));
   for (const Json& config : next.is_array() ? next : Json::array({next})) {
@@ -207,7 +204,7 @@ Result<size_t> Judge::TrialBytes(const ParameterValues& p) {
   return bytes;
 }
 
-Result<std::vector<HostTensor>> Judge::DrawnSet(const ParameterValues& p, uint64_t seed, size_t set) {
+Result<std::vector<HostTensor>> Judge::DrawnSet(const ParameterValues& p, uint64_t seed) {
   ARENA_RETURN_IF_ERROR(EnsureFill());
   std::vector<HostTensor> inputs;
   for (size_t i = 0; i < inputs_.size(); ++i) {
@@ -224,7 +221,7 @@ Result<std::vector<HostTensor>> Judge::DrawnSet(const ParameterValues& p, uint64
       return Unavailable("out of device memory for a held round's inputs");
     }
     ARENA_RETURN_IF_ERROR(fill_->Fill(drawn.ptr, t.bytes.size(), 1, static_cast<size_t>(Numel(shape)),
-                                      inputs_[i].dtype, init, InputSeed(seed, i), set));
+                                      inputs_[i].dtype, init, InputSeed(seed, i), 0));
     if (cudaMemcpy(t.bytes.data(), drawn.ptr, t.bytes.size(), cudaMemcpyDeviceToHost) != cudaSuccess) {
       return Internal("reading a held round's inputs back failed");
     }
@@ -239,13 +236,13 @@ void Judge::StartHeld(const std::string& name, const Json& params) {
   auto config = std::make_shared<ConfigParams>(params);
   auto bytes = TrialBytes(config->numeric);
   if (!bytes.ok()) return;  // its check says what is wrong
-  if (prefetched_.bytes() > 0 && prefetched_.bytes() + *bytes * kHeldRounds > PrefetchBudget()) return;
+  if (!prefetched_.Fits(*bytes * kHeldRounds)) return;  // sets not drawn in vain
   std::random_device entropy;
   std::vector<uint64_t> seeds;
   auto drawn = std::make_shared<std::vector<std::vector<HostTensor>>>();
   for (int k = 0; k < kHeldRounds; ++k) {
     const uint64_t seed = (static_cast<uint64_t>(entropy()) << 32) ^ entropy();
-    auto inputs = DrawnSet(config->numeric, seed, 0);
+    auto inputs = DrawnSet(config->numeric, seed);
     if (!inputs.ok()) return;  // drawn after the rounds instead, where an error is reported
     seeds.push_back(seed);
     drawn->push_back(std::move(*inputs));
