@@ -460,31 +460,60 @@ def main():
         hook_sites += [(f"{owner.__name__}.{name}", owner, None, name) for name in names
                        if owner is not None and name in vars(owner)]
     hook_sites = tuple(hook_sites)
+    # What each hook holds as the runner starts, held by identity at every
+    # launch: the object, a chain's list and its callables, and where it is
+    # read from. The classes read through are frozen, as the runner's are,
+    # so that reading a hook runs no code of the subject's and a hook is
+    # what it was as long as it is the same object: a chain's class
+    # (HookChain: its call), the knobs' groups' classes and their bases (a
+    # property there could tell the runner's look from Triton's by the
+    # frames: hooks_by_caller), an older Triton's classes.
+    hooks_at_start = []
+    for label, owner, group, name in hook_sites:
+        where = getattr(owner, group) if group else owner
+        for cls in type(where).__mro__ if group else where.__mro__:
+            if cls.__module__.startswith("triton."):
+                freeze_class(cls)
+        value = getattr(where, name, None)
+        calls = getattr(value, "calls", None)
+        chain = type(calls) is list and type(value).__module__.startswith("triton.")
+        if chain:
+            freeze_class(type(value))
+        # Nothing but a chain or nothing at all, in the Triton this was
+        # written for: anything else is held by its class, call and code too.
+        other = value is not None and not chain
+        hooks_at_start.append((label, owner, group, where, name, value, calls if chain else None,
+                               tuple(calls) if chain else (), type(value) if other else None,
+                               vars(type(value)).get("__call__") if other else None,
+                               getattr(value, "__code__", None) if other else None))
+    hooks_at_start = tuple(hooks_at_start)
 
-    def hooks_held(_sites=hook_sites, getattr=getattr, id=id, list=list, tuple=tuple, type=type, vars=vars):
-        """What each of Triton's hooks holds, by identity: the object, its
-        class and the call its class defines, and a chain's callables (a
-        list, nothing else)."""
-        held = []
-        for _, owner, group, name in _sites:
-            value = getattr(getattr(owner, group) if group else owner, name, None)
-            calls = getattr(value, "calls", None)
-            held.append((id(value), id(type(value)), id(vars(type(value)).get("__call__")),
-                         tuple(id(c) for c in calls) if type(calls) is list else id(calls)))
-        return tuple(held)
-    hooks_at_start = hooks_held()
-
-    def hook_set(kernel, _sites=hook_sites, _held=hooks_held, _start=hooks_at_start, _len=list.__len__,
-                 getattr=getattr, len=len, list=list, next=next, range=range, type=type):
+    def hook_set(kernel, _hooks=hooks_at_start, _module=types.ModuleType, _len=list.__len__, getattr=getattr,
+                 len=len, list=list, range=range, type=type, vars=vars):
         """The first of Triton's hooks the subject set ("" if none): one of
         the kernel's pre-run hooks (an empty list, nothing else: a list of
-        its own that says it is empty is not), or one of Triton's own."""
+        its own that says it is empty is not), or one of Triton's own (by
+        identity alone: the same object, read from the same place, a chain
+        the same list of the same callables, anything else the same class,
+        call and code)."""
         hooks = getattr(kernel, "pre_run_hooks", None)
         if hooks is not None and (type(hooks) is not list or _len(hooks) != 0):
             return f"a pre-run hook of kernel {getattr(getattr(kernel, 'fn', None), '__name__', '?')}"
-        now = _held()
-        if now != _start:
-            return next(_sites[i][0] for i in range(len(now)) if now[i] != _start[i])
+        for label, owner, group, where, name, value, calls, callables, kind, call, code in _hooks:
+            if group and (type(owner) is not _module or getattr(owner, group) is not where):
+                return label
+            now = getattr(where, name, None)
+            if now is not value:
+                return label
+            if calls is not None:
+                if getattr(now, "calls", None) is not calls or _len(calls) != len(callables):
+                    return label
+                for i in range(len(callables)):
+                    if calls[i] is not callables[i]:
+                        return label
+            elif kind is not None and (type(now) is not kind or vars(kind).get("__call__") is not call or
+                                       getattr(now, "__code__", None) is not code):
+                return label
         return ""
 
     for cls in launch_classes:
@@ -515,6 +544,12 @@ def main():
             return kernel
         cls.run = counted
     counted_code = counted.__code__  # the launches' frames (one code for every class)
+    # The kernels' classes, their bases included (a descriptor named
+    # pre_run_hooks on one of them wins over a kernel's own attribute, and
+    # hook_set reads it: hooks_by_caller), frozen now that run is counted.
+    for cls in launch_classes:
+        for base in cls.__mro__:
+            freeze_class(base)
 
 
     # Where Triton's compiler runs: the Python installation's own modules
