@@ -125,9 +125,12 @@ _PROCESS_EVENTS = ("os.fork", "os.forkpty", "os.posix_spawn", "os.exec", "os.spa
 # have the interpreter call the subject's code wherever it runs (an audit
 # hook runs for every audited event, the runner's receiving a request
 # among them, and cannot be removed), refused while the subject's code
-# runs. (Frames stay readable: typing needs them.)
+# runs. (Frames stay readable: typing needs them.) The process's
+# environment too: the processes Triton's compiler starts inherit it, and
+# a program of the installation's runs what it names (PATH chooses the
+# assembler gcc runs, LD_PRELOAD a library loaded into ptxas).
 _DENIED_EVENTS = ("ctypes.", "gc.get_", "sys.settrace", "sys.setprofile", "sys.monitoring",
-                  "sys.addaudithook")
+                  "sys.addaudithook", "os.putenv", "os.unsetenv")
 # The interpreter's other hooks, which it calls wherever it runs (an
 # exception no one can raise, an import the runner's own work makes):
 # the runner's, as they are before the subject runs.
@@ -684,6 +687,28 @@ def main():
         return frozenset(found)
     triton_starting = starting_files(os.path.dirname(os.path.dirname(triton_jit.__file__)))
 
+    def environment_held(env, _environ=os.environ, _attributes=tuple(vars(os.environ).items()),
+                         _data=dict(os.environ._data), bytes=bytes, len=len, type=type, vars=vars):
+        """Whether ENV, the environment a process is started with, is the
+        process's own as the runner started (os.environ, its attributes
+        and its data as they were): by identity and Python's own types, so
+        that no code of the subject's runs here."""
+        if env is not _environ:
+            return False
+        now = vars(env)
+        if len(now) != len(_attributes):
+            return False
+        for name, value in _attributes:
+            if now.get(name) is not value:
+                return False
+        data = now["_data"]
+        if len(data) != len(_data):
+            return False
+        for key, value in data.items():
+            if type(key) is not bytes or type(value) is not bytes or _data.get(key) != value:
+                return False
+        return True
+
     def toolchain_started(program=None, _in_launch=in_triton_launch, _asked=asked_by_triton,
                           _files=triton_starting, _which=shutil.which, _realpath=os.path.realpath,
                           _fsdecode=os.fsdecode, _known=tuple(installed) + ("/usr/", "/bin/", "/sbin/", "/lib/",
@@ -1081,7 +1106,7 @@ def main():
     def audit(event, args, _runs=subject_runs, _trusted=trusted_file, _own_file=__file__,
               _getframe=sys._getframe, _denied=_DENIED_EVENTS, _events=_AUDITED_EVENTS,
               _process=_PROCESS_EVENTS, _compiling=triton_compiling, _native=native_of_its_own,
-              _toolchain=toolchain_started,
+              _toolchain=toolchain_started, _environment=environment_held,
               _memory=own_memory, _mapped=_mapped_files, _observer_lib=_OBSERVER, _existing=existing,
               _installation=trusted_roots, finding=finding, _basename=os.path.basename,
               _realpath=os.path.realpath, bool=bool, bytes=bytes, getattr=getattr, id=id, int=int,
@@ -1123,7 +1148,14 @@ def main():
                                                    (args[1][0] if args[1] else ""))
             elif event in ("os.exec", "os.posix_spawn") and args:
                 program = args[0]
-            refused = event == "os.system" or not _toolchain(program or None)
+            # An environment of its own: Triton's compiler passes none to
+            # Popen, which hands os.exec (by fork_exec: the process's own,
+            # which the subject cannot change) or os.posix_spawn (by
+            # os.environ: it must be the one the runner started with).
+            own_environment = (event == "subprocess.Popen" and len(args) > 3 and args[3] is not None) or \
+                (event in ("os.exec", "os.posix_spawn") and len(args) > 2 and args[2] is not None and
+                 not _environment(args[2]))
+            refused = event == "os.system" or own_environment or not _toolchain(program or None)
         if event == "import" and _native(args):
             finding(f"tampering: loading native code of its own ({_basename(str(args[1]))}) "
                     "is not allowed in a subject's code")
@@ -1170,6 +1202,8 @@ def main():
                 detail = f"setting {owner}.{args[1]}"
             if event in _process:
                 detail = f"starting a process ({event})"
+            if event in ("os.putenv", "os.unsetenv"):
+                detail = f"changing the process's environment ({event})"
             finding(f"tampering: {detail} is not allowed in a subject's code")
             raise RuntimeError(f"the arena does not allow {detail}")
     sys.addaudithook(audit)
