@@ -97,7 +97,8 @@ std::string TritonGelu(const std::string& offset, const std::string& tail = "",
 // The baseline's Triton cache is kept across evaluations of the same task
 // files; the candidate's runner gets a copy of it in its private /tmp, and
 // nothing it writes there reaches the host: not the kept cache, not the
-// evaluation's folders.
+// evaluation's folders. (Into the cache itself its code writes nothing:
+// that is refused, tests/adversarial/triton/cache_planted.py.)
 TEST_F(TritonCandidates, TheCandidateGetsACopyOfTheBaselinesKeptCache) {
   const std::string kept = scratch_ + "/kept";
   ASSERT_EQ(setenv("ARENA_TRITON_CACHE", kept.c_str(), 1), 0);
@@ -109,7 +110,7 @@ TEST_F(TritonCandidates, TheCandidateGetsACopyOfTheBaselinesKeptCache) {
       "import os\n"
       "assert os.environ['TRITON_CACHE_DIR'] == '/tmp/triton'\n"
       "assert os.path.exists('/tmp/triton/abc/_k.json'), 'no copy of the kept cache'\n"
-      "open('/tmp/triton/planted.json', 'w').write('{}')\n"));
+      "open('/tmp/planted.json', 'w').write('{}')\n"));
   unsetenv("ARENA_TRITON_CACHE");
   EXPECT_TRUE(r.candidate_compile.passed()) << r.candidate_compile.detail;
   EXPECT_TRUE(Small(r).candidate_check.passed()) << Small(r).candidate_check.detail;

@@ -125,12 +125,9 @@ _PROCESS_EVENTS = ("os.fork", "os.forkpty", "os.posix_spawn", "os.exec", "os.spa
 # have the interpreter call the subject's code wherever it runs (an audit
 # hook runs for every audited event, the runner's receiving a request
 # among them, and cannot be removed), refused while the subject's code
-# runs. (Frames stay readable: typing needs them.) The process's
-# environment too: the processes Triton's compiler starts inherit it, and
-# a program of the installation's runs what it names (PATH chooses the
-# assembler gcc runs, LD_PRELOAD a library loaded into ptxas).
+# runs. (Frames stay readable: typing needs them.)
 _DENIED_EVENTS = ("ctypes.", "gc.get_", "sys.settrace", "sys.setprofile", "sys.monitoring",
-                  "sys.addaudithook", "os.putenv", "os.unsetenv")
+                  "sys.addaudithook")
 # The interpreter's other hooks, which it calls wherever it runs (an
 # exception no one can raise, an import the runner's own work makes):
 # the runner's, as they are before the subject runs.
@@ -138,7 +135,8 @@ _SYS_HOOKS = ("excepthook", "unraisablehook", "breakpointhook", "displayhook")
 # The audited events the runner's hook looks at (the others it passes over
 # at once: it runs for every one, in every thread).
 _AUDITED_EVENTS = _PROCESS_EVENTS + ("import", "open", "object.__setattr__", "object.__delattr__", "compile",
-                                     "code.__new__")
+                                     "code.__new__", "os.rename", "os.link", "os.symlink", "os.chdir",
+                                     "tempfile.mkdtemp", "tempfile.mkstemp")
 _SYS_HOOK_LISTS = ("meta_path", "path_hooks")
 # The interpreter's own test and subinterpreter modules: native helpers
 # that start C threads (where no dispatch mode of the runner's is), run
@@ -490,15 +488,51 @@ def main():
                                vars(type(value)).get("__call__") if other else None,
                                getattr(value, "__code__", None) if other else None))
     hooks_at_start = tuple(hooks_at_start)
+    # Triton's knobs, grouped (knobs.cache, knobs.build, knobs.nvidia...):
+    # a knob chooses the folders Triton's compiler reads and writes (its
+    # cache, the kernels it overrides), the programs it starts (ptxas, the
+    # C compiler) and what it hands them. Each group's values set on it
+    # are held at every launch as the hooks are; the descriptors that read
+    # the others from the environment (their names and defaults), the
+    # knobs module's own names and the environment where Triton's compiler
+    # reaches outside the process (configuration_changed, below). The
+    # classes are frozen: a group's descriptors stay the runner's.
+    knob_base = getattr(knobs, "base_knobs", None)
+    env_base = getattr(knobs, "env_base", None)
+    knob_groups = []
+    for name, group in (vars(knobs).items() if isinstance(knob_base, type) else ()):
+        if not isinstance(group, knob_base):
+            continue
+        descriptors = tuple(d for d in vars(type(group)).values()
+                            if isinstance(env_base, type) and isinstance(d, env_base))
+        for cls in [type(group)] + [type(d) for d in descriptors]:
+            for base in cls.__mro__:
+                if base.__module__.startswith("triton."):
+                    freeze_class(base)
+        knob_groups.append((f"triton.knobs.{name}", name, group, tuple(vars(group).items()),
+                            tuple((d, tuple(vars(d).items())) for d in descriptors)))
+    knob_groups = tuple(knob_groups)
 
-    def hook_set(kernel, _hooks=hooks_at_start, _module=types.ModuleType, _len=list.__len__, getattr=getattr,
-                 len=len, list=list, range=range, type=type, vars=vars):
-        """The first of Triton's hooks the subject set ("" if none): one of
-        the kernel's pre-run hooks (an empty list, nothing else: a list of
-        its own that says it is empty is not), or one of Triton's own (by
-        identity alone: the same object, read from the same place, a chain
-        the same list of the same callables, anything else the same class,
-        call and code)."""
+    def hook_set(kernel, _hooks=hooks_at_start, _groups=knob_groups, _knobs=knobs, _module=types.ModuleType,
+                 _len=list.__len__, getattr=getattr, len=len, list=list, next=next, range=range, type=type,
+                 vars=vars):
+        """The first of Triton's hooks or knobs the subject set ("" if
+        none): one of the kernel's pre-run hooks (an empty list, nothing
+        else: a list of its own that says it is empty is not), one of
+        Triton's own hooks (by identity alone: the same object, read from
+        the same place, a chain the same list of the same callables,
+        anything else the same class, call and code), or a knob of a group
+        (the same group, holding the same values)."""
+        for label, name, group, values, _ in _groups:
+            if type(_knobs) is not _module or getattr(_knobs, name) is not group:
+                return label
+            now = vars(group)
+            if len(now) != len(values):
+                held = [key for key, _ in values]
+                return next((f"{label}.{key}" for key in list(now) if key not in held), label)
+            for key, value in values:
+                if now.get(key) is not value:
+                    return f"{label}.{key}"
         hooks = getattr(kernel, "pre_run_hooks", None)
         if hooks is not None and (type(hooks) is not list or _len(hooks) != 0):
             return f"a pre-run hook of kernel {getattr(getattr(kernel, 'fn', None), '__name__', '?')}"
@@ -529,8 +563,9 @@ def main():
              RuntimeError) = _arena_launch
             hooked = hook_set(self)
             if hooked:
-                finding(f"tampering: {hooked} was set: Triton calls it inside a launch, where only Triton's "
-                        "own code may run (a callable of any kind, past the runner's refusals)")
+                finding(f"tampering: {hooked} was set: Triton's hooks and knobs are the arena's (a hook is "
+                        "called inside a launch, where only Triton's own code may run; a knob chooses what "
+                        "Triton's compiler reads, writes and starts)")
                 raise RuntimeError(f"the arena does not allow {hooked}")
             # A warm-up compiles without launching: inside Triton, not a launch.
             if not kwargs.get("warmup"):
@@ -687,27 +722,84 @@ def main():
         return frozenset(found)
     triton_starting = starting_files(os.path.dirname(os.path.dirname(triton_jit.__file__)))
 
-    def environment_held(env, _environ=os.environ, _attributes=tuple(vars(os.environ).items()),
-                         _data=dict(os.environ._data), bytes=bytes, len=len, type=type, vars=vars):
-        """Whether ENV, the environment a process is started with, is the
-        process's own as the runner started (os.environ, its attributes
-        and its data as they were): by identity and Python's own types, so
-        that no code of the subject's runs here."""
-        if env is not _environ:
-            return False
-        now = vars(env)
+    # The environment of the processes Triton's compiler starts, and of
+    # Triton's own reads of it: the process's as the subject is loaded
+    # (load fills it), whatever the subject's code changes later. PATH
+    # chose the assembler gcc runs, LD_PRELOAD a library loaded into
+    # ptxas; a variable of Triton's, what its compiler does. Libraries set
+    # variables of their own as they go (numpy's OPENBLAS_MAIN_FREE as it
+    # is imported, torch's TORCHINDUCTOR_CACHE_DIR), so that a change is no
+    # finding: a process the toolchain starts gets this environment
+    # (pinned_environment), and Triton's variables are held to it
+    # (configuration_changed). os.environ's class and its bases are frozen.
+    toolchain_environment = []  # [b"K=V" list, {K: V} of bytes], once loaded
+    for cls in type(os.environ).__mro__[:-1]:
+        freeze_class(cls)
+
+    def pinned_environment(original, index, _env=toolchain_environment, _runs=subject_runs, len=len):
+        """ORIGINAL (fork_exec: env_list at INDEX, posix_spawn: env), handed
+        the pinned environment where the subject's code runs (only the
+        toolchain's starts get past the refusals there)."""
+        def start(*args, _arena_pinned=(original, index, _env, _runs, len), **kwargs):
+            original, index, env, runs, len = _arena_pinned
+            if env and runs() and len(args) > index:
+                args = args[:index] + (env[0] if index == 5 else env[1],) + args[index + 1:]
+            return original(*args, **kwargs)
+        return start
+
+    knobs_names = tuple(vars(knobs).items()) if isinstance(knobs, types.ModuleType) else ()
+
+    knob_variables = tuple(sorted({os.fsencode(d.key) for _, _, _, _, descriptors in knob_groups
+                                   for d, _ in descriptors if isinstance(getattr(d, "key", None), str)}))
+
+    def configuration_changed(_knobs=knobs, _names=knobs_names, _groups=knob_groups, _env=toolchain_environment,
+                              _variables=knob_variables, _os=os, _environ=os.environ, _getenv=os.getenv,
+                              _attributes=tuple(vars(os.environ).items()), _module=types.ModuleType, bytes=bytes,
+                              len=len, type=type, vars=vars):
+        """What of Triton's configuration the subject changed ("" if
+        nothing): the knobs module's names (its getenv, its groups), a
+        group's values or its descriptors' names and defaults, the
+        environment. By identity and Python's own types alone."""
+        if _knobs is not None:
+            if type(_knobs) is not _module:
+                return "triton.knobs"
+            now = vars(_knobs)
+            if len(now) != len(_names):
+                return "triton.knobs"
+            for name, value in _names:
+                if now.get(name) is not value:
+                    return f"triton.knobs.{name}"
+        for label, _, group, values, descriptors in _groups:
+            now = vars(group)
+            if len(now) != len(values):
+                return label
+            for key, value in values:
+                if now.get(key) is not value:
+                    return f"{label}.{key}"
+            for descriptor, attributes in descriptors:
+                now = vars(descriptor)
+                if len(now) != len(attributes):
+                    return f"{label} (a knob's name or default)"
+                for key, value in attributes:
+                    if now.get(key) is not value:
+                        return f"{label} (a knob's name or default)"
+        # Triton's variables, as Triton reads them (os.getenv, os.environ,
+        # its mapping), against the environment the subject was loaded with.
+        if vars(_os).get("environ") is not _environ or vars(_os).get("getenv") is not _getenv:
+            return "os.environ"
+        now = vars(_environ)
         if len(now) != len(_attributes):
-            return False
+            return "os.environ"
         for name, value in _attributes:
             if now.get(name) is not value:
-                return False
-        data = now["_data"]
-        if len(data) != len(_data):
-            return False
-        for key, value in data.items():
-            if type(key) is not bytes or type(value) is not bytes or _data.get(key) != value:
-                return False
-        return True
+                return "os.environ"
+        if _env:
+            data = now["_data"]
+            for key in _variables:
+                value = data.get(key)
+                if (value is not None and type(value) is not bytes) or value != _env[1].get(key):
+                    return f"the environment ({key.decode(errors='replace')})"
+        return ""
 
     def toolchain_started(program=None, _in_launch=in_triton_launch, _asked=asked_by_triton,
                           _files=triton_starting, _which=shutil.which, _realpath=os.path.realpath,
@@ -1048,8 +1140,19 @@ def main():
     # _posixsubprocess.fork_exec, which raises no audit event: refused to
     # the subject's code as the audited ways are.
     _posixsubprocess.fork_exec = refusing(
-        _posixsubprocess.fork_exec, "starting a process",
+        pinned_environment(_posixsubprocess.fork_exec, 5), "starting a process",
         "starting a process (fork_exec) is not allowed in a subject's code", allowed=toolchain_started)
+    # (subprocess took its own name for it as it was imported: Popen's
+    # starts, audited, get the pinned environment there.)
+    import subprocess
+    if getattr(subprocess, "_fork_exec", None) is not None:
+        subprocess._fork_exec = _posixsubprocess.fork_exec
+    import posix
+    for name in ("posix_spawn", "posix_spawnp"):
+        if hasattr(posix, name):
+            spawn = pinned_environment(getattr(posix, name), 2)
+            setattr(posix, name, spawn)
+            setattr(os, name, spawn)
     # A native module made again from its first state (the import system's
     # _imp makes one of a module already loaded, under its own name or a
     # package's) holds the originals of what the runner replaced in it
@@ -1103,10 +1206,63 @@ def main():
     fn_box = [None]
     pending_fds = []
     buffer = b""
+    # Triton's files: its cache (kernels, and the launcher modules Triton
+    # loads from it as native code) and what its compiler writes as it
+    # compiles (the launcher's C source and library, ptxas's input and
+    # output: temporary files and folders, recorded as Triton makes them).
+    # The subject's code may not open, rename or link any of them: a
+    # launcher of its own under a cached one's name would be native code of
+    # the subject's that Triton loads; a source rewritten before gcc reads
+    # it, the same. Paths are resolved where the subject's code cannot make
+    # a name mean another file between the look and the use: it makes no
+    # symbolic link, keeps its working folder, opens no relative path with
+    # os.open (which may be relative to a folder's descriptor, which the
+    # event does not tell) and renames or links none
+    # relative to a folder's descriptor (a folder's descriptor reaches past
+    # the look), and opens no descriptor's link under /proc or /dev (a
+    # number that names another file once Triton's compiler opens one).
+    triton_made = []  # Triton's temporary files and folders, as it makes them (held by the two below alone)
+
+    def reaching_triton_files(event, args, _cache=triton_cache, _made=triton_made, _realpath=os.path.realpath,
+                              _normpath=os.path.normpath, _abspath=os.path.abspath, _fsdecode=os.fsdecode,
+                              bytes=bytes, int=int, len=len, str=str, type=type):
+        """Why EVENT, by the subject's code, reaches Triton's files or could
+        name another file than the one it names ("" if neither)."""
+        if event == "os.symlink":
+            return "making a symbolic link"
+        if event == "os.chdir":
+            return "changing the working folder"
+        if event in ("os.rename", "os.link"):
+            if len(args) > 3 and (args[2] not in (None, -1) or args[3] not in (None, -1)):
+                return f"{event} relative to a folder's descriptor"
+            paths = args[:2]
+        else:
+            paths = args[:1]
+            if args and type(args[0]) is int:
+                return ""  # a descriptor it holds
+        for path in paths:
+            if type(path) is not str and type(path) is not bytes:
+                continue  # (Python hands these events the path it will use, as str or bytes)
+            name = _fsdecode(path)
+            if event == "open" and len(args) > 1 and args[1] is None and not name.startswith("/"):
+                return "os.open of a relative path"
+            plain = _normpath(_abspath(name))
+            parts = plain.split("/")
+            if plain.startswith(("/dev/fd", "/dev/std")) or \
+                    (len(parts) > 2 and parts[1] == "proc" and ("fd" in parts or "fdinfo" in parts or
+                                                             "cwd" in parts or "root" in parts)):
+                return f"opening a descriptor's link ({name})"
+            real = _realpath(name)
+            for root in [_cache.rstrip("/")] + _made:
+                if real == root or real.startswith(root + "/"):
+                    return f"reaching Triton's own files ({name})"
+        return ""
+
     def audit(event, args, _runs=subject_runs, _trusted=trusted_file, _own_file=__file__,
               _getframe=sys._getframe, _denied=_DENIED_EVENTS, _events=_AUDITED_EVENTS,
               _process=_PROCESS_EVENTS, _compiling=triton_compiling, _native=native_of_its_own,
-              _toolchain=toolchain_started, _environment=environment_held,
+              _toolchain=toolchain_started, _changed=configuration_changed,
+              _reaching=reaching_triton_files, _made=triton_made, _outward=("open", "import") + _PROCESS_EVENTS,
               _memory=own_memory, _mapped=_mapped_files, _observer_lib=_OBSERVER, _existing=existing,
               _installation=trusted_roots, finding=finding, _basename=os.path.basename,
               _realpath=os.path.realpath, bool=bool, bytes=bytes, getattr=getattr, id=id, int=int,
@@ -1120,6 +1276,25 @@ def main():
             return
         if not _runs():
             return
+        compiling = event in ("open", "os.rename", "os.link", "os.symlink", "os.chdir", "tempfile.mkdtemp",
+                              "tempfile.mkstemp", "import") + _process and _compiling()
+        if event in ("tempfile.mkdtemp", "tempfile.mkstemp"):
+            if compiling and args and type(args[0]) is str:
+                _made.append(_realpath(args[0]))
+            return
+        if compiling and event in _outward:
+            # Triton's compiler reaching outside the process (a file, a
+            # module, a process): with the configuration the runner started.
+            changed = _changed()
+            if changed:
+                finding(f"tampering: Triton's configuration was changed ({changed}): its compiler reads, "
+                        "writes and starts what the arena set, not the subject's code")
+                raise RuntimeError("the arena does not allow changing Triton's configuration")
+        if event in ("open", "os.rename", "os.link", "os.symlink", "os.chdir") and not compiling:
+            reached = _reaching(event, args)
+            if reached:
+                finding(f"tampering: {reached} is not allowed in a subject's code")
+                raise RuntimeError(f"the arena does not allow {reached}")
         if event == "object.__getattr__":
             # The runner's functions hold the originals they stand for (and
             # what tells who runs) as default arguments: not the subject's
@@ -1148,13 +1323,9 @@ def main():
                                                    (args[1][0] if args[1] else ""))
             elif event in ("os.exec", "os.posix_spawn") and args:
                 program = args[0]
-            # An environment of its own: Triton's compiler passes none to
-            # Popen, which hands os.exec (by fork_exec: the process's own,
-            # which the subject cannot change) or os.posix_spawn (by
-            # os.environ: it must be the one the runner started with).
-            own_environment = (event == "subprocess.Popen" and len(args) > 3 and args[3] is not None) or \
-                (event in ("os.exec", "os.posix_spawn") and len(args) > 2 and args[2] is not None and
-                 not _environment(args[2]))
+            # An environment of its own: Triton's compiler passes none (its
+            # processes get the pinned one: pinned_environment).
+            own_environment = event == "subprocess.Popen" and len(args) > 3 and args[3] is not None
             refused = event == "os.system" or own_environment or not _toolchain(program or None)
         if event == "import" and _native(args):
             finding(f"tampering: loading native code of its own ({_basename(str(args[1]))}) "
@@ -1202,11 +1373,10 @@ def main():
                 detail = f"setting {owner}.{args[1]}"
             if event in _process:
                 detail = f"starting a process ({event})"
-            if event in ("os.putenv", "os.unsetenv"):
-                detail = f"changing the process's environment ({event})"
             finding(f"tampering: {detail} is not allowed in a subject's code")
             raise RuntimeError(f"the arena does not allow {detail}")
     sys.addaudithook(audit)
+    del triton_made  # not in main's frame, where the subject's code could empty it
 
     # Setting an attribute of a class or module raises no audit event: the
     # namespaces the guard, the launch count, graph capture and timing rest
@@ -1435,8 +1605,13 @@ def main():
                 pause_for_witness(i)
         return captured
 
-    def load(req, _arena_load=(cache_seed, observer, pending_fds, run_subject, state, workspace, fn_box)):
-        cache_seed, observer, pending_fds, run_subject, state, workspace, fn_box = _arena_load
+    def load(req, _arena_load=(cache_seed, observer, pending_fds, run_subject, state, workspace, fn_box,
+                               toolchain_environment)):
+        cache_seed, observer, pending_fds, run_subject, state, workspace, fn_box, environment = _arena_load
+        if not environment:
+            # The environment the toolchain gets from now on.
+            data = dict(vars(os.environ)["_data"])
+            environment += [[key + b"=" + value for key, value in data.items()], data]
         if cache_seed and os.path.isdir(cache_seed):
             # The kernels the baseline compiled (a live view of its cache,
             # read-only: its compile stage came first), into this runner's
@@ -1460,6 +1635,8 @@ def main():
             raise RuntimeError(f"{file_name} defines no function '{func}'")
         fn_box[0] = fn
         return {}
+
+    del toolchain_environment  # (load's, the toolchain's and the check's alone)
 
     def bind(req, _arena_bind=(device, mapped, pending_fds, sets)):
         device, mapped, pending_fds, sets = _arena_bind
