@@ -9,6 +9,13 @@
 // witness's pause answered by the subject itself, its findings dropped).
 // arena_runner.py's pin_descriptor does the same for a Triton runner.
 //
+// It also refuses every filter after it (seccomp(2), and prctl's
+// PR_SET_SECCOMP): the subject's native code could stack one of its own
+// that answers the runner's calls as it chooses (getrandom refused, so
+// that every split of a replay fell at its earliest call, where the
+// subject had done its work: entropy_refused). A Triton subject has no
+// native code, and its runner no such rule.
+//
 //   if (std::string why = PinDescriptor(0); !why.empty()) ...  // could not
 #ifndef ARENA_PLUGINS_COMMON_HIP_RUNNER_PIN_DESCRIPTOR_H_
 #define ARENA_PLUGINS_COMMON_HIP_RUNNER_PIN_DESCRIPTOR_H_
@@ -22,7 +29,7 @@
 #include <cstdint>
 #include <cstring>
 #include <string>
-#include <utility>
+#include <tuple>
 #include <vector>
 
 namespace arena::hip2hip {
@@ -37,15 +44,20 @@ inline std::string PinDescriptor(uint32_t fd) {
   auto arg = [](int i) { return static_cast<uint32_t>(16 + 8 * i); };  // an argument's low word
   const uint32_t refuse = SECCOMP_RET_ERRNO | EPERM;
   std::vector<sock_filter> f = {BPF_STMT(BPF_LD | BPF_W | BPF_ABS, 0)};  // the call's number
-  // (number, the argument that names the descriptor replaced or closed)
-  std::vector<std::pair<uint32_t, int>> calls = {{SYS_close, 0}, {SYS_dup3, 1}};
+  // Another filter: refused.
+  f.push_back(BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_seccomp, 0, 1));
+  f.push_back(BPF_STMT(BPF_RET | BPF_K, refuse));
+  // (number, the argument, its value refused): the descriptor replaced or
+  // closed; prctl's PR_SET_SECCOMP.
+  std::vector<std::tuple<uint32_t, int, uint32_t>> calls = {{SYS_close, 0, fd}, {SYS_dup3, 1, fd},
+                                                            {SYS_prctl, 0, PR_SET_SECCOMP}};
 #ifdef SYS_dup2
-  calls.push_back({SYS_dup2, 1});
+  calls.push_back({SYS_dup2, 1, fd});
 #endif
-  for (const auto& [number, which] : calls) {
+  for (const auto& [number, which, value] : calls) {
     f.push_back(BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, number, 0, 4));
     f.push_back(BPF_STMT(BPF_LD | BPF_W | BPF_ABS, arg(which)));
-    f.push_back(BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, fd, 0, 1));
+    f.push_back(BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, value, 0, 1));
     f.push_back(BPF_STMT(BPF_RET | BPF_K, refuse));
     f.push_back(BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW));
   }

@@ -1,6 +1,9 @@
 #include "plugins/common/hip/runner/pin_descriptor.h"
 
 #include <fcntl.h>
+#include <linux/filter.h>
+#include <linux/seccomp.h>
+#include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -52,6 +55,23 @@ TEST(PinDescriptor, OtherDescriptorsAreClosedAndReplacedAsEver) {
               if (close(other[1]) != 0) return 4;
               const int copy = dup(pinned[0]);  // a copy of the pinned one is another descriptor
               if (copy < 0 || close(copy) != 0) return 5;
+              return 0;
+            }),
+            0);
+}
+
+TEST(PinDescriptor, NoFilterCanBeStackedAfterIt) {
+  EXPECT_EQ(InChild([] {
+              int pinned[2];
+              if (pipe(pinned) != 0) return 1;
+              if (!PinDescriptor(static_cast<uint32_t>(pinned[0])).empty()) return 2;
+              // A filter that would refuse getrandom: neither way installs it.
+              sock_filter allow = BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW);
+              sock_fprog program{1, &allow};
+              if (prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &program) != -1 || errno != EPERM) return 3;
+              if (syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, 0, &program) != -1 || errno != EPERM) return 4;
+              // prctl's other options pass.
+              if (prctl(PR_GET_NO_NEW_PRIVS, 0, 0, 0, 0) != 1) return 5;
               return 0;
             }),
             0);

@@ -66,7 +66,10 @@
 
 #include <algorithm>
 
+#include <cerrno>
 #include <cstdio>
+#include <cstdlib>
+#include <cstring>
 #include <map>
 #include <string>
 #include <utility>
@@ -94,10 +97,16 @@ constexpr int kSplits = 4;
 constexpr double kWitnessesPerRound = 0.25;
 
 // A uniform draw in [0, 1) from the kernel's entropy: nothing in this
-// process's memory predicts it. (0 where the kernel refuses: a witness.)
+// process's memory predicts it. Without it the runner ends: a fixed draw
+// would be one the subject knows (every split of a replay at its earliest
+// call), and no filter of the subject's can refuse it (pin_descriptor.h).
 double Draw() {
   uint64_t v = 0;
-  if (getrandom(&v, sizeof(v), 0) != static_cast<ssize_t>(sizeof(v))) return 0.0;
+  if (getrandom(&v, sizeof(v), 0) != static_cast<ssize_t>(sizeof(v))) {
+    std::fprintf(stderr, "arena runner: the kernel's entropy could not be had (getrandom: %s)\n",
+                 std::strerror(errno));
+    std::_Exit(70);
+  }
   return static_cast<double>(v >> 11) * 0x1.0p-53;
 }
 using RunFn = int (*)(const ArenaTensor*, int, ArenaTensor*, int, const ArenaParam*, int,

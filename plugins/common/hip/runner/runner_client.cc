@@ -9,6 +9,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -122,6 +123,33 @@ void WaitStopped(const std::vector<pid_t>& pids, std::chrono::milliseconds limit
       }
     }
   }
+}
+
+// The time every thread of `pids` has run on a CPU, in nanoseconds
+// (schedstat; where the kernel keeps none, the stat file's user and system
+// time, in clock ticks).
+uint64_t CpuNs(const std::vector<pid_t>& pids) {
+  static const long tick_ns = 1000000000L / std::max(1L, sysconf(_SC_CLK_TCK));
+  uint64_t ns = 0;
+  for (pid_t p : pids) {
+    for (const std::string& thread : ThreadDirs(p)) {
+      std::ifstream sched(thread + "/schedstat");
+      uint64_t on_cpu = 0;
+      if (sched >> on_cpu) {
+        ns += on_cpu;
+        continue;
+      }
+      std::istringstream fields(StatFields(thread + "/stat"));
+      std::string field;
+      uint64_t user = 0, system = 0;
+      for (int i = 3; i <= 15 && fields >> field; ++i) {  // fields 14 and 15 (utime, stime)
+        if (i == 14) user = std::strtoull(field.c_str(), nullptr, 10);
+        if (i == 15) system = std::strtoull(field.c_str(), nullptr, 10);
+      }
+      ns += (user + system) * static_cast<uint64_t>(tick_ns);
+    }
+  }
+  return ns;
 }
 
 }  // namespace
@@ -245,6 +273,7 @@ Result<nlohmann::json> RunnerClient::Request(const nlohmann::json& req, double t
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(timeout_s);
   const std::string op = req.value("op", "");
   int splits = 0;
+  int64_t last_pause = -1;
   Result<Channel::Message> m = channel_->Receive(timeout_s);
   // A witness first (runner.cc): a pause after an eager call of a request
   // of several sets, the end of a replay's first part; each answered once
@@ -253,10 +282,14 @@ Result<nlohmann::json> RunnerClient::Request(const nlohmann::json& req, double t
          (m->body.contains("pause") || m->body.contains("split"))) {
     const bool split = m->body.contains("split");
     const nlohmann::json& call = m->body.begin().value();
-    if (!call.is_number_integer() || (split ? op != "replay" || ++splits > 1
-                                            : op != "call" || req.value("sets", 0) < 2)) {
+    // A pause follows a call of the request's, each call's once, in order.
+    if (!call.is_number_integer() ||
+        (split ? op != "replay" || ++splits > 1
+               : op != "call" || req.value("sets", 0) < 2 || call.get<int64_t>() <= last_pause ||
+                     call.get<int64_t>() >= req.value("sets", int64_t{0}))) {
       return Failure("broke the protocol: a witness out of place (" + m->body.dump().substr(0, 200) + ")");
     }
+    if (!split) last_pause = call.get<int64_t>();
     const std::function<void(int64_t)>& handler = split ? on_split : on_pause;
     if (handler) handler(call.get<int64_t>());
     if (Status s = channel_->Send({{"op", split ? "go" : "resume"}}); !s.ok()) {
@@ -304,8 +337,21 @@ void RunnerClient::Freeze(bool stopped) {
   if (!alive()) return;
   if (stopped || frozen_.empty()) frozen_ = Tree(pid_);
   for (pid_t p : frozen_) kill(p, stopped ? SIGSTOP : SIGCONT);
-  if (stopped) WaitStopped(frozen_, std::chrono::milliseconds(200));
+  if (stopped) {
+    WaitStopped(frozen_, std::chrono::milliseconds(200));
+    stopped_cpu_ns_ = CpuNs(Tree(pid_));
+  }
   if (!stopped) frozen_.clear();
+}
+
+std::string RunnerClient::RanWhileStopped() {
+  if (frozen_.empty() || !alive()) return "";
+  const uint64_t now = CpuNs(Tree(pid_));
+  if (now <= stopped_cpu_ns_ + kStoppedSlackNs) return "";
+  char ran[64];
+  std::snprintf(ran, sizeof(ran), "%.1f ms", static_cast<double>(now - stopped_cpu_ns_) / 1e6);
+  return "tampering: " + subject_ + "'s runner ran while it was stopped (" + ran +
+         " on a CPU): a process that resumes itself (a timer's SIGCONT) works while the other subject is timed";
 }
 
 Status RunnerClient::Reserve(const Vmm& vmm, size_t bytes, double timeout_s) {

@@ -9,6 +9,7 @@
 
 #include <sys/types.h>
 
+#include <cstdint>
 #include <functional>
 #include <memory>
 #include <string>
@@ -52,6 +53,12 @@ class RunnerClient {
   // Stops (SIGSTOP) or resumes the runner's whole tree, so that it cannot
   // submit work while the other subject is timed.
   void Freeze(bool stopped);
+  // A finding if the tree ran on a CPU since it was stopped ("" if not, or
+  // if it is not stopped): a SIGCONT of its own (a timer's, which no
+  // filter sees) undoes the stop, and the tree then works while the other
+  // subject is timed, or reads a round's inputs as they are written. Its
+  // threads' time on a CPU is the judge's to read and no signal's to undo.
+  std::string RanWhileStopped();
 
   // At least `bytes` of the judge's device memory lent to this runner; the
   // slab is kept (and grown) across requests. `judge_ptr` is the judge's
@@ -78,6 +85,10 @@ class RunnerClient {
   bool reaped_ = false;
   std::unique_ptr<Channel> channel_;
   std::vector<pid_t> frozen_;
+  // The tree's time on a CPU as it was stopped, and what a stopped tree
+  // may still be charged (a signal's delivery).
+  uint64_t stopped_cpu_ns_ = 0;
+  static constexpr uint64_t kStoppedSlackNs = 500000;
   const Vmm* vmm_ = nullptr;
   VmmMemory slab_;
   int slab_id_ = 0;

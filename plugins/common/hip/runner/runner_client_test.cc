@@ -102,6 +102,49 @@ TEST(RunnerClient, FrozenRunnersDoNotRun) {
   EXPECT_NE(r.LogTail(1 << 20), before);
 }
 
+TEST(RunnerClient, ARunnerThatResumesItselfIsNamed) {
+  // A process outside the runner's tree (started through a subshell that
+  // ends, so that it is nobody's child there) sends the runner SIGCONT
+  // every 2 ms: a stop undone as soon as it is made. The runner burns a
+  // CPU meanwhile.
+  auto r = Runner(std::string(kReady) +
+                  "( setsid sh -c \"while kill -CONT $$ 2>/dev/null; do sleep 0.002; done\" & ); "
+                  "while :; do :; done");
+  ASSERT_TRUE(r.Start(5).ok());
+  usleep(100000);
+  r.Freeze(true);
+  usleep(200000);
+  const std::string ran = r.RanWhileStopped();
+  EXPECT_NE(ran.find("ran while it was stopped"), std::string::npos) << ran;
+  r.Freeze(false);
+  // One that stays stopped (it burns a CPU too, until stopped) is not.
+  auto still = Runner(std::string(kReady) + "while :; do :; done");
+  ASSERT_TRUE(still.Start(5).ok());
+  usleep(100000);
+  still.Freeze(true);
+  usleep(200000);
+  EXPECT_EQ(still.RanWhileStopped(), "");
+  still.Freeze(false);
+  EXPECT_EQ(still.RanWhileStopped(), "");  // not stopped: nothing to tell
+}
+
+TEST(RunnerClient, APauseAtACallAlreadyWitnessedBreaksTheProtocol) {
+  // {"op":"call","sets":4} (22 bytes + 4); {"pause":1}, resumed ({"op":
+  // "resume"}, 15 + 4), then {"pause":1} again: a pause the runner never
+  // draws (one per call, in order), which the subject's code can write.
+  auto r = Runner(std::string(kReady) +
+                  "head -c 26 <&0 >/dev/null; printf '\\013\\000\\000\\000{\"pause\":1}' >&0; "
+                  "head -c 19 <&0 >/dev/null; printf '\\013\\000\\000\\000{\"pause\":1}' >&0; sleep 5");
+  const Status started = r.Start(5);
+  ASSERT_TRUE(started.ok()) << started.message();
+  int witnessed = 0;
+  r.on_pause = [&](int64_t) { ++witnessed; };
+  auto a = r.Request({{"op", "call"}, {"sets", 4}}, 5);
+  ASSERT_FALSE(a.ok());
+  EXPECT_NE(a.status().message().find("a witness out of place"), std::string::npos) << a.status().message();
+  EXPECT_EQ(witnessed, 1);
+}
+
 TEST(RunnerClient, ObservationsAreAnswersToObserveAlone) {
   // {"op":"observe"} (16 bytes + 4) answered with what the runner saw.
   auto r = Runner(std::string(kReady) + "head -c 20 <&0 >/dev/null; printf '\\150\\000\\000\\000{\"ok\":true,\"launches\":2,\"graph_launches\":0,\"findings\":[\"cuMemHostAlloc: host memory the GPU can reach\"]}' >&0; sleep 5");

@@ -133,11 +133,23 @@ Json Judge::Time(const Json& req) {
   // cannot inflate what is subtracted from its own time. Timed alone,
   // nothing is subtracted (the rounds are long enough for it not to
   // matter much, and it counts against the subject).
+  // The other runners stopped meanwhile (and stopped indeed): one that
+  // burned the CPUs then would make what is subtracted larger for both.
   double overhead = 0;
   if (!alone) {
     std::vector<double> empty;
+    for (auto& [s, r] : runners) {
+      if (s != "baseline") r->Freeze(true);
+    }
     for (int i = 0; i < 9; ++i) empty.push_back(RoundTrip(runners.at("baseline"), {{"op", "empty"}}, &failure));
+    std::string ran;
+    for (auto& [s, r] : runners) {
+      if (s == "baseline") continue;
+      if (ran.empty()) ran = r->RanWhileStopped();
+      r->Freeze(false);
+    }
     if (!failure.is_null()) return failure;
+    if (!ran.empty()) return Finding(ran + " (as the empty round trips were timed)");
     overhead = Median(empty);
   }
   std::vector<Json> inits;  // per input: drawn on the device (both subjects timed)
@@ -514,12 +526,11 @@ Json Judge::Time(const Json& req) {
     }
     return Json();
   };
+  const size_t timed_rounds = static_cast<size_t>(last_round) - untimed.size();
   for (int round = 0;; ++round) {  // round 0 warms up
-    if (round > last_round &&
-        (!eager_witnessed || std::min(witnessed[order[0]], witnessed[order.back()]) > 0 ||
-         round > last_round + kWitnessRoundsMore)) {
-      break;
-    }
+    const bool enough = std::min(samples[order[0]].size(), samples[order.back()].size()) >= timed_rounds &&
+                        (!eager_witnessed || std::min(witnessed[order[0]], witnessed[order.back()]) > 0);
+    if (round > last_round && (enough || round > last_round + kWitnessRoundsMore)) break;
     std::map<std::string, std::vector<Witness>> witnesses;
     // Alone: offsets[i][k], where set k's window of input i starts in
     // its pool. Both: the round's seed, the same for both subjects.
@@ -603,6 +614,11 @@ Json Judge::Time(const Json& req) {
       }
       const double waited_us =
           std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - quiet_from).count();
+      // Stopped while the round's inputs were written: stopped indeed.
+      if (std::string ran = r->RanWhileStopped(); !ran.empty()) {
+        thaw_all();
+        return Finding(ran + " (round " + std::to_string(round) + ", as its inputs were written)");
+      }
       r->Freeze(false);
       phases.Lap("quiet_s");  // runners stopped, L2 evicted, the GPU idle
       // One round trip first, in which the runner touches 4 bytes of its
@@ -624,15 +640,19 @@ Json Judge::Time(const Json& req) {
         before_clock[s]["wake_us"].push_back(wake_us);
       }
       phases.Lap("wake_s");
-      // The witnesses' own time (the runner waited for the GPU before it
-      // paused: its time on the GPU is on the clock) is not the subject's.
-      double witness_us = 0;
+      // A round in which the runner paused for a witness is not timed:
+      // a pause is the runner's word on its channel, which the subject's
+      // code can say too (pause_forged: pauses of its own, each a window
+      // of the judge's in which its GPU worked on later sets off the
+      // clock, had the witnesses' time been taken off the round). Rounds
+      // go on until each subject has as many timed rounds as asked
+      // (about one in five eager rounds has a witness).
+      bool paused = false;
       if (eager_witnessed) {
         r->on_pause = [&, s](int64_t call) {
-          const auto from = std::chrono::steady_clock::now();
+          paused = true;
           witnesses[s].push_back(take_witness(s, call, static_cast<size_t>(std::max<int64_t>(call, 0)),
                                               kPauseWitnessElements));
-          witness_us += std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - from).count();
         };
       }
       if (untimed.count(round) > 0) {
@@ -669,6 +689,13 @@ Json Judge::Time(const Json& req) {
       const double elapsed =
           std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0).count();
       for (const auto& other : order) {
+        if (other == s) continue;
+        if (std::string ran = runners[other]->RanWhileStopped(); !ran.empty()) {
+          thaw_all();
+          return Finding(ran + " (round " + std::to_string(round) + ", while " + s + " was timed)");
+        }
+      }
+      for (const auto& other : order) {
         if (other != s) runners[other]->Freeze(false);
       }
       phases.Lap("round_s");
@@ -685,8 +712,8 @@ Json Judge::Time(const Json& req) {
         return Finding("tampering: " + s + "'s runner replayed its captured calls without telling where the "
                        "first part ended (round " + std::to_string(round) + ")");
       }
-      if (round > 0 && untimed.count(round) == 0) {
-        samples[s].push_back(std::max(elapsed - snap_ms * 1000.0 - overhead - witness_us, 0.0) /
+      if (round > 0 && untimed.count(round) == 0 && !paused) {
+        samples[s].push_back(std::max(elapsed - snap_ms * 1000.0 - overhead, 0.0) /
                              static_cast<double>(count));
         if (alone) {
           (alone_.shown[pick] ? alone_.seen_us : alone_.new_us).push_back(samples[s].back());
@@ -768,6 +795,13 @@ Json Judge::Time(const Json& req) {
       return Finding("tampering: " + s + "'s runner never paused for a witness in " + std::to_string(last_round) +
                      " rounds and more of " + std::to_string(count) + " calls (each call witnessed with a chance of " +
                      chance + ": its draws or its pauses were kept from the judge)");
+    }
+  }
+  for (const auto& s : order) {
+    if (samples[s].size() * 2 < timed_rounds) {
+      return Finding("tampering: " + s + "'s runner paused for witnesses in all but " +
+                     std::to_string(samples[s].size()) + " of its rounds (the runner draws about one witness in "
+                     "four rounds): pauses of its own, not the runner's");
     }
   }
   // The held rounds, after the last: each one's chosen set held to its
