@@ -752,10 +752,21 @@ def main():
     knob_variables = tuple(sorted({os.fsencode(d.key) for _, _, _, _, descriptors in knob_groups
                                    for d, _ in descriptors if isinstance(getattr(d, "key", None), str)}))
 
+    def changed_name(now, held, len=len):
+        """In the dictionary NOW, the first name of HELD ((name, value)
+        pairs) whose value is another object ("" where names were added or
+        removed), or None where all hold."""
+        if len(now) != len(held):
+            return ""
+        for name, value in held:
+            if now.get(name) is not value:
+                return name
+        return None
+
     def configuration_changed(_knobs=knobs, _names=knobs_names, _groups=knob_groups, _env=toolchain_environment,
                               _variables=knob_variables, _os=os, _environ=os.environ, _getenv=os.getenv,
-                              _attributes=tuple(vars(os.environ).items()), _module=types.ModuleType, bytes=bytes,
-                              len=len, type=type, vars=vars):
+                              _attributes=tuple(vars(os.environ).items()), _module=types.ModuleType,
+                              _changed=changed_name, bytes=bytes, type=type, vars=vars):
         """What of Triton's configuration the subject changed ("" if
         nothing): the knobs module's names (its getenv, its groups), a
         group's values or its descriptors' names and defaults, the
@@ -763,36 +774,22 @@ def main():
         if _knobs is not None:
             if type(_knobs) is not _module:
                 return "triton.knobs"
-            now = vars(_knobs)
-            if len(now) != len(_names):
-                return "triton.knobs"
-            for name, value in _names:
-                if now.get(name) is not value:
-                    return f"triton.knobs.{name}"
+            name = _changed(vars(_knobs), _names)
+            if name is not None:
+                return f"triton.knobs.{name}".rstrip(".")
         for label, _, group, values, descriptors in _groups:
-            now = vars(group)
-            if len(now) != len(values):
-                return label
-            for key, value in values:
-                if now.get(key) is not value:
-                    return f"{label}.{key}"
+            name = _changed(vars(group), values)
+            if name is not None:
+                return f"{label}.{name}".rstrip(".")
             for descriptor, attributes in descriptors:
-                now = vars(descriptor)
-                if len(now) != len(attributes):
+                if _changed(vars(descriptor), attributes) is not None:
                     return f"{label} (a knob's name or default)"
-                for key, value in attributes:
-                    if now.get(key) is not value:
-                        return f"{label} (a knob's name or default)"
         # Triton's variables, as Triton reads them (os.getenv, os.environ,
         # its mapping), against the environment the subject was loaded with.
-        if vars(_os).get("environ") is not _environ or vars(_os).get("getenv") is not _getenv:
-            return "os.environ"
         now = vars(_environ)
-        if len(now) != len(_attributes):
+        if vars(_os).get("environ") is not _environ or vars(_os).get("getenv") is not _getenv or \
+                _changed(now, _attributes) is not None:
             return "os.environ"
-        for name, value in _attributes:
-            if now.get(name) is not value:
-                return "os.environ"
         if _env:
             data = now["_data"]
             for key in _variables:
