@@ -512,8 +512,13 @@ def main():
         knob_groups.append((f"triton.knobs.{name}", name, group, tuple(vars(group).items()),
                             tuple((d, tuple(vars(d).items())) for d in descriptors)))
     knob_groups = tuple(knob_groups)
+    # At every launch, each group's own dictionary of values set, by its
+    # size alone (a knob set adds to it; everything else about the knobs
+    # where Triton's compiler reaches outside the process: a group's
+    # dictionary replaced, a value replaced by another, the descriptors).
+    knob_values = tuple((label, vars(group), len(values)) for label, _, group, values, _ in knob_groups)
 
-    def hook_set(kernel, _hooks=hooks_at_start, _groups=knob_groups, _knobs=knobs, _module=types.ModuleType,
+    def hook_set(kernel, _hooks=hooks_at_start, _values=knob_values, _knobs=knobs, _module=types.ModuleType,
                  _len=list.__len__, getattr=getattr, len=len, list=list, next=next, range=range, type=type,
                  vars=vars):
         """The first of Triton's hooks or knobs the subject set ("" if
@@ -521,23 +526,18 @@ def main():
         else: a list of its own that says it is empty is not), one of
         Triton's own hooks (by identity alone: the same object, read from
         the same place, a chain the same list of the same callables,
-        anything else the same class, call and code), or a knob of a group
-        (the same group, holding the same values)."""
-        for label, name, group, values, _ in _groups:
-            if type(_knobs) is not _module or getattr(_knobs, name) is not group:
-                return label
-            now = vars(group)
-            if len(now) != len(values):
-                held = [key for key, _ in values]
-                return next((f"{label}.{key}" for key in list(now) if key not in held), label)
-            for key, value in values:
-                if now.get(key) is not value:
-                    return f"{label}.{key}"
+        anything else the same class, call and code), or a knob (a group
+        holding more or fewer values set than it did)."""
+        for label, values, size in _values:
+            if len(values) != size:
+                return next((f"{label}.{key}" for key in list(values)), label) if size == 0 else label
         hooks = getattr(kernel, "pre_run_hooks", None)
         if hooks is not None and (type(hooks) is not list or _len(hooks) != 0):
             return f"a pre-run hook of kernel {getattr(getattr(kernel, 'fn', None), '__name__', '?')}"
+        if type(_knobs) is not _module:
+            return "triton.knobs"
         for label, owner, group, where, name, value, calls, callables, kind, call, code in _hooks:
-            if group and (type(owner) is not _module or getattr(owner, group) is not where):
+            if group and getattr(owner, group) is not where:
                 return label
             now = getattr(where, name, None)
             if now is not value:
