@@ -279,6 +279,7 @@ class RunnerClient:
         self.on_pause = None
         self.on_split = None
         self._splits = 0  # splits heard in this request's reply (one at most)
+        self._last_pause = -1  # the call of the last pause heard in it (each call's once, in order)
 
     # -- process ---------------------------------------------------------------
     def start(self):
@@ -456,10 +457,13 @@ class RunnerClient:
                 # which may take a witness first (on_pause, on_split).
                 word = "pause" if "pause" in msg else "split"
                 at = msg[word]
-                if type(at) is not int or (word == "split" and self._splits):
+                if type(at) is not int or (word == "split" and self._splits) or \
+                        (word == "pause" and at <= self._last_pause):
                     self._fail(f"runner sent a {word} that is not the protocol", protocol=True)
                 if word == "split":
                     self._splits += 1
+                else:
+                    self._last_pause = at
                 handler = self.on_pause if word == "pause" else self.on_split
                 if handler is not None:
                     handler(at)
@@ -561,6 +565,7 @@ class RunnerClient:
             self._fail("runner sent a reply nobody asked for: not the protocol",
                        protocol=True)
         self._splits = 0
+        self._last_pause = -1
         self.send(obj, fds)
         reply = self.receive(timeout_s)
         if not isinstance(reply.get("ok"), bool):

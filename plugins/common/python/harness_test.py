@@ -551,6 +551,31 @@ class RunnerClientTest(unittest.TestCase):
         finally:
             r.stop()
 
+    def test_a_pause_at_a_call_already_witnessed_breaks_the_protocol(self):
+        # The runner pauses once per call at most, in order; a pause again
+        # at call 1 is the subject's own line on the runner's descriptor.
+        script = ("import json, socket\ns = socket.socket(fileno=0)\n"
+                  "def line():\n"
+                  "    data = b''\n"
+                  "    while not data.endswith(b'\\n'):\n"
+                  "        data += s.recv(100)\n"
+                  "    return json.loads(data)\n"
+                  "line()\n"
+                  "s.sendall(b'{\"pause\": 1, \"said\": 0}\\n')\n"
+                  "line()\n"
+                  "s.sendall(b'{\"pause\": 1, \"said\": 0}\\n')\n"
+                  "line()\n")
+        r = self.client(script)
+        seen = []
+        r.on_pause = seen.append
+        try:
+            with self.assertRaises(SubjectFailure) as e:
+                r.request({"op": "call", "sets": [1, 2, 3]}, 10)
+            self.assertIn("runner sent a pause that is not the protocol", str(e.exception))
+            self.assertEqual(seen, [1])
+        finally:
+            r.stop()
+
     def test_garbage_breaks_the_protocol(self):
         r = self.client("import socket\ns = socket.socket(fileno=0)\ns.recv(100)\n"
                         "s.sendall(b'\\xff\\xfe\\n')\ns.recv(100)\n")
