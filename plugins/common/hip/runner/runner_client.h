@@ -47,7 +47,9 @@ class RunnerClient {
   // sets returned (on_pause), or when a replay's first part, calls 0..I,
   // is launched (on_split). The runner goes on once the handler returns
   // (none set: at once). A split outside a replay, a second one in a
-  // request, or a pause outside a call of several sets break the protocol.
+  // request, a pause outside a call of several sets, or one at a call not
+  // after the last one paused at (the subject can write pauses too) break
+  // the protocol.
   std::function<void(int64_t)> on_pause, on_split;
 
   // Stops (SIGSTOP) or resumes the runner's whole tree, so that it cannot
