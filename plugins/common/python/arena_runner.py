@@ -492,11 +492,12 @@ def main():
     # a knob chooses the folders Triton's compiler reads and writes (its
     # cache, the kernels it overrides), the programs it starts (ptxas, the
     # C compiler) and what it hands them. Each group's values set on it
-    # are held at every launch as the hooks are; the descriptors that read
-    # the others from the environment (their names and defaults), the
-    # knobs module's own names and the environment where Triton's compiler
-    # reaches outside the process (configuration_changed, below). The
-    # classes are frozen: a group's descriptors stay the runner's.
+    # are counted at every launch (knob_values); the values, the
+    # descriptors that read the others from the environment (their names
+    # and defaults), the knobs module's own names and the environment are
+    # held where Triton's compiler reaches outside the process
+    # (configuration_changed, below). The classes are frozen: a group's
+    # descriptors stay the runner's.
     knob_base = getattr(knobs, "base_knobs", None)
     env_base = getattr(knobs, "env_base", None)
     knob_groups = []
@@ -736,14 +737,15 @@ def main():
     for cls in type(os.environ).__mro__[:-1]:
         freeze_class(cls)
 
-    def pinned_environment(original, index, _env=toolchain_environment, _runs=subject_runs, len=len):
-        """ORIGINAL (fork_exec: env_list at INDEX, posix_spawn: env), handed
-        the pinned environment where the subject's code runs (only the
-        toolchain's starts get past the refusals there)."""
-        def start(*args, _arena_pinned=(original, index, _env, _runs, len), **kwargs):
-            original, index, env, runs, len = _arena_pinned
+    def pinned_environment(original, index, form, _env=toolchain_environment, _runs=subject_runs, len=len):
+        """ORIGINAL, its argument at INDEX (fork_exec's env_list, posix_spawn's
+        env) the pinned environment in FORM (0: b"K=V" list, 1: mapping),
+        where the subject's code runs (only the toolchain's starts get past
+        the refusals there)."""
+        def start(*args, _arena_pinned=(original, index, form, _env, _runs, len), **kwargs):
+            original, index, form, env, runs, len = _arena_pinned
             if env and runs() and len(args) > index:
-                args = args[:index] + (env[0] if index == 5 else env[1],) + args[index + 1:]
+                args = args[:index] + (env[form],) + args[index + 1:]
             return original(*args, **kwargs)
         return start
 
@@ -1137,7 +1139,7 @@ def main():
     # _posixsubprocess.fork_exec, which raises no audit event: refused to
     # the subject's code as the audited ways are.
     _posixsubprocess.fork_exec = refusing(
-        pinned_environment(_posixsubprocess.fork_exec, 5), "starting a process",
+        pinned_environment(_posixsubprocess.fork_exec, 5, 0), "starting a process",
         "starting a process (fork_exec) is not allowed in a subject's code", allowed=toolchain_started)
     # (subprocess took its own name for it as it was imported: Popen's
     # starts, audited, get the pinned environment there.)
@@ -1147,7 +1149,7 @@ def main():
     import posix
     for name in ("posix_spawn", "posix_spawnp"):
         if hasattr(posix, name):
-            spawn = pinned_environment(getattr(posix, name), 2)
+            spawn = pinned_environment(getattr(posix, name), 2, 1)
             setattr(posix, name, spawn)
             setattr(os, name, spawn)
     # A native module made again from its first state (the import system's
@@ -1260,6 +1262,8 @@ def main():
               _process=_PROCESS_EVENTS, _compiling=triton_compiling, _native=native_of_its_own,
               _toolchain=toolchain_started, _changed=configuration_changed,
               _reaching=reaching_triton_files, _made=triton_made, _outward=("open", "import") + _PROCESS_EVENTS,
+              _compiler_events=("open", "os.rename", "os.link", "os.symlink", "os.chdir", "tempfile.mkdtemp",
+                                "tempfile.mkstemp", "import") + _PROCESS_EVENTS,
               _memory=own_memory, _mapped=_mapped_files, _observer_lib=_OBSERVER, _existing=existing,
               _installation=trusted_roots, finding=finding, _basename=os.path.basename,
               _realpath=os.path.realpath, bool=bool, bytes=bytes, getattr=getattr, id=id, int=int,
@@ -1273,8 +1277,7 @@ def main():
             return
         if not _runs():
             return
-        compiling = event in ("open", "os.rename", "os.link", "os.symlink", "os.chdir", "tempfile.mkdtemp",
-                              "tempfile.mkstemp", "import") + _process and _compiling()
+        compiling = event in _compiler_events and _compiling()
         if event in ("tempfile.mkdtemp", "tempfile.mkstemp"):
             if compiling and args and type(args[0]) is str:
                 _made.append(_realpath(args[0]))

@@ -15,6 +15,15 @@ import arena_judge
 from arena_harness import TaskError, bitwise_equal, evaluate
 from arena_judge import RunnerClient, SubjectFailure, launch_findings, parse_report
 
+# A stand-in runner's start: its socket, and a function that reads the
+# judge's next line.
+_LINES = ("import json, socket\ns = socket.socket(fileno=0)\n"
+          "def line():\n"
+          "    data = b''\n"
+          "    while not data.endswith(b'\\n'):\n"
+          "        data += s.recv(100)\n"
+          "    return json.loads(data)\n")
+
 
 class EvaluateTest(unittest.TestCase):
     def test_the_cores_grammar(self):
@@ -521,12 +530,7 @@ class RunnerClientTest(unittest.TestCase):
         # A split: the judge's handler sees where the first part ended,
         # then the runner hears "go"; a pause hears "resume"; a second
         # split in one request breaks the protocol.
-        script = ("import json, socket\ns = socket.socket(fileno=0)\n"
-                  "def line():\n"
-                  "    data = b''\n"
-                  "    while not data.endswith(b'\\n'):\n"
-                  "        data += s.recv(100)\n"
-                  "    return json.loads(data)\n"
+        script = (_LINES +
                   "line()\n"
                   "s.sendall(b'{\"split\": 3, \"said\": 0}\\n')\n"
                   "heard = line()\n"
@@ -554,12 +558,7 @@ class RunnerClientTest(unittest.TestCase):
     def test_a_pause_at_a_call_already_witnessed_breaks_the_protocol(self):
         # The runner pauses once per call at most, in order; a pause again
         # at call 1 is the subject's own line on the runner's descriptor.
-        script = ("import json, socket\ns = socket.socket(fileno=0)\n"
-                  "def line():\n"
-                  "    data = b''\n"
-                  "    while not data.endswith(b'\\n'):\n"
-                  "        data += s.recv(100)\n"
-                  "    return json.loads(data)\n"
+        script = (_LINES +
                   "line()\n"
                   "s.sendall(b'{\"pause\": 1, \"said\": 0}\\n')\n"
                   "line()\n"
