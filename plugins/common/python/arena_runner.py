@@ -55,12 +55,15 @@ import _thread
 import builtins
 import functools
 import gc
+import importlib.machinery
 import importlib.util
 import json
 import os
+import re
 import shutil
 import signal
 import socket
+import struct
 import sys
 import threading
 import traceback
@@ -344,6 +347,220 @@ def seed_cache(seed, cache):
             os.replace(destination + ".seeding", destination)
 
 
+
+# Triton's launchers. A Triton that builds a C module per kernel signature
+# (its CUDA driver's CudaLauncher compiles make_launcher's source with the
+# C compiler and loads it) would load native code inside a launch, where
+# the runner tells Triton's work from the subject's by the frames on the
+# stack: a callable of Triton's own handed in by the subject (a grid, an
+# argument's method, a finalizer, a functools.partial of Triton's build
+# functions) leaves none of the subject's. So no launcher is built or
+# loaded in this process by Triton's code: a process of the runner's own,
+# forked before the subject is loaded (no code of the subject's ever runs
+# there), makes each from the kernel's signature alone (validated, Triton's
+# template, Triton's compiler command, as they were when it was forked)
+# into a folder that nothing of the subject's may open, rename or link
+# into, and the runner loads it from there (launcher_module in main); no
+# other native module and no other compiler may be loaded or started by
+# the subject's process once it runs.
+_LAUNCHER_TYPE = re.compile(r"[A-Za-z0-9_*<>\[\], .]{1,200}")
+_LAUNCHER_NAME = "__triton_launcher"
+_ModuleSpec = importlib.machinery.ModuleSpec
+
+
+def launcher_request(signature, tensordesc_meta, _pattern=_LAUNCHER_TYPE, _dumps=json.dumps, dict=dict,
+                     len=len, list=list, str=str, tuple=tuple, type=type, bool=bool, int=int, float=float):
+    """The request for the launcher of a kernel whose parameters' types are
+    SIGNATURE's values (Triton's type names: "*fp32", "i32", "constexpr",
+    tuples of them) and whose tensor descriptors TENSORDESC_META describes
+    (None, or a list or tuple of dicts of plain values), as bytes; ValueError where
+    either is anything else. Python's own types alone, looked at by type
+    (reading them runs no code of the subject's), and type names of a
+    charset that cannot leave a C token. (It runs again in the builder,
+    on what the builder read: the one that counts.)"""
+    if type(signature) is not dict or len(signature) > 4096 or \
+            (tensordesc_meta is not None and type(tensordesc_meta) is not list and
+             type(tensordesc_meta) is not tuple):
+        raise ValueError("a kernel signature the arena does not build a launcher for")
+    todo = [(value, 0, True) for value in signature.values()] + [(tensordesc_meta, 0, False)]
+    seen = 0
+    while todo:
+        value, depth, kind = todo.pop()
+        seen += 1
+        if seen > 65536 or depth > 8:
+            raise ValueError("a kernel signature the arena does not build a launcher for (too deep or large)")
+        if type(value) is str:
+            if not _pattern.fullmatch(value):
+                raise ValueError(f"a kernel parameter's type the arena does not build a launcher for "
+                                 f"({value[:80]!r})")
+        elif type(value) is tuple or (not kind and type(value) is list):
+            todo += [(item, depth + 1, kind) for item in value]
+        elif not kind and type(value) is dict:
+            for key, item in value.items():
+                if type(key) is not str:
+                    raise ValueError("a tensor descriptor the arena does not build a launcher for")
+                todo.append((item, depth + 1, kind))
+        elif kind or not (value is None or type(value) is bool or type(value) is int or type(value) is float):
+            raise ValueError("a kernel signature the arena does not build a launcher for (a value of a type "
+                             "other than Python's plain ones)")
+    return _dumps({"signature": list(signature.values()), "tensordesc_meta": tensordesc_meta}).encode()
+
+
+def _launcher_signature(values):
+    """A request's signature as Triton's make_launcher takes it."""
+    def kind(value):
+        return tuple(kind(v) for v in value) if isinstance(value, list) else value
+    return {i: kind(v) for i, v in enumerate(values)}
+
+
+def _read_exactly(fd, size, _read=os.read, len=len):
+    data = b""
+    while len(data) < size:
+        chunk = _read(fd, size - len(data))
+        if not chunk:
+            return None
+        data += chunk
+    return data
+
+
+class LauncherBuilder:
+    """A process of the runner's own that builds Triton's launchers.
+
+    start(make_launcher, build, folder) forks it: it answers each request
+    (launcher_request's bytes) with the path of the launcher built from it,
+    make_launcher({}, signature, tensordesc_meta)'s source compiled by
+    build(name, source_path, scratch_folder) (which returns the library's
+    path), kept in FOLDER under the source's SHA-256 (a launcher already
+    there, from this process or one that seeded it, is not built again).
+    A file lands whole: written beside, read-only, renamed into place.
+    build(request) asks it, from one thread at a time; an error is a
+    RuntimeError with the builder's reason. The process ends when the
+    runner closes its end (or dies)."""
+
+    _MAX_REQUEST = 1 << 20
+
+    def __init__(self, pid, requests, replies, folder):
+        self.pid, self.requests, self.replies, self.folder = pid, requests, replies, folder
+        self.lock = threading.Lock()
+
+    @classmethod
+    def start(cls, make_launcher, build, folder):
+        os.makedirs(folder, exist_ok=True)
+        folder = os.path.realpath(folder)
+        request_read, request_write = os.pipe()
+        reply_read, reply_write = os.pipe()
+        pid = os.fork()
+        if pid == 0:  # the builder: it never returns
+            code = 1
+            try:
+                keep = {request_read, reply_write, 2}
+                for name in os.listdir("/proc/self/fd"):
+                    if int(name) not in keep:
+                        try:
+                            os.close(int(name))
+                        except OSError:
+                            pass
+                cls._serve(request_read, reply_write, make_launcher, build, folder)
+                code = 0
+            finally:
+                os._exit(code)
+        os.close(request_read)
+        os.close(reply_write)
+        return cls(pid, request_write, reply_read, folder)
+
+    @classmethod
+    def _serve(cls, requests, replies, make_launcher, build, folder):
+        import hashlib
+        import sysconfig
+        import tempfile
+        suffix = sysconfig.get_config_var("EXT_SUFFIX") or ".so"
+        while True:
+            header = _read_exactly(requests, 4)
+            if header is None:
+                return
+            size = struct.unpack("!I", header)[0]
+            body = _read_exactly(requests, size) if size <= cls._MAX_REQUEST else None
+            if body is None:
+                return
+            try:
+                request = json.loads(body)
+                signature = _launcher_signature(request["signature"])
+                launcher_request(signature, request["tensordesc_meta"])  # (here, where nothing is the subject's)
+                source = make_launcher({}, signature, request["tensordesc_meta"])
+                path = os.path.join(folder, hashlib.sha256(source.encode()).hexdigest() + suffix)
+                if not os.path.isfile(path):
+                    with tempfile.TemporaryDirectory(dir=folder, prefix=".build-") as scratch:
+                        source_path = os.path.join(scratch, _LAUNCHER_NAME + ".c")
+                        with open(source_path, "w") as f:
+                            f.write(source)
+                        built = build(_LAUNCHER_NAME, source_path, scratch)
+                        part = os.path.join(scratch, "part" + suffix)
+                        shutil.copyfile(built, part)
+                        os.chmod(part, 0o555)
+                        os.replace(part, path)
+                reply = {"path": path}
+            except Exception as e:  # noqa: BLE001 (the runner reports it)
+                reply = {"error": f"{type(e).__name__}: {e}"[:2000]}
+            data = json.dumps(reply).encode()
+            os.write(replies, struct.pack("!I", len(data)) + data)
+
+    def build(self, request, _write=os.write, _read=_read_exactly, _loads=json.loads, _dirname=os.path.dirname,
+              _pack=struct.pack, _unpack=struct.unpack, dict=dict, len=len, str=str, type=type):
+        """The path of the launcher REQUEST asks for (in the folder)."""
+        with self.lock:
+            _write(self.requests, _pack("!I", len(request)) + request)
+            header = _read(self.replies, 4)
+            size = _unpack("!I", header)[0] if header else 0
+            body = _read(self.replies, size) if 0 < size <= self._MAX_REQUEST else None
+        if body is None:
+            raise RuntimeError("the arena's launcher builder ended")
+        reply = _loads(body)
+        path = reply.get("path") if type(reply) is dict else None
+        if type(path) is not str or _dirname(path) != self.folder:
+            why = reply.get("error") if type(reply) is dict else None
+            raise RuntimeError(f"the arena's launcher builder failed: {why or reply!r:.200}")
+        return path
+
+
+def launcher_building():
+    """Where this Triton builds a C launcher per kernel signature (its CUDA
+    driver's CudaLauncher compiles make_launcher's source): the driver's
+    module, make_launcher and a build(name, source_path, scratch) with the
+    driver's libraries and include folders as they are now; else None."""
+    try:
+        import triton.backends.nvidia.driver as nvidia
+        from triton.runtime import build as triton_build
+    except ImportError:
+        return None
+    init = getattr(getattr(nvidia, "CudaLauncher", None), "__init__", None)
+    if not callable(getattr(nvidia, "make_launcher", None)) or \
+            "compile_module_from_src" not in getattr(getattr(init, "__code__", None), "co_names", ()):
+        return None
+    import inspect
+    flags = ([],) if "ccflags" in inspect.signature(triton_build._build).parameters else ()
+
+    def build(name, source_path, scratch, _build=triton_build._build, _library_dirs=list(nvidia.library_dirs()),
+              _include_dirs=list(nvidia.include_dirs), _libraries=list(nvidia.libraries), _flags=flags):
+        return _build(name, source_path, scratch, _library_dirs, _include_dirs, _libraries, *_flags)
+    return nvidia, nvidia.make_launcher, build
+
+
+def ptxas_programs():
+    """The files of the assemblers Triton's compiler starts (ptxas), as
+    resolved now: the only programs the subject's process may start."""
+    import triton
+    found = set()
+    tools = getattr(getattr(triton, "knobs", None), "nvidia", None)
+    for name in ("ptxas", "ptxas_blackwell"):
+        try:
+            path = getattr(getattr(tools, name, None), "path", None)
+        except Exception:  # noqa: BLE001 (a tool this Triton lacks)
+            path = None
+        if isinstance(path, str) and path:
+            found.add(os.path.realpath(path))
+    return tuple(sorted(found))
+
+
 def main():
     device = "cuda" if "--device=cuda" in sys.argv else "cpu"
     allowed_ops = frozenset()
@@ -406,6 +623,39 @@ def main():
         _finding(f"work between requests: {what} in a thread the subject left running, while no "
                 "request ran its code")
 
+    # Where Triton's launchers are kept (LauncherBuilder); the loader below
+    # is the one way native code of a launcher enters this process once the
+    # subject runs (the audit hook names it by its frame and the path it
+    # loads).
+    launcher_root = os.path.join(os.path.realpath(os.environ.get("TRITON_CACHE_DIR") or
+                                                  os.path.join(os.path.expanduser("~"), ".triton", "cache")),
+                                 "arena_launchers")
+
+    def load_launcher(path, _loaded={}, _create=_imp.create_dynamic, _exec=_imp.exec_dynamic,
+                      _spec=_ModuleSpec, _name=_LAUNCHER_NAME):
+        """The launcher module at PATH (the builder's), loaded once."""
+        module = _loaded.get(path)
+        if module is None:
+            module = _create(_spec(_name, None, origin=path))
+            _exec(module)
+            _loaded[path] = module
+        return module
+
+    def launcher_module(builder, init_code, load_launcher):
+        """Triton's compile_module_from_src as its CudaLauncher calls it: the
+        source it made is set aside; the launcher is built apart from the
+        kernel's signature (the caller's locals) and loaded."""
+        def compile_module_from_src(*args, _arena_launcher=(builder, init_code, load_launcher, launcher_request,
+                                                            sys._getframe, RuntimeError), **kwargs):
+            builder, init_code, load, request, getframe, RuntimeError = _arena_launcher
+            caller = getframe(1)
+            if caller.f_code is not init_code:
+                raise RuntimeError("the arena builds Triton's launchers for kernels alone (CudaLauncher)")
+            names = caller.f_locals
+            return load(builder.build(request(names.get("signature"), names.get("tensordesc_meta"))))
+        return compile_module_from_src
+
+    toolchain_programs = ()
     if device == "cuda":
         torch.cuda.init()
         torch.zeros(1, device="cuda")
@@ -414,6 +664,15 @@ def main():
         # subject runs (ctypes is refused to it).
         from triton.runtime import driver
         driver.active.get_current_device()
+        # Triton's launchers, built apart (LauncherBuilder) where this
+        # Triton builds one per kernel signature: the warm-up's among them.
+        building = launcher_building()
+        if building is not None:
+            nvidia, make_launcher, build = building
+            builder = LauncherBuilder.start(make_launcher, build, launcher_root)
+            nvidia.compile_module_from_src = launcher_module(builder, nvidia.CudaLauncher.__init__.__code__,
+                                                          load_launcher)
+        toolchain_programs = ptxas_programs()
         MappedBuffer.prepare()
         chains = GraphChain()
         warm_up_triton(torch)
@@ -800,26 +1059,37 @@ def main():
                     return f"the environment ({key.decode(errors='replace')})"
         return ""
 
-    def toolchain_started(program=None, _in_launch=in_triton_launch, _asked=asked_by_triton,
+    def toolchain_started(program, _in_launch=in_triton_launch, _asked=asked_by_triton,
                           _files=triton_starting, _which=shutil.which, _realpath=os.path.realpath,
-                          _fsdecode=os.fsdecode, _known=tuple(installed) + ("/usr/", "/bin/", "/sbin/", "/lib/",
-                                                                            "/lib64/", "/opt/"),
+                          _fsdecode=os.fsdecode, _programs=toolchain_programs,
                           bool=bool, bytes=bytes, isinstance=isinstance, str=str):
         """A process started by Triton's compiler: inside a launch, asked by
-        a file of Triton's that starts processes, and PROGRAM (where the
-        start names it) a file of the installation's or the system's, not
-        one the subject wrote (its folder, its private /tmp)."""
+        a file of Triton's that starts processes, and PROGRAM one of the
+        assemblers Triton's compiler runs (ptxas_programs), as resolved
+        before the subject ran. (The frames alone would not do: a callable
+        of Python's or Triton's own that the subject hands Triton, a grid
+        or a finalizer, runs inside a launch with none of the subject's.
+        Triton's launchers are built apart: LauncherBuilder.)"""
         if not (_in_launch() and _asked(files=_files)):
             return False
-        if program is None:
-            return True
         try:
             path = _fsdecode(program) if isinstance(program, (str, bytes)) else ""
         except (TypeError, ValueError):
             return False
         if path and "/" not in path:
             path = _which(path) or ""
-        return bool(path) and _realpath(path).startswith(_known)
+        return bool(path) and _realpath(path) in _programs
+
+    def toolchain_forked(args, _started=toolchain_started, len=len):
+        """_posixsubprocess.fork_exec's ARGS start Triton's assembler: every
+        program it may execute is one (toolchain_started)."""
+        programs = args[1] if len(args) > 1 else None
+        if not programs:
+            return False
+        for program in programs:
+            if not _started(program):
+                return False
+        return True
 
     # The guard tells ops by the objects torch hands it, resolved here
     # (every overload of each op), not by the names they carry: an op's
@@ -970,15 +1240,18 @@ def main():
 
     extension_suffixes = tuple(importlib.machinery.EXTENSION_SUFFIXES)
 
-    def native_of_its_own(args, _suffixes=extension_suffixes,
-                          _installed=tuple(installed), _realpath=os.path.realpath, _compiling=triton_compiling,
+    def native_of_its_own(args, caller, _suffixes=extension_suffixes, _installed=tuple(installed),
+                          _realpath=os.path.realpath, _loader=load_launcher.__code__, _root=launcher_root + "/",
                           len=len, str=str):
         """An extension module loaded from outside the Python installation
-        (one the subject built), by other code than Triton's compiler."""
+        (one the subject built) by other code than the runner's launcher
+        loader, called from CALLER's frame: the loader's (load_launcher,
+        loading that path, in the builder's folder), or not."""
         path = str(args[1]) if len(args) > 1 and args[1] else ""
-        if not path.endswith(_suffixes):
+        if not path.endswith(_suffixes) or _realpath(path).startswith(_installed):
             return False
-        return not _realpath(path).startswith(_installed) and not _compiling()
+        return not (caller.f_code is _loader and caller.f_locals.get("path") == path and
+                    _realpath(path).startswith(_root))
 
     def own_memory(path, _fsdecode=os.fsdecode, _realpath=os.path.realpath, _basename=os.path.basename,
                    _sep=os.sep):
@@ -1025,13 +1298,13 @@ def main():
         return frame is not None and frame.f_code is _leave and frame.f_back is not None and \
             frame.f_back.f_code is _body
 
-    def refusing(original, what, finding_text, allowed=lambda: False, *,
+    def refusing(original, what, finding_text, allowed=lambda args: False, *,
                  _made=(subject_runs, leaving_thread_guard, finding)):
         """`original`, refused to the subject's code (a finding, then an
-        error) unless the runner itself or `allowed()` asks."""
+        error) unless the runner itself or `allowed(args)` asks."""
         def refused(*args, _arena_refusal=(original, what, finding_text, allowed) + _made, **kwargs):
             original, what, finding_text, allowed, runs, leaving, finding = _arena_refusal
-            if runs() and not leaving() and not allowed():
+            if runs() and not leaving() and not allowed(args):
                 finding(f"tampering: {finding_text}")
                 raise RuntimeError(f"the arena does not allow {what}")
             return original(*args, **kwargs)
@@ -1140,7 +1413,7 @@ def main():
     # the subject's code as the audited ways are.
     _posixsubprocess.fork_exec = refusing(
         pinned_environment(_posixsubprocess.fork_exec, 5, 0), "starting a process",
-        "starting a process (fork_exec) is not allowed in a subject's code", allowed=toolchain_started)
+        "starting a process (fork_exec) is not allowed in a subject's code", allowed=toolchain_forked)
     # (subprocess took its own name for it as it was imported: Popen's
     # starts, audited, get the pinned environment there.)
     import subprocess
@@ -1163,24 +1436,20 @@ def main():
                              m.__file__.endswith(extension_suffixes))
 
     interpreters_own = tuple({roots(sysconfig.get_paths()[key])[1] for key in ("stdlib", "platstdlib")})
-    # Triton loads a kernel's launcher module from its cache each time it
-    # compiles one, the same file for kernels of one signature (the runner's
-    # own warm-up kernel's among them): a launcher holds nothing the runner
-    # replaced, and Triton loading it again is no copy of an original.
+    # (Triton's launchers are loaded by the runner alone, each file once:
+    # load_launcher.)
     triton_cache = roots(os.environ.get("TRITON_CACHE_DIR") or
                          os.path.join(os.path.expanduser("~"), ".triton", "cache"))[1]
 
     def making_native(original, _made=(subject_runs, loaded_builtins, loaded_files, _INTERPRETER_INTERNALS,
-                                       interpreters_own, triton_cache, triton_compiling, finding,
-                                       os.path.realpath, getattr, isinstance, str)):
+                                       interpreters_own, finding, os.path.realpath, getattr, isinstance, str)):
         def make(spec, *args, _arena_making=(original,) + _made, **kwargs):
-            (original, runs, builtins, files, internals, own, cache, compiling, finding, realpath, getattr,
+            (original, runs, builtins, files, internals, own, finding, realpath, getattr,
              isinstance, str) = _arena_making
             name = str(getattr(spec, "name", "")).rpartition(".")[2]
             origin = getattr(spec, "origin", None)
             real = realpath(origin) if isinstance(origin, str) and origin != "built-in" else None
-            again = name in builtins if origin == "built-in" else \
-                real in files and not (real.startswith(cache) and compiling())
+            again = name in builtins if origin == "built-in" else real in files
             internal = name.startswith(internals) and (origin == "built-in" or (real or "").startswith(own))
             if runs() and (again or internal):
                 what = "making a loaded native module again" if again else "loading the interpreter's internal module"
@@ -1222,18 +1491,22 @@ def main():
     # number that names another file once Triton's compiler opens one).
     triton_made = []  # Triton's temporary files and folders, as it makes them (held by the two below alone)
 
-    def reaching_triton_files(event, args, _cache=triton_cache, _made=triton_made, _realpath=os.path.realpath,
-                              _normpath=os.path.normpath, _abspath=os.path.abspath, _fsdecode=os.fsdecode,
-                              bytes=bytes, int=int, len=len, str=str, type=type):
-        """Why EVENT, by the subject's code, reaches Triton's files or could
-        name another file than the one it names ("" if neither)."""
-        if event == "os.symlink":
-            return "making a symbolic link"
-        if event == "os.chdir":
-            return "changing the working folder"
-        if event in ("os.rename", "os.link"):
-            if len(args) > 3 and (args[2] not in (None, -1) or args[3] not in (None, -1)):
-                return f"{event} relative to a folder's descriptor"
+    def reaching_triton_files(event, args, roots=None, _cache=triton_cache, _made=triton_made,
+                              _realpath=os.path.realpath, _normpath=os.path.normpath, _abspath=os.path.abspath,
+                              _fsdecode=os.fsdecode, bytes=bytes, int=int, len=len, str=str, type=type):
+        """Why EVENT, by the subject's code, reaches Triton's files (or,
+        with ROOTS, files under those folders) or could name another file
+        than the one it names ("" if neither)."""
+        if roots is None:
+            if event == "os.symlink":
+                return "making a symbolic link"
+            if event == "os.chdir":
+                return "changing the working folder"
+            roots = [_cache.rstrip("/")] + _made
+        if event in ("os.rename", "os.link", "os.symlink"):
+            for fd in args[2:4]:
+                if fd is not None and fd != -1:
+                    return f"{event} relative to a folder's descriptor"
             paths = args[:2]
         else:
             paths = args[:1]
@@ -1252,7 +1525,7 @@ def main():
                                                              "cwd" in parts or "root" in parts)):
                 return f"opening a descriptor's link ({name})"
             real = _realpath(name)
-            for root in [_cache.rstrip("/")] + _made:
+            for root in roots:
                 if real == root or real.startswith(root + "/"):
                     return f"reaching Triton's own files ({name})"
         return ""
@@ -1261,7 +1534,7 @@ def main():
               _getframe=sys._getframe, _denied=_DENIED_EVENTS, _events=_AUDITED_EVENTS,
               _process=_PROCESS_EVENTS, _compiling=triton_compiling, _native=native_of_its_own,
               _toolchain=toolchain_started, _changed=configuration_changed,
-              _reaching=reaching_triton_files, _made=triton_made, _outward=("open", "import") + _PROCESS_EVENTS,
+              _reaching=reaching_triton_files, _launchers=(launcher_root,), _made=triton_made, _outward=("open", "import") + _PROCESS_EVENTS,
               _compiler_events=("open", "os.rename", "os.link", "os.symlink", "os.chdir", "tempfile.mkdtemp",
                                 "tempfile.mkstemp", "import") + _PROCESS_EVENTS,
               _memory=own_memory, _mapped=_mapped_files, _observer_lib=_OBSERVER, _existing=existing,
@@ -1290,8 +1563,10 @@ def main():
                 finding(f"tampering: Triton's configuration was changed ({changed}): its compiler reads, "
                         "writes and starts what the arena set, not the subject's code")
                 raise RuntimeError("the arena does not allow changing Triton's configuration")
-        if event in ("open", "os.rename", "os.link", "os.symlink", "os.chdir") and not compiling:
-            reached = _reaching(event, args)
+        if event in ("open", "os.rename", "os.link", "os.symlink", "os.chdir"):
+            # (Triton's compiler reaches its cache and its temporary files;
+            # never the launchers, which are built apart.)
+            reached = _reaching(event, args, _launchers if compiling else None)
             if reached:
                 finding(f"tampering: {reached} is not allowed in a subject's code")
                 raise RuntimeError(f"the arena does not allow {reached}")
@@ -1326,8 +1601,8 @@ def main():
             # An environment of its own: Triton's compiler passes none (its
             # processes get the pinned one: pinned_environment).
             own_environment = event == "subprocess.Popen" and len(args) > 3 and args[3] is not None
-            refused = event == "os.system" or own_environment or not _toolchain(program or None)
-        if event == "import" and _native(args):
+            refused = event == "os.system" or own_environment or not _toolchain(program)
+        if event == "import" and _native(args, _getframe(1)):
             finding(f"tampering: loading native code of its own ({_basename(str(args[1]))}) "
                     "is not allowed in a subject's code")
             raise RuntimeError("the arena does not allow native code of the subject's own")

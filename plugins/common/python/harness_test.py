@@ -168,7 +168,11 @@ class RunnerOwnStateTest(unittest.TestCase):
             # module level: as the runner starts or loads the subject
             "<module>", "main", "closures_reachable", "freeze_class", "LaunchObserver",
             "LaunchObserver.start", "LaunchObserver.key", "LaunchObserver.take", "import_file",
-            "warm_up_triton", "seed_cache",
+            "warm_up_triton", "seed_cache", "launcher_building", "ptxas_programs",
+            # the launcher builder: it starts with the runner, and serves in a
+            # process of its own, where no code of the subject's runs
+            "LauncherBuilder", "LauncherBuilder.__init__", "LauncherBuilder.start", "LauncherBuilder._serve",
+            "_launcher_signature", "_launcher_signature.kind", "main.launcher_module",
             # main's: made as it starts (factories, tables, the guard's class
             # body), or requests it handles around the subject's stretches
             "main.roots", "main.overloads", "main.LibraryGuard", "main.host_escape",
@@ -216,6 +220,90 @@ class RunnerOwnStateTest(unittest.TestCase):
             Guard().__class__ = Other
         self.assertEqual(Guard().dispatch(), "guard")
         Other.x = 1  # others stay as they were
+
+
+class LauncherBuilderTest(unittest.TestCase):
+    """Triton's launchers, built in a process of the runner's own from a
+    kernel's signature alone (arena_runner.LauncherBuilder). A stand-in
+    template here (a Python extension that says which process wrote its
+    source and for which signature) and the real C compiler."""
+
+    _TEMPLATE = """
+#include <Python.h>
+static PyObject *launch(PyObject *self, PyObject *args) {
+  return Py_BuildValue("(is)", %(pid)d, "%(signature)s");
+}
+static PyMethodDef methods[] = {{"launch", launch, METH_NOARGS, NULL}, {NULL, NULL, 0, NULL}};
+static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "__triton_launcher", NULL, -1, methods};
+PyMODINIT_FUNC PyInit___triton_launcher(void) { return PyModule_Create(&module); }
+"""
+
+    @staticmethod
+    def make_launcher(constants, signature, tensordesc_meta):
+        if "fails" in repr(signature):
+            raise KeyError("fails")
+        return LauncherBuilderTest._TEMPLATE % {"pid": os.getpid(),
+                                                "signature": repr(list(signature.values())).replace('"', "'")}
+
+    @staticmethod
+    def build(name, source_path, scratch):
+        import shutil
+        import subprocess
+        import sysconfig
+        library = os.path.join(scratch, name + sysconfig.get_config_var("EXT_SUFFIX"))
+        compiler = os.environ.get("CC") or shutil.which("gcc") or shutil.which("cc")
+        subprocess.check_call([compiler, source_path, "-shared", "-fPIC", "-o", library,
+                               "-I" + sysconfig.get_paths()["include"]])
+        return library
+
+    def test_a_launcher_is_built_apart_once_and_loads(self):
+        import _imp
+        import importlib.machinery
+
+        import arena_runner
+        with tempfile.TemporaryDirectory() as cache:
+            folder = os.path.join(cache, "arena_launchers")
+            builder = arena_runner.LauncherBuilder.start(self.make_launcher, self.build, folder)
+            signature = {0: "*fp32", 1: "i32", 2: ("i64", "*bf16"), 3: "constexpr"}
+            path = builder.build(arena_runner.launcher_request(signature, None))
+            self.assertEqual(os.path.dirname(path), os.path.realpath(folder))
+            self.assertEqual(os.stat(path).st_mode & 0o777, 0o555)
+            module = _imp.create_dynamic(importlib.machinery.ModuleSpec("__triton_launcher", None, origin=path))
+            pid, said = module.launch()
+            self.assertNotEqual(pid, os.getpid())  # its source was made in the builder's process
+            self.assertEqual(pid, builder.pid)
+            self.assertEqual(said, "['*fp32', 'i32', ('i64', '*bf16'), 'constexpr']")
+            # The same signature: the same file, not built again.
+            before = os.stat(path).st_mtime_ns
+            self.assertEqual(builder.build(arena_runner.launcher_request(signature, None)), path)
+            self.assertEqual(os.stat(path).st_mtime_ns, before)
+            self.assertEqual(sorted(os.listdir(folder)), [os.path.basename(path)])
+            # The builder's errors come back as errors; it serves on.
+            with self.assertRaisesRegex(RuntimeError, "KeyError: 'fails'"):
+                builder.build(arena_runner.launcher_request({0: "fails"}, None))
+            other = builder.build(arena_runner.launcher_request({0: "*fp16"}, [{"block": [64, 64]}]))
+            self.assertNotEqual(other, path)
+            os.close(builder.requests)  # the runner's end closed: the builder ends
+            self.assertEqual(os.waitpid(builder.pid, 0)[1], 0)
+
+    def test_only_plain_signatures_are_asked_for(self):
+        import arena_runner
+
+        class Name(str):
+            pass
+
+        class Values(dict):
+            pass
+        for signature, meta in (({0: "i32; system(x)"}, None), ({0: Name("i32")}, None),
+                                (Values({0: "i32"}), None), ({0: ["i32"]}, None), ({0: 3}, None),
+                                ({0: "i32"}, [{"block": object()}]), ({0: "i32"}, [{1: 2}]),
+                                ({0: "i32"}, {"block": 1}), ({0: "x" * 201}, None)):
+            with self.assertRaises(ValueError, msg=repr((signature, meta))):
+                arena_runner.launcher_request(signature, meta)
+        self.assertEqual(arena_runner.launcher_request({3: ("*fp32", "i1"), 4: "tensordesc<fp16[64, 64]>"},
+                                                       [{"swizzle": 128, "fp4_padded": False}]),
+                         b'{"signature": [["*fp32", "i1"], "tensordesc<fp16[64, 64]>"], '
+                         b'"tensordesc_meta": [{"swizzle": 128, "fp4_padded": false}]}')
 
 
 class SeedCacheTest(unittest.TestCase):
