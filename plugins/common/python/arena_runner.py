@@ -216,6 +216,15 @@ def freeze_class(cls):
         raise RuntimeError(f"cannot freeze {cls.__qualname__}")
 
 
+def freeze_classes(classes, package=""):
+    """Freezes each of CLASSES and its bases (freeze_class); with PACKAGE
+    (a module prefix: "triton."), the bases of that package's alone."""
+    for cls in classes:
+        for base in cls.__mro__:
+            if base.__module__.startswith(package):
+                freeze_class(base)
+
+
 class LaunchObserver:
     """The kernels launched on the GPU, from CUPTI's launch callbacks
     (launch_names.cc), each with what the runner said it was doing: its
@@ -731,9 +740,7 @@ def main():
     hooks_at_start = []
     for label, owner, group, name in hook_sites:
         where = getattr(owner, group) if group else owner
-        for cls in type(where).__mro__ if group else where.__mro__:
-            if cls.__module__.startswith("triton."):
-                freeze_class(cls)
+        freeze_classes([type(where) if group else where], "triton.")
         value = getattr(where, name, None)
         calls = getattr(value, "calls", None)
         chain = type(calls) is list and type(value).__module__.startswith("triton.")
@@ -765,10 +772,7 @@ def main():
             continue
         descriptors = tuple(d for d in vars(type(group)).values()
                             if isinstance(env_base, type) and isinstance(d, env_base))
-        for cls in [type(group)] + [type(d) for d in descriptors]:
-            for base in cls.__mro__:
-                if base.__module__.startswith("triton."):
-                    freeze_class(base)
+        freeze_classes([type(group)] + [type(d) for d in descriptors], "triton.")
         knob_groups.append((f"triton.knobs.{name}", name, group, tuple(vars(group).items()),
                             tuple((d, tuple(vars(d).items())) for d in descriptors)))
     knob_groups = tuple(knob_groups)
@@ -845,9 +849,7 @@ def main():
     # The kernels' classes, their bases included (a descriptor named
     # pre_run_hooks on one of them wins over a kernel's own attribute, and
     # hook_set reads it: hooks_by_caller), frozen now that run is counted.
-    for cls in launch_classes:
-        for base in cls.__mro__:
-            freeze_class(base)
+    freeze_classes(launch_classes)
 
 
     # Where Triton's compiler runs: the Python installation's own modules
@@ -993,8 +995,7 @@ def main():
     # (pinned_environment), and Triton's variables are held to it
     # (configuration_changed). os.environ's class and its bases are frozen.
     toolchain_environment = []  # [b"K=V" list, {K: V} of bytes], once loaded
-    for cls in type(os.environ).__mro__[:-1]:
-        freeze_class(cls)
+    freeze_classes([type(os.environ)])
 
     def pinned_environment(original, index, form, _env=toolchain_environment, _runs=subject_runs, len=len):
         """ORIGINAL, its argument at INDEX (fork_exec's env_list, posix_spawn's

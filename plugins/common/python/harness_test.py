@@ -166,7 +166,7 @@ class RunnerOwnStateTest(unittest.TestCase):
         import dis
         runners_own_time = {
             # module level: as the runner starts or loads the subject
-            "<module>", "main", "closures_reachable", "freeze_class", "LaunchObserver",
+            "<module>", "main", "closures_reachable", "freeze_class", "freeze_classes", "LaunchObserver",
             "LaunchObserver.start", "LaunchObserver.key", "LaunchObserver.take", "import_file",
             "warm_up_triton", "seed_cache", "launcher_building", "ptxas_programs",
             # the launcher builder: it starts with the runner, and serves in a
