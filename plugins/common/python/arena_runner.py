@@ -137,9 +137,11 @@ _DENIED_EVENTS = ("ctypes.", "gc.get_", "sys.settrace", "sys.setprofile", "sys.m
 _SYS_HOOKS = ("excepthook", "unraisablehook", "breakpointhook", "displayhook")
 # The audited events the runner's hook looks at (the others it passes over
 # at once: it runs for every one, in every thread).
-_AUDITED_EVENTS = _PROCESS_EVENTS + ("import", "open", "object.__setattr__", "object.__delattr__", "compile",
-                                     "code.__new__", "os.rename", "os.link", "os.symlink", "os.chdir",
-                                     "tempfile.mkdtemp", "tempfile.mkstemp")
+_FILE_EVENTS = ("open", "os.rename", "os.link", "os.symlink", "os.chdir", "os.remove", "os.rmdir", "os.mkdir",
+                "os.chmod", "os.truncate")
+_AUDITED_EVENTS = _PROCESS_EVENTS + _FILE_EVENTS + ("import", "object.__setattr__", "object.__delattr__",
+                                                    "compile", "code.__new__", "tempfile.mkdtemp",
+                                                    "tempfile.mkstemp")
 _SYS_HOOK_LISTS = ("meta_path", "path_hooks")
 # The interpreter's own test and subinterpreter modules: native helpers
 # that start C threads (where no dispatch mode of the runner's is), run
@@ -345,7 +347,9 @@ def seed_cache(seed, cache):
     name in every cache), and a mapped library rewritten in place kills the
     process that mapped it. Each copy lands whole, under a temporary name
     renamed into place. Links in SEED are not followed."""
-    for folder, _, files in os.walk(seed):
+    for folder, folders, files in os.walk(seed):
+        if folder == seed and _LAUNCHERS in folders:
+            folders.remove(_LAUNCHERS)  # (each runner's launchers are its builder's own)
         target = os.path.normpath(os.path.join(cache, os.path.relpath(folder, seed)))
         os.makedirs(target, exist_ok=True)
         for name in files:
@@ -374,6 +378,7 @@ def seed_cache(seed, cache):
 # the subject's process once it runs.
 _LAUNCHER_TYPE = re.compile(r"[A-Za-z0-9_*<>\[\], .]{1,200}")
 _LAUNCHER_NAME = "__triton_launcher"
+_LAUNCHERS = "arena_launchers"  # the launchers' folder, in Triton's cache
 _ModuleSpec = importlib.machinery.ModuleSpec
 
 
@@ -438,10 +443,10 @@ class LauncherBuilder:
     start(make_launcher, build, folder) forks it: it answers each request
     (launcher_request's bytes) with the path of the launcher built from it,
     make_launcher({}, signature, tensordesc_meta)'s source compiled by
-    build(name, source_path, scratch_folder) (which returns the library's
-    path), kept in FOLDER under the source's SHA-256 (a launcher already
-    there, from this process or one that seeded it, is not built again).
-    A file lands whole: written beside, read-only, renamed into place.
+    build(name, source_path, out_folder) (which returns the library's
+    path), kept in FOLDER under a new name (the source's SHA-256, the
+    builder's pid, a count), read-only. A source built once is not built
+    again; a file it did not write is never handed out.
     build(request) asks it, from one thread at a time; an error is a
     RuntimeError with the builder's reason. The process ends when the
     runner closes its end (or dies)."""
@@ -483,6 +488,13 @@ class LauncherBuilder:
         import sysconfig
         import tempfile
         suffix = sysconfig.get_config_var("EXT_SUFFIX") or ".so"
+        # Launchers this process built, by their source's hash: it hands out
+        # no file it did not write itself (one found in the folder, a seed's
+        # or a plant's, is never taken for one). The folder is read-only
+        # but while this process writes in it, the source read-only in a
+        # read-only folder once written, each launcher a new name, read-only.
+        built = {}
+        os.chmod(folder, 0o555)
         while True:
             header = _read_exactly(requests, 4)
             if header is None:
@@ -496,18 +508,34 @@ class LauncherBuilder:
                 signature = _launcher_signature(request["signature"])
                 launcher_request(signature, request["tensordesc_meta"])  # (here, where nothing is the subject's)
                 source = make_launcher({}, signature, request["tensordesc_meta"])
-                path = os.path.join(folder, hashlib.sha256(source.encode()).hexdigest() + suffix)
-                if not os.path.isfile(path):
-                    with tempfile.TemporaryDirectory(dir=folder, prefix=".build-") as scratch:
-                        source_path = os.path.join(scratch, _LAUNCHER_NAME + ".c")
-                        with open(source_path, "w") as f:
-                            f.write(source)
-                        built = build(_LAUNCHER_NAME, source_path, scratch)
-                        part = os.path.join(scratch, "part" + suffix)
-                        shutil.copyfile(built, part)
-                        os.chmod(part, 0o555)
-                        os.replace(part, path)
-                reply = {"path": path}
+                key = hashlib.sha256(source.encode()).hexdigest()
+                if key not in built:
+                    os.chmod(folder, 0o755)
+                    try:
+                        with tempfile.TemporaryDirectory(dir=folder, prefix=".build-") as scratch:
+                            sources, out = os.path.join(scratch, "source"), os.path.join(scratch, "out")
+                            os.mkdir(sources)
+                            os.mkdir(out)
+                            source_path = os.path.join(sources, _LAUNCHER_NAME + ".c")
+                            with open(source_path, "x") as f:
+                                f.write(source)
+                            os.chmod(source_path, 0o444)
+                            os.chmod(sources, 0o555)
+                            try:
+                                library = build(_LAUNCHER_NAME, source_path, out)
+                            finally:
+                                os.chmod(sources, 0o755)  # (for the scratch's removal)
+                            with open(library, "rb") as f:
+                                data = f.read()
+                            path = os.path.join(folder, f"{key}-{os.getpid()}-{len(built)}{suffix}")
+                            descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o700)
+                            with os.fdopen(descriptor, "wb") as f:
+                                f.write(data)
+                            os.chmod(path, 0o555)
+                    finally:
+                        os.chmod(folder, 0o555)
+                    built[key] = path
+                reply = {"path": built[key]}
             except Exception as e:  # noqa: BLE001 (the runner reports it)
                 reply = {"error": f"{type(e).__name__}: {e}"[:2000]}
             data = json.dumps(reply).encode()
@@ -638,7 +666,7 @@ def main():
     # loads).
     launcher_root = os.path.join(os.path.realpath(os.environ.get("TRITON_CACHE_DIR") or
                                                   os.path.join(os.path.expanduser("~"), ".triton", "cache")),
-                                 "arena_launchers")
+                                 _LAUNCHERS)
 
     def load_launcher(path, _loaded={}, _create=_imp.create_dynamic, _exec=_imp.exec_dynamic,
                       _spec=_ModuleSpec, _name=_LAUNCHER_NAME):
@@ -1351,6 +1379,15 @@ def main():
         original = getattr(torch._C, name, None)
         if original is not None:
             replaced[id(original)] = (original, refuse_bypass("torch._C." + name, original))
+    # AOTInductor's runners load the library a path names by dlopen, from
+    # C++: no audited event, native code of the subject's in its process.
+    aoti = getattr(torch._C, "_aoti", None)
+    for name in [n for n in dir(aoti) if not n.startswith("_")] if aoti is not None else []:
+        original = getattr(aoti, name)
+        if callable(original):
+            replaced[id(original)] = (original, refusing(
+                original, f"torch._C._aoti.{name}", f"torch._C._aoti.{name} (AOTInductor) loads a library "
+                "by dlopen, below every observation of the runner's"))
     original = torch._C._dispatch_library
     replaced[id(original)] = (original, refuse_registration("torch._C._dispatch_library", new_library,
                                                             new_namespace))
@@ -1494,7 +1531,10 @@ def main():
 
     def reaching_triton_files(event, args, roots=None, _cache=triton_cache, _made=triton_made,
                               _realpath=os.path.realpath, _normpath=os.path.normpath, _abspath=os.path.abspath,
-                              _fsdecode=os.fsdecode, bytes=bytes, int=int, len=len, str=str, type=type):
+                              _fsdecode=os.fsdecode, _at={"os.remove": 1, "os.rmdir": 1, "os.mkdir": 2,
+                                                         "os.chmod": 2},
+                              _writing=os.O_WRONLY | os.O_RDWR | os.O_CREAT | os.O_TRUNC | os.O_APPEND,
+                              bytes=bytes, int=int, len=len, str=str, type=type):
         """Why EVENT, by the subject's code, reaches Triton's files (or,
         with ROOTS, files under those folders) or could name another file
         than the one it names ("" if neither)."""
@@ -1513,10 +1553,25 @@ def main():
             paths = args[:1]
             if args and type(args[0]) is int:
                 return ""  # a descriptor it holds
+            at = _at.get(event, 0)
+            if at and len(args) > at and args[at] is not None and args[at] != -1:
+                return f"{event} relative to a folder's descriptor"
+        # A name through ".." is resolved by the kernel from wherever the
+        # folder before it is at that moment: a folder moved between the
+        # look and the use puts it elsewhere. Refused where the event
+        # writes (reading through one reaches nothing).
+        writes = event != "os.chdir"
+        if event == "open":
+            mode = args[1] if len(args) > 1 else None
+            flags = args[2] if len(args) > 2 else 0
+            writes = (type(mode) is str and ("w" in mode or "a" in mode or "x" in mode or "+" in mode)) or \
+                (mode is None and type(flags) is int and flags & _writing != 0)
         for path in paths:
             if type(path) is not str and type(path) is not bytes:
                 continue  # (Python hands these events the path it will use, as str or bytes)
             name = _fsdecode(path)
+            if writes and ".." in name.split("/"):
+                return f"{event} of a path through '..' ({name})"
             if event == "open" and len(args) > 1 and args[1] is None and not name.startswith("/"):
                 return "os.open of a relative path"
             plain = _normpath(_abspath(name))
@@ -1535,7 +1590,8 @@ def main():
               _getframe=sys._getframe, _denied=_DENIED_EVENTS, _events=_AUDITED_EVENTS,
               _process=_PROCESS_EVENTS, _compiling=triton_compiling, _native=native_of_its_own,
               _toolchain=toolchain_started, _changed=configuration_changed,
-              _reaching=reaching_triton_files, _launchers=(launcher_root,), _made=triton_made, _outward=("open", "import") + _PROCESS_EVENTS,
+              _reaching=reaching_triton_files, _launchers=(launcher_root,), _files=_FILE_EVENTS,
+              _made=triton_made, _outward=("open", "import") + _PROCESS_EVENTS,
               _compiler_events=("open", "os.rename", "os.link", "os.symlink", "os.chdir", "tempfile.mkdtemp",
                                 "tempfile.mkstemp", "import") + _PROCESS_EVENTS,
               _memory=own_memory, _mapped=_mapped_files, _observer_lib=_OBSERVER, _existing=existing,
@@ -1564,7 +1620,7 @@ def main():
                 finding(f"tampering: Triton's configuration was changed ({changed}): its compiler reads, "
                         "writes and starts what the arena set, not the subject's code")
                 raise RuntimeError("the arena does not allow changing Triton's configuration")
-        if event in ("open", "os.rename", "os.link", "os.symlink", "os.chdir"):
+        if event in _files:
             # (Triton's compiler reaches its cache and its temporary files;
             # never the launchers, which are built apart.)
             reached = _reaching(event, args, _launchers if compiling else None)

@@ -273,11 +273,22 @@ PyMODINIT_FUNC PyInit___triton_launcher(void) { return PyModule_Create(&module);
             self.assertNotEqual(pid, os.getpid())  # its source was made in the builder's process
             self.assertEqual(pid, builder.pid)
             self.assertEqual(said, "['*fp32', 'i32', ('i64', '*bf16'), 'constexpr']")
-            # The same signature: the same file, not built again.
+            # The same signature: the same file, not built again; the folder
+            # read-only but while the builder writes in it.
             before = os.stat(path).st_mtime_ns
             self.assertEqual(builder.build(arena_runner.launcher_request(signature, None)), path)
             self.assertEqual(os.stat(path).st_mtime_ns, before)
             self.assertEqual(sorted(os.listdir(folder)), [os.path.basename(path)])
+            self.assertEqual(os.stat(folder).st_mode & 0o777, 0o555)
+            # Another builder over the same folder (a runner seeded with it,
+            # or one the subject's files were planted for) hands out none
+            # of the files it finds: it builds its own.
+            second = arena_runner.LauncherBuilder.start(self.make_launcher, self.build, folder)
+            own = second.build(arena_runner.launcher_request(signature, None))
+            self.assertNotEqual(own, path)
+            self.assertEqual(os.path.dirname(own), os.path.realpath(folder))
+            os.close(second.requests)
+            self.assertEqual(os.waitpid(second.pid, 0)[1], 0)
             # The builder's errors come back as errors; it serves on.
             with self.assertRaisesRegex(RuntimeError, "KeyError: 'fails'"):
                 builder.build(arena_runner.launcher_request({0: "fails"}, None))
@@ -285,6 +296,7 @@ PyMODINIT_FUNC PyInit___triton_launcher(void) { return PyModule_Create(&module);
             self.assertNotEqual(other, path)
             os.close(builder.requests)  # the runner's end closed: the builder ends
             self.assertEqual(os.waitpid(builder.pid, 0)[1], 0)
+            os.chmod(folder, 0o755)  # (for the folder's removal)
 
     def test_only_plain_signatures_are_asked_for(self):
         import arena_runner
@@ -307,6 +319,19 @@ PyMODINIT_FUNC PyInit___triton_launcher(void) { return PyModule_Create(&module);
 
 
 class SeedCacheTest(unittest.TestCase):
+    def test_launchers_are_not_seeded(self):
+        import arena_runner
+        with tempfile.TemporaryDirectory() as seed, tempfile.TemporaryDirectory() as cache:
+            os.makedirs(os.path.join(seed, "arena_launchers"))
+            with open(os.path.join(seed, "arena_launchers", "k.so"), "wb") as f:
+                f.write(b"L")
+            os.makedirs(os.path.join(seed, "h1", "arena_launchers"))
+            with open(os.path.join(seed, "h1", "arena_launchers", "kernel.cubin"), "wb") as f:
+                f.write(b"K")
+            arena_runner.seed_cache(seed, cache)
+            self.assertFalse(os.path.lexists(os.path.join(cache, "arena_launchers")))
+            self.assertTrue(os.path.isfile(os.path.join(cache, "h1", "arena_launchers", "kernel.cubin")))
+
     def test_a_file_the_runner_holds_is_never_rewritten(self):
         import mmap
 
