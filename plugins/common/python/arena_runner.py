@@ -444,8 +444,8 @@ class LauncherBuilder:
     (launcher_request's bytes) with the path of the launcher built from it,
     make_launcher({}, signature, tensordesc_meta)'s source compiled by
     build(name, source_path, out_folder) (which returns the library's
-    path), kept in FOLDER under a new name (the source's SHA-256, the
-    builder's pid, a count), read-only. A source built once is not built
+    path), kept in FOLDER under a new name (the source's SHA-256 and 96
+    random bits), read-only. A source built once is not built
     again; a file it did not write is never handed out.
     build(request) asks it, from one thread at a time; an error is a
     RuntimeError with the builder's reason. The process ends when the
@@ -527,7 +527,9 @@ class LauncherBuilder:
                                 os.chmod(sources, 0o755)  # (for the scratch's removal)
                             with open(library, "rb") as f:
                                 data = f.read()
-                            path = os.path.join(folder, f"{key}-{os.getpid()}-{len(built)}{suffix}")
+                            # (A name no runner used: pids repeat in a sandbox's own PID
+                            # namespace, and a baseline's cache outlives its runner.)
+                            path = os.path.join(folder, f"{key}-{os.urandom(12).hex()}{suffix}")
                             descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o700)
                             with os.fdopen(descriptor, "wb") as f:
                                 f.write(data)
