@@ -372,8 +372,9 @@ def seed_cache(seed, cache):
 # forked before the subject is loaded (no code of the subject's ever runs
 # there), makes each from the kernel's signature alone (validated, Triton's
 # template, Triton's compiler command, as they were when it was forked)
-# into a folder that nothing of the subject's may open, rename or link
-# into, and the runner loads it from there (launcher_module in main); no
+# into a folder that nothing of the subject's may reach (read-only but
+# while the builder writes; only files the builder wrote are handed out),
+# and the runner loads it from there (launcher_module in main); no
 # other native module and no other compiler may be loaded or started by
 # the subject's process once it runs.
 _LAUNCHER_TYPE = re.compile(r"[A-Za-z0-9_*<>\[\], .]{1,200}")
@@ -666,9 +667,9 @@ def main():
     # is the one way native code of a launcher enters this process once the
     # subject runs (the audit hook names it by its frame and the path it
     # loads).
-    launcher_root = os.path.join(os.path.realpath(os.environ.get("TRITON_CACHE_DIR") or
-                                                  os.path.join(os.path.expanduser("~"), ".triton", "cache")),
-                                 _LAUNCHERS)
+    triton_cache_folder = os.path.realpath(os.environ.get("TRITON_CACHE_DIR") or
+                                           os.path.join(os.path.expanduser("~"), ".triton", "cache"))
+    launcher_root = os.path.join(triton_cache_folder, _LAUNCHERS)
 
     def load_launcher(path, _loaded={}, _create=_imp.create_dynamic, _exec=_imp.exec_dynamic,
                       _spec=_ModuleSpec, _name=_LAUNCHER_NAME):
@@ -1279,10 +1280,12 @@ def main():
         loader, called from CALLER's frame: the loader's (load_launcher,
         loading that path, in the builder's folder), or not."""
         path = str(args[1]) if len(args) > 1 and args[1] else ""
-        if not path.endswith(_suffixes) or _realpath(path).startswith(_installed):
+        if not path.endswith(_suffixes):
             return False
-        return not (caller.f_code is _loader and caller.f_locals.get("path") == path and
-                    _realpath(path).startswith(_root))
+        real = _realpath(path)
+        if real.startswith(_installed):
+            return False
+        return not (caller.f_code is _loader and caller.f_locals.get("path") == path and real.startswith(_root))
 
     def own_memory(path, _fsdecode=os.fsdecode, _realpath=os.path.realpath, _basename=os.path.basename,
                    _sep=os.sep):
@@ -1478,8 +1481,7 @@ def main():
     interpreters_own = tuple({roots(sysconfig.get_paths()[key])[1] for key in ("stdlib", "platstdlib")})
     # (Triton's launchers are loaded by the runner alone, each file once:
     # load_launcher.)
-    triton_cache = roots(os.environ.get("TRITON_CACHE_DIR") or
-                         os.path.join(os.path.expanduser("~"), ".triton", "cache"))[1]
+    triton_cache = os.path.join(triton_cache_folder, "")
 
     def making_native(original, _made=(subject_runs, loaded_builtins, loaded_files, _INTERPRETER_INTERNALS,
                                        interpreters_own, finding, os.path.realpath, getattr, isinstance, str)):
