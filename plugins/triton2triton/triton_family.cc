@@ -34,6 +34,7 @@ constexpr char kRunnerDir[] = "plugins/common/python";
 constexpr char kRunnerInside[] = "/opt/arena/python";
 constexpr char kCacheInside[] = "/tmp/triton";
 constexpr char kCacheSeed[] = "/opt/arena/triton_seed";
+constexpr char kNativeGuard[] = "libarena_native_guard.so";
 constexpr long long kRunnerTmpBytes = 1LL << 30;
 
 Status ValidateEntry(const Section& s, const std::string& key,
@@ -169,7 +170,11 @@ class TritonSession : public EvaluationSession {
     // it the runner's load says it observes nothing, and the report says so).
     const std::string code = (fs::path(ctx_.work_dir) / "runner_code").string();
     ARENA_RETURN_IF_ERROR(MakeDirs(code));
-    for (const char* f : {"arena_runner.py", "arena_buffers.py", "libarena_launches.so"}) {
+    if (std::error_code ec; !fs::exists(fs::path(ctx_.project_root) / kRunnerDir / kNativeGuard, ec)) {
+      return Internal(std::string("the runner's native-code guard (") + kNativeGuard + ") was not built");
+    }
+    for (const char* f : {"arena_runner.py", "arena_buffers.py", "libarena_launches.so",
+                          kNativeGuard}) {
       const fs::path from = fs::path(ctx_.project_root) / kRunnerDir / f;
       std::error_code ec;
       if (std::string(f) == "libarena_launches.so" && !fs::exists(from, ec)) continue;
@@ -189,6 +194,18 @@ class TritonSession : public EvaluationSession {
       sb.env["TRITON_INTERPRET"] = "1";
       sb.env["CUDA_VISIBLE_DEVICES"] = "";
     }
+    // The native-code guard (native_guard.cc): once the runner loads the
+    // subject, libraries load only from the system, the runner's own
+    // files, the Python installation and what the device needs (all bound
+    // read-only), or the launchers' folder; never the subject's own,
+    // whoever loads them. Never the baseline's cache (its seed).
+    std::string roots = "/usr";
+    for (const auto& [host, inside] : sb.read_only) {
+      if (inside != kCacheSeed) roots += ":" + inside;
+    }
+    sb.env["LD_AUDIT"] = std::string(kRunnerInside) + "/" + kNativeGuard;
+    sb.env["NATIVE_GUARD_ROOTS"] = roots;
+    sb.env["NATIVE_GUARD_LAUNCHERS"] = std::string(kCacheInside) + "/arena_launchers";
     // Library ops the task allows outside Triton kernels (validated names).
     std::string allowed;
     for (const auto& op : ctx_.task->family_json.value("allowed_ops", Json::array())) {

@@ -14,7 +14,7 @@ set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 cd "$root"
 bazel build --config=stamp //tools/arena:arena //plugins/common/hip:hip_judge //plugins/common/hip:hip_runner //plugins/common/hip:hip_rtc_build \
-  //plugins/common/python:libarena_launches.so //tests/adversarial:triton_adversarial_test 2>/dev/null
+  //plugins/common/python:libarena_launches.so //plugins/common/python:libarena_native_guard.so //tests/adversarial:triton_adversarial_test 2>/dev/null
 bundle="$root/.bundle"
 rm -rf "$bundle/tools" "$bundle/plugins" "$bundle/tasks" "$bundle/agents" "$bundle/tests" "$bundle/bin" "$bundle/leaderboard"
 # A stale results database would make the GPU scripts resume an old run.
@@ -24,7 +24,8 @@ cp -f bazel-bin/tools/arena/arena "$bundle/tools/arena/arena"
 cp -rf tools/gpu/. "$bundle/tools/gpu/"
 cp -r plugins tasks agents leaderboard "$bundle/"
 cp -f bazel-bin/plugins/common/hip/hip_judge bazel-bin/plugins/common/hip/hip_runner bazel-bin/plugins/common/hip/hip_rtc_build "$bundle/plugins/common/hip/"
-cp -f bazel-bin/plugins/common/python/libarena_launches.so "$bundle/plugins/common/python/"
+cp -f bazel-bin/plugins/common/python/libarena_launches.so bazel-bin/plugins/common/python/libarena_native_guard.so \
+  "$bundle/plugins/common/python/"
 # Candidates run sandboxed: the GPU machine has no bubblewrap package, but
 # Debian's binary runs there (the scripts point ARENA_BWRAP at it).
 mkdir -p "$bundle/bin" "$bundle/tests/adversarial"

@@ -108,6 +108,11 @@ def _wait_stopped(pids, limit_s=0.2):
                 time.sleep(0.0001)
 
 
+# The exit status of a runner its native-code guard ended (native_guard.cc):
+# the subject's process loaded a library from outside the installation.
+NATIVE_GUARD_STATUS = 86
+
+
 class SubjectFailure(Exception):
     """The subject's process failed; the message says how."""
 
@@ -390,11 +395,17 @@ class RunnerClient:
             except ValueError:
                 name = str(sig)
             return f"was killed by signal {sig} ({name})"
+        if code == NATIVE_GUARD_STATUS:
+            return ("was ended by the native-code guard: native code from outside the installation was "
+                    "loaded in its process (its log names the file)")
         return f"exited with status {code}"
 
     def _fail(self, message, protocol=False, timed_out=False):
         """Kills the runner and raises its failure; `protocol`: it broke the
-        protocol (an integrity finding, not an accident)."""
+        protocol (an integrity finding, not an accident), as a runner the
+        native-code guard ended has."""
+        if self.proc is not None and self.proc.poll() == NATIVE_GUARD_STATUS:
+            protocol = True
         log = self.log_tail()
         self._drain_findings()
         findings, self.findings = list(self.findings), []  # reported with this failure, once
