@@ -55,6 +55,7 @@ import _thread
 import builtins
 import functools
 import gc
+import hashlib
 import importlib.machinery
 import importlib.util
 import json
@@ -304,6 +305,29 @@ def _arena_warm_up(x_ptr, n, BLOCK: tl.constexpr):
     offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
     tl.store(x_ptr + offs, tl.load(x_ptr + offs, mask=offs < n) + 1, mask=offs < n)
 """
+
+
+# The prefix of the name that locks the native-code guard (native_guard.cc).
+_NATIVE_LOCK = "arena-native-lock:"
+
+
+def lock_native_code():
+    """Locks the native-code guard (an rtld-audit module of this process's,
+    native_guard.cc) where the judge started the runner with it: from here
+    on, no library loads in the process from outside the installation and
+    the launchers' folder, whoever loads it (C++ code that calls dlopen
+    raises no audit event); one that does ends the process. Called as the
+    subject is loaded, after the runner's own loads. True once locked;
+    False where the judge asked for no guard; RuntimeError where it asked
+    and the guard is not in the process."""
+    if not os.environ.get("NATIVE_GUARD_ROOTS"):
+        return False
+    import ctypes
+    try:
+        ctypes.CDLL(_NATIVE_LOCK + os.environ.get("LD_AUDIT", ""))
+    except OSError as e:
+        raise RuntimeError(f"the native-code guard is not active in the runner ({e})") from None
+    return True
 
 
 def import_file(path, name, execute=lambda run: run()):
@@ -585,6 +609,37 @@ def launcher_building():
     return nvidia, nvidia.make_launcher, build
 
 
+def binaries_of_triton(compiler, utils):
+    """Triton's compile (COMPILER's) and its driver's load_binary (UTILS's),
+    wrapped: compile keeps the digest of each binary Triton's compiler made
+    from a @triton.jit function (an ASTSource), and load_binary the handle
+    of each function it loaded from one of those binaries. Returns the two
+    wrappers and that set of handles: the only kernels the subject may
+    launch as its own. A binary of the subject's own (PTX by hand, a
+    library's kernel image) loaded through load_binary and put in a
+    compiled kernel, or a compiled kernel's binary changed before it was
+    loaded, gives a handle outside it."""
+    made, loaded = set(), set()
+
+    def compile(src, *args, _arena_compile=(compiler.compile, compiler.ASTSource, made, hashlib.sha256, type,
+                                            bytes, getattr), **kwargs):
+        original, source_class, made, sha256, type, bytes, getattr = _arena_compile
+        kernel = original(src, *args, **kwargs)
+        binary = getattr(kernel, "kernel", None)
+        if type(src) is source_class and type(binary) is bytes:
+            made.add(sha256(binary).digest())
+        return kernel
+
+    def load_binary(name, binary, *args, _arena_load=(utils.load_binary, made, loaded, hashlib.sha256, type,
+                                                      bytes), **kwargs):
+        original, made, loaded, sha256, type, bytes = _arena_load
+        result = original(name, binary, *args, **kwargs)
+        if type(binary) is bytes and sha256(binary).digest() in made:
+            loaded.add(result[1])
+        return result
+    return compile, load_binary, loaded
+
+
 def ptxas_programs():
     """The files of the assemblers Triton's compiler starts (ptxas), as
     resolved now: the only programs the subject's process may start."""
@@ -713,6 +768,20 @@ def main():
             nvidia.compile_module_from_src = launcher_module(builder, nvidia.CudaLauncher.__init__.__code__,
                                                           load_launcher)
         toolchain_programs = ptxas_programs()
+        # Kernels the subject may launch as its own: those Triton compiled
+        # here from @triton.jit functions (binaries_of_triton); the modules
+        # and the driver's utilities that hold the wrappers are sealed.
+        import triton
+        import triton.compiler as triton_compiler_package
+        import triton.compiler.compiler as triton_compiler
+        utils = driver.active.utils
+        compile_wrapper, load_wrapper, own_functions = binaries_of_triton(triton_compiler, utils)
+        for owner in (triton_compiler, triton_compiler_package, triton):
+            if getattr(owner, "compile", None) is triton_compiler.compile:
+                owner.compile = compile_wrapper
+        triton_compiler.compile = compile_wrapper
+        utils.load_binary = load_wrapper
+        triton_sealed = [triton_compiler, triton_compiler_package, utils]
         MappedBuffer.prepare()
         chains = GraphChain()
         warm_up_triton(torch)
@@ -720,6 +789,7 @@ def main():
     else:
         chains = None
         observer = LaunchObserver.start(None)
+        own_functions, triton_sealed = None, []  # the interpreter loads no binary
 
         def synchronize():
             return None
@@ -852,10 +922,11 @@ def main():
         original = cls.run
 
         def counted(self, *args, _arena_launch=(original, state, main_thread, threading.get_ident, work_between,
-                                                hook_set, finding, getattr, int, isinstance, RuntimeError),
+                                                hook_set, finding, own_functions, getattr, int, isinstance,
+                                                RuntimeError),
                     **kwargs):
-            (original, state, main_thread, ident, work_between, hook_set, finding, getattr, int, isinstance,
-             RuntimeError) = _arena_launch
+            (original, state, main_thread, ident, work_between, hook_set, finding, own_functions, getattr, int,
+             isinstance, RuntimeError) = _arena_launch
             hooked = hook_set(self)
             if hooked:
                 finding(f"tampering: {hooked} was set: Triton's hooks and knobs are the arena's (a hook is "
@@ -873,6 +944,11 @@ def main():
             # launched), which names do not tell apart from a library's.
             function = getattr(kernel, "function", None)
             if not kwargs.get("warmup") and isinstance(function, int) and function:
+                if own_functions is not None and function not in own_functions:
+                    finding("tampering: launching GPU code that Triton did not compile from the subject's "
+                            "@triton.jit functions (a binary Triton did not compile, loaded by hand) is not "
+                            "allowed in a subject's code")
+                    raise RuntimeError("the arena does not allow launching a binary Triton did not compile")
                 state["handles"].add(function)
             return kernel
         cls.run = counted
@@ -1723,7 +1799,7 @@ def main():
               _thread, threading, _posixsubprocess, _imp, builtins, sys.modules[__name__],
               torch.cuda.Event, torch.cuda.Stream, torch.cuda.CUDAGraph, torch.cuda.graphs,
               python_dispatch, TorchDispatchMode, LibraryGuard, MappedBuffer,
-              LaunchObserver, observer] + launch_classes
+              LaunchObserver, observer] + launch_classes + triton_sealed
     seal = tuple((obj, types.MappingProxyType(dict(vars(obj)))) for obj in sealed)
     # ... and the classes among them frozen, as the interpreter freezes its
     # own: a method replaced and put back within one of the subject's calls
@@ -1963,6 +2039,7 @@ def main():
         if not os.path.isfile(path):
             raise RuntimeError(f"{file_name} is missing")
         sys.path.insert(0, workspace)
+        state["native_guard"] = lock_native_code()
         state["loaded"] = True
         module = import_file(path, "subject_" + file_name[:-3].replace("/", "_"), run_subject)
         fn = getattr(module, func, None)

@@ -168,7 +168,7 @@ class RunnerOwnStateTest(unittest.TestCase):
             # module level: as the runner starts or loads the subject
             "<module>", "main", "closures_reachable", "freeze_class", "freeze_classes", "LaunchObserver",
             "LaunchObserver.start", "LaunchObserver.key", "LaunchObserver.take", "import_file",
-            "warm_up_triton", "seed_cache", "launcher_building", "ptxas_programs",
+            "warm_up_triton", "seed_cache", "lock_native_code", "launcher_building", "ptxas_programs", "binaries_of_triton",
             # the launcher builder: it starts with the runner, and serves in a
             # process of its own, where no code of the subject's runs
             "LauncherBuilder", "LauncherBuilder.__init__", "LauncherBuilder.start", "LauncherBuilder._serve",
@@ -316,6 +316,52 @@ PyMODINIT_FUNC PyInit___triton_launcher(void) { return PyModule_Create(&module);
                                                        [{"swizzle": 128, "fp4_padded": False}]),
                          b'{"signature": [["*fp32", "i1"], "tensordesc<fp16[64, 64]>"], '
                          b'"tensordesc_meta": [{"swizzle": 128, "fp4_padded": false}]}')
+
+
+class BinariesOfTritonTest(unittest.TestCase):
+    """The kernels a subject may launch as its own: functions loaded from
+    binaries Triton's compile made from an ASTSource (Triton's own classes
+    stand in here: the GPU runs the real ones)."""
+
+    def test_only_what_the_compiler_made_from_a_jit_function_counts(self):
+        import arena_runner
+
+        class ASTSource:
+            pass
+
+        class IRSource:
+            pass
+
+        class Kernel:
+            def __init__(self, binary):
+                self.kernel = binary
+
+        made = {"ast": b"cubin of a jit function", "ir": b"cubin of hand-written IR"}
+        compiler = types.SimpleNamespace(
+            ASTSource=ASTSource,
+            compile=lambda src, **_: Kernel(made["ast"] if isinstance(src, ASTSource) else made["ir"]))
+        handles = iter(range(100, 200))
+        utils = types.SimpleNamespace(load_binary=lambda name, binary, shared, device: (1, next(handles), 0, 0, 1024))
+        compile, load_binary, own = arena_runner.binaries_of_triton(compiler, utils)
+
+        ast_kernel = compile(ASTSource(), target=None)
+        ir_kernel = compile(IRSource())
+        self.assertIsInstance(ast_kernel, Kernel)
+        first = load_binary("k", ast_kernel.kernel, 0, 0)[1]
+        self.assertEqual(own, {first})
+        # Compiled from IR text, not a jit function: not the subject's.
+        self.assertNotIn(load_binary("ir", ir_kernel.kernel, 0, 0)[1], own)
+        # A binary of its own, or the compiler's bytes changed by one.
+        self.assertNotIn(load_binary("own", b"PTX by hand", 0, 0)[1], own)
+        self.assertNotIn(load_binary("k", ast_kernel.kernel[:-1] + b"!", 0, 0)[1], own)
+        # Bytes alike in a type of its own (equal, hashed as it says) are not bytes.
+
+        class Bytes(bytes):
+            pass
+        self.assertNotIn(load_binary("k", Bytes(ast_kernel.kernel), 0, 0)[1], own)
+        # The same binary loaded again (another process's cache, say) counts.
+        again = load_binary("k", bytes(ast_kernel.kernel), 0, 0)[1]
+        self.assertEqual(own, {first, again})
 
 
 class SeedCacheTest(unittest.TestCase):
