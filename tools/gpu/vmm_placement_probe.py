@@ -1,0 +1,159 @@
+"""Does the memory a runner is lent, or the runner's process, move a
+memory-bound kernel's time? (Two processes, as the arena's Triton judge
+times two subjects.)
+
+A versus A on softmax_rows 8192x8192 (the task's own three-sweep kernel,
+fp16) has a tight per-run offset, 0.97 to 1.13, that changes from run to
+run. tools/gpu/placement_probe.py found none between buffers torch
+allocates in one process. Here the memory is lent as the judge lends it:
+allocated with cuMemCreate in this process (the judge's part), exported as
+file descriptors and mapped in two child processes (the runners' part),
+each timing rounds of SETS calls on its own slab (CUDA events), in turns.
+
+Epochs: each starts two fresh processes, P and Q. In "A|B" P maps slab A
+and Q slab B; in "B|A" the other way round, and so on. A ratio P/Q that
+follows the slabs (flips sign when they swap) is the memory's placement;
+one that changes between fresh pairs whatever they map is the process's.
+ALIGN: the address the runners reserve for the mapping is aligned to 0
+(the driver's choice, as CudaVmm does) or to that many bytes.
+
+    python3 tools/gpu/vmm_placement_probe.py [EPOCHS] [ROUNDS] [ALIGN...]
+
+Prints a table (markdown) last.
+"""
+
+import ctypes
+import os
+import statistics
+import subprocess
+import sys
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "..", "..", "plugins", "common", "python"))
+
+ROWS, COLS, SETS = 8192, 8192, 23
+SET_BYTES = ROWS * COLS * 2  # fp16
+SLAB_BYTES = 2 * SETS * SET_BYTES  # every set's input, then every set's output
+
+
+def child(fd, size, align):
+    import torch
+    import triton
+    import triton.language as tl
+    from arena_buffers import CudaVmm, _CudaArray
+
+    @triton.jit
+    def softmax(x_ptr, y_ptr, cols, BLOCK: tl.constexpr):
+        row = tl.program_id(0)
+        x_row = x_ptr + row * cols
+        y_row = y_ptr + row * cols
+        m_acc = tl.full([BLOCK], float("-inf"), dtype=tl.float32)
+        for start in range(0, cols, BLOCK):
+            offs = start + tl.arange(0, BLOCK)
+            x = tl.load(x_row + offs, mask=offs < cols, other=float("-inf")).to(tl.float32)
+            m_acc = tl.maximum(m_acc, x)
+        m = tl.max(m_acc, axis=0)
+        s_acc = tl.zeros([BLOCK], dtype=tl.float32)
+        for start in range(0, cols, BLOCK):
+            offs = start + tl.arange(0, BLOCK)
+            x = tl.load(x_row + offs, mask=offs < cols, other=float("-inf")).to(tl.float32)
+            s_acc += tl.exp(x - m)
+        inv = 1.0 / tl.sum(s_acc, axis=0)
+        for start in range(0, cols, BLOCK):
+            offs = start + tl.arange(0, BLOCK)
+            mask = offs < cols
+            x = tl.load(x_row + offs, mask=mask, other=float("-inf")).to(tl.float32)
+            tl.store(y_row + offs, (tl.exp(x - m) * inv).to(tl.float16), mask=mask)
+
+    torch.cuda.init()
+    torch.zeros(1, device="cuda")
+    vmm = CudaVmm(0)
+    handle = ctypes.c_uint64()
+    vmm._check("cuMemImportFromShareableHandle", ctypes.byref(handle), ctypes.c_void_p(fd),
+               ctypes.c_int(vmm._POSIX_FD))
+    ptr = ctypes.c_uint64()
+    vmm._check("cuMemAddressReserve", ctypes.byref(ptr), ctypes.c_size_t(size), ctypes.c_size_t(align),
+               ctypes.c_uint64(0), ctypes.c_uint64(0))
+    vmm._check("cuMemMap", ptr, ctypes.c_size_t(size), ctypes.c_size_t(0), ctypes.c_uint64(handle.value),
+               ctypes.c_uint64(0))
+    vmm._check("cuMemSetAccess", ptr, ctypes.c_size_t(size), ctypes.byref(vmm.access), ctypes.c_size_t(1))
+    whole = torch.as_tensor(_CudaArray(ptr.value, size), device="cuda")
+    views = whole[:SLAB_BYTES].view(torch.float16).view(2, SETS, ROWS, COLS)
+    xs, ys = views[0], views[1]
+    softmax[(ROWS,)](xs[0], ys[0], COLS, BLOCK=256, num_warps=4)
+    torch.cuda.synchronize()
+    start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+    print(f"ready {ptr.value:#x}", flush=True)
+    for line in sys.stdin:
+        if line.strip() != "round":
+            break
+        start.record()
+        for k in range(SETS):
+            softmax[(ROWS,)](xs[k], ys[k], COLS, BLOCK=256, num_warps=4)
+        end.record()
+        end.synchronize()
+        print(f"{start.elapsed_time(end) * 1000.0 / SETS:.3f}", flush=True)
+
+
+def main():
+    if len(sys.argv) > 1 and sys.argv[1] == "--child":
+        child(int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4]))
+        return
+    epochs = int(sys.argv[1]) if len(sys.argv) > 1 else 4
+    rounds = int(sys.argv[2]) if len(sys.argv) > 2 else 30
+    aligns = [int(a) for a in sys.argv[3:]] or [0]
+    import torch
+    from arena_buffers import CudaVmm, _CudaArray
+    torch.cuda.init()
+    torch.zeros(1, device="cuda")
+    vmm = CudaVmm(0)
+    slabs = {}
+    for name in ("A", "B"):
+        handle, size, ptr = vmm.create(SLAB_BYTES)
+        t = torch.as_tensor(_CudaArray(ptr, size), device="cuda")
+        t[:SLAB_BYTES // 2].view(torch.float16).normal_(0, 2)
+        slabs[name] = (handle, size, ptr)
+    torch.cuda.synchronize()
+    print(f"date: {time.strftime('%Y-%m-%dT%H:%M:%SZ', time.gmtime())}")
+    print(f"device: {torch.cuda.get_device_name()}; torch {torch.__version__}")
+    print(f"slabs: A at {slabs['A'][2]:#x}, B at {slabs['B'][2]:#x}, {slabs['A'][1] >> 20} MiB each", flush=True)
+    rows = []
+    for align in aligns:
+        for n in range(epochs):
+            order = ("A", "B") if n % 2 == 0 else ("B", "A")
+            procs = []
+            for name in order:
+                handle, size, _ = slabs[name]
+                fd = vmm.export(handle)
+                p = subprocess.Popen([sys.executable, os.path.abspath(__file__), "--child", str(fd), str(size),
+                                      str(align)], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
+                                     pass_fds=(fd,))
+                os.close(fd)
+                procs.append(p)
+            where = [p.stdout.readline().split()[-1] for p in procs]
+            times = ([], [])
+            for r in range(rounds + 1):
+                for i in ((0, 1) if r % 2 == 0 else (1, 0)):
+                    procs[i].stdin.write("round\n")
+                    procs[i].stdin.flush()
+                    us = float(procs[i].stdout.readline())
+                    if r > 0:
+                        times[i].append(us)
+            for p in procs:
+                p.stdin.close()
+                p.wait()
+            ratios = [a / b for a, b in zip(*times)]
+            rows.append((align, n + 1, "|".join(order), where, statistics.median(times[0]),
+                         statistics.median(times[1]), statistics.median(ratios), min(ratios), max(ratios)))
+            print(rows[-1], flush=True)
+    print()
+    print("| align | epoch | P's slab, Q's | P us | Q us | median P/Q | min | max | mapped at (P, Q) |")
+    print("|---:|---:|---|---:|---:|---:|---:|---:|---|")
+    for align, n, order, where, a, b, r, lo, hi in rows:
+        print(f"| {align} | {n} | {order} | {a:.1f} | {b:.1f} | {r:.3f} | {lo:.3f} | {hi:.3f} | "
+              f"{where[0]}, {where[1]} |")
+
+
+if __name__ == "__main__":
+    main()
