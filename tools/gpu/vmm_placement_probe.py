@@ -11,13 +11,17 @@ file descriptors and mapped in two child processes (the runners' part),
 each timing rounds of SETS calls on its own slab (CUDA events), in turns.
 
 Epochs: each starts two fresh processes, P and Q. In "A|B" P maps slab A
-and Q slab B; in "B|A" the other way round, and so on. A ratio P/Q that
+and Q slab B; in "B|A" the other way round, and so on; a last one, "A|A",
+maps slab A in both. A ratio P/Q that
 follows the slabs (flips sign when they swap) is the memory's placement;
 one that changes between fresh pairs whatever they map is the process's.
 ALIGN: the address the runners reserve for the mapping is aligned to 0
-(the driver's choice, as CudaVmm does) or to that many bytes.
+(the driver's choice, as CudaVmm does) or to that many bytes. CHUNK
+(--chunk=BYTES): each slab is made of allocations of that size, made in
+turns for A and B (so that the two slabs' memory is interleaved) and
+mapped one after the other at one address; 0, one allocation per slab.
 
-    python3 tools/gpu/vmm_placement_probe.py [EPOCHS] [ROUNDS] [ALIGN...]
+    python3 tools/gpu/vmm_placement_probe.py [--chunk=BYTES] [EPOCHS] [ROUNDS] [ALIGN...]
 
 Prints a table (markdown) last.
 """
@@ -37,7 +41,7 @@ SET_BYTES = ROWS * COLS * 2  # fp16
 SLAB_BYTES = 2 * SETS * SET_BYTES  # every set's input, then every set's output
 
 
-def child(fd, size, align):
+def child(fds, chunk, size, align):
     import torch
     import triton
     import triton.language as tl
@@ -69,14 +73,15 @@ def child(fd, size, align):
     torch.cuda.init()
     torch.zeros(1, device="cuda")
     vmm = CudaVmm(0)
-    handle = ctypes.c_uint64()
-    vmm._check("cuMemImportFromShareableHandle", ctypes.byref(handle), ctypes.c_void_p(fd),
-               ctypes.c_int(vmm._POSIX_FD))
     ptr = ctypes.c_uint64()
     vmm._check("cuMemAddressReserve", ctypes.byref(ptr), ctypes.c_size_t(size), ctypes.c_size_t(align),
                ctypes.c_uint64(0), ctypes.c_uint64(0))
-    vmm._check("cuMemMap", ptr, ctypes.c_size_t(size), ctypes.c_size_t(0), ctypes.c_uint64(handle.value),
-               ctypes.c_uint64(0))
+    for i, fd in enumerate(fds):
+        handle = ctypes.c_uint64()
+        vmm._check("cuMemImportFromShareableHandle", ctypes.byref(handle), ctypes.c_void_p(fd),
+                   ctypes.c_int(vmm._POSIX_FD))
+        vmm._check("cuMemMap", ctypes.c_uint64(ptr.value + i * chunk), ctypes.c_size_t(chunk), ctypes.c_size_t(0),
+                   ctypes.c_uint64(handle.value), ctypes.c_uint64(0))
     vmm._check("cuMemSetAccess", ptr, ctypes.c_size_t(size), ctypes.byref(vmm.access), ctypes.c_size_t(1))
     whole = torch.as_tensor(_CudaArray(ptr.value, size), device="cuda")
     views = whole[:SLAB_BYTES].view(torch.float16).view(2, SETS, ROWS, COLS)
@@ -98,38 +103,45 @@ def child(fd, size, align):
 
 def main():
     if len(sys.argv) > 1 and sys.argv[1] == "--child":
-        child(int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4]))
+        child([int(f) for f in sys.argv[2].split(",")], int(sys.argv[3]), int(sys.argv[4]), int(sys.argv[5]))
         return
-    epochs = int(sys.argv[1]) if len(sys.argv) > 1 else 4
-    rounds = int(sys.argv[2]) if len(sys.argv) > 2 else 30
-    aligns = [int(a) for a in sys.argv[3:]] or [0]
+    args = [a for a in sys.argv[1:] if not a.startswith("--chunk=")]
+    chunk = int(next((a.split("=", 1)[1] for a in sys.argv[1:] if a.startswith("--chunk=")), "0"))
+    epochs = int(args[0]) if len(args) > 0 else 4
+    rounds = int(args[1]) if len(args) > 1 else 30
+    aligns = [int(a) for a in args[2:]] or [0]
     import torch
     from arena_buffers import CudaVmm, _CudaArray
     torch.cuda.init()
     torch.zeros(1, device="cuda")
     vmm = CudaVmm(0)
-    slabs = {}
-    for name in ("A", "B"):
-        handle, size, ptr = vmm.create(SLAB_BYTES)
-        t = torch.as_tensor(_CudaArray(ptr, size), device="cuda")
-        t[:SLAB_BYTES // 2].view(torch.float16).normal_(0, 2)
-        slabs[name] = (handle, size, ptr)
+    slabs = {"A": [], "B": []}  # (handle, size, address) of each allocation, in mapping order
+    pieces = 1 if chunk <= 0 else -(-SLAB_BYTES // chunk)
+    for _ in range(pieces):
+        for name in ("A", "B"):
+            handle, size, ptr = vmm.create(SLAB_BYTES if chunk <= 0 else chunk)
+            t = torch.as_tensor(_CudaArray(ptr, size), device="cuda")
+            t.view(torch.float16).normal_(0, 2)
+            slabs[name].append((handle, size, ptr))
     torch.cuda.synchronize()
     print(f"date: {time.strftime('%Y-%m-%dT%H:%M:%SZ', time.gmtime())}")
     print(f"device: {torch.cuda.get_device_name()}; torch {torch.__version__}")
-    print(f"slabs: A at {slabs['A'][2]:#x}, B at {slabs['B'][2]:#x}, {slabs['A'][1] >> 20} MiB each", flush=True)
+    print(f"slabs: {pieces} allocation(s) of {slabs['A'][0][1] >> 20} MiB each, A's first at "
+          f"{slabs['A'][0][2]:#x}, B's at {slabs['B'][0][2]:#x}", flush=True)
     rows = []
     for align in aligns:
-        for n in range(epochs):
-            order = ("A", "B") if n % 2 == 0 else ("B", "A")
+        # The last epoch maps one slab in both: the processes alone.
+        for n in range(epochs + 1):
+            order = ("A", "A") if n == epochs else ("A", "B") if n % 2 == 0 else ("B", "A")
             procs = []
             for name in order:
-                handle, size, _ = slabs[name]
-                fd = vmm.export(handle)
-                p = subprocess.Popen([sys.executable, os.path.abspath(__file__), "--child", str(fd), str(size),
-                                      str(align)], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
-                                     pass_fds=(fd,))
-                os.close(fd)
+                fds = [vmm.export(handle) for handle, _, _ in slabs[name]]
+                piece = slabs[name][0][1]
+                p = subprocess.Popen([sys.executable, os.path.abspath(__file__), "--child", ",".join(map(str, fds)),
+                                      str(piece), str(piece * len(fds)), str(align)],
+                                     stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, pass_fds=fds)
+                for fd in fds:
+                    os.close(fd)
                 procs.append(p)
             where = [p.stdout.readline().split()[-1] for p in procs]
             times = ([], [])
@@ -148,6 +160,7 @@ def main():
                          statistics.median(times[1]), statistics.median(ratios), min(ratios), max(ratios)))
             print(rows[-1], flush=True)
     print()
+    print(f"chunk: {chunk or 'one allocation per slab'}")
     print("| align | epoch | P's slab, Q's | P us | Q us | median P/Q | min | max | mapped at (P, Q) |")
     print("|---:|---:|---|---:|---:|---:|---:|---:|---|")
     for align, n, order, where, a, b, r, lo, hi in rows:

@@ -622,19 +622,21 @@ def binaries_of_triton(compiler, utils):
     made, loaded = set(), set()
 
     def compile(src, *args, _arena_compile=(compiler.compile, compiler.ASTSource, made, hashlib.sha256, type,
-                                            bytes, getattr), **kwargs):
-        original, source_class, made, sha256, type, bytes, getattr = _arena_compile
+                                            bytes, getattr, isinstance), **kwargs):
+        original, source_class, made, sha256, type, bytes, getattr, isinstance = _arena_compile
         kernel = original(src, *args, **kwargs)
         binary = getattr(kernel, "kernel", None)
-        if type(src) is source_class and type(binary) is bytes:
+        if type(src) is source_class and isinstance(binary, bytes):
             made.add(sha256(binary).digest())
         return kernel
 
-    def load_binary(name, binary, *args, _arena_load=(utils.load_binary, made, loaded, hashlib.sha256, type,
-                                                      bytes), **kwargs):
-        original, made, loaded, sha256, type, bytes = _arena_load
+    def load_binary(name, binary, *args, _arena_load=(utils.load_binary, made, loaded, hashlib.sha256, bytes,
+                                                      isinstance), **kwargs):
+        # (Digests through the buffer, which is what the loader reads; of
+        # an immutable one alone: no thread can change it in between.)
+        original, made, loaded, sha256, bytes, isinstance = _arena_load
         result = original(name, binary, *args, **kwargs)
-        if type(binary) is bytes and sha256(binary).digest() in made:
+        if isinstance(binary, bytes) and sha256(binary).digest() in made:
             loaded.add(result[1])
         return result
     return compile, load_binary, loaded
@@ -771,17 +773,24 @@ def main():
         # Kernels the subject may launch as its own: those Triton compiled
         # here from @triton.jit functions (binaries_of_triton); the modules
         # and the driver's utilities that hold the wrappers are sealed.
-        import triton
-        import triton.compiler as triton_compiler_package
         import triton.compiler.compiler as triton_compiler
         utils = driver.active.utils
+        original_compile, original_load = triton_compiler.compile, utils.load_binary
         compile_wrapper, load_wrapper, own_functions = binaries_of_triton(triton_compiler, utils)
-        for owner in (triton_compiler, triton_compiler_package, triton):
-            if getattr(owner, "compile", None) is triton_compiler.compile:
-                owner.compile = compile_wrapper
-        triton_compiler.compile = compile_wrapper
+        # Wherever a module holds Triton's compile under that name (the
+        # package, triton's top, a module that imported it by name), and
+        # load_binary where the driver's utilities take it from (their
+        # native module: a new instance of theirs reads it there).
+        triton_sealed = [utils]
+        for module in list(sys.modules.values()):
+            if isinstance(module, types.ModuleType) and vars(module).get("compile") is original_compile:
+                module.compile = compile_wrapper
+                triton_sealed.append(module)
         utils.load_binary = load_wrapper
-        triton_sealed = [triton_compiler, triton_compiler_package, utils]
+        native_utils = getattr(original_load, "__self__", None)
+        if isinstance(native_utils, types.ModuleType) and vars(native_utils).get("load_binary") is original_load:
+            native_utils.load_binary = load_wrapper
+            triton_sealed.append(native_utils)
         MappedBuffer.prepare()
         chains = GraphChain()
         warm_up_triton(torch)
