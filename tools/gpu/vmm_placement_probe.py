@@ -18,10 +18,11 @@ one that changes between fresh pairs whatever they map is the process's.
 ALIGN: the address the runners reserve for the mapping is aligned to 0
 (the driver's choice, as CudaVmm does) or to that many bytes. CHUNK
 (--chunk=BYTES): each slab is made of allocations of that size, made in
-turns for A and B (so that the two slabs' memory is interleaved) and
-mapped one after the other at one address; 0, one allocation per slab.
+turns for A and B (so that the two slabs' memory is interleaved; with
+--separate, all of A's first) and mapped one after the other at one
+address; 0, one allocation per slab.
 
-    python3 tools/gpu/vmm_placement_probe.py [--chunk=BYTES] [EPOCHS] [ROUNDS] [ALIGN...]
+    python3 tools/gpu/vmm_placement_probe.py [--chunk=BYTES [--separate]] [EPOCHS] [ROUNDS] [ALIGN...]
 
 Prints a table (markdown) last.
 """
@@ -36,39 +37,23 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "..", "plugins", "common", "python"))
 
+TASK_KERNEL = os.path.join(HERE, "..", "..", "tasks", "triton2triton", "softmax", "softmax_rows", "kernel.py")
 ROWS, COLS, SETS = 8192, 8192, 23
 SET_BYTES = ROWS * COLS * 2  # fp16
 SLAB_BYTES = 2 * SETS * SET_BYTES  # every set's input, then every set's output
 
 
 def child(fds, chunk, size, align):
+    import importlib.util
     import torch
-    import triton
-    import triton.language as tl
     from arena_buffers import CudaVmm, _CudaArray
+    # The task's own baseline kernel.
+    spec = importlib.util.spec_from_file_location("softmax_rows_kernel", TASK_KERNEL)
+    task = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(task)
 
-    @triton.jit
-    def softmax(x_ptr, y_ptr, cols, BLOCK: tl.constexpr):
-        row = tl.program_id(0)
-        x_row = x_ptr + row * cols
-        y_row = y_ptr + row * cols
-        m_acc = tl.full([BLOCK], float("-inf"), dtype=tl.float32)
-        for start in range(0, cols, BLOCK):
-            offs = start + tl.arange(0, BLOCK)
-            x = tl.load(x_row + offs, mask=offs < cols, other=float("-inf")).to(tl.float32)
-            m_acc = tl.maximum(m_acc, x)
-        m = tl.max(m_acc, axis=0)
-        s_acc = tl.zeros([BLOCK], dtype=tl.float32)
-        for start in range(0, cols, BLOCK):
-            offs = start + tl.arange(0, BLOCK)
-            x = tl.load(x_row + offs, mask=offs < cols, other=float("-inf")).to(tl.float32)
-            s_acc += tl.exp(x - m)
-        inv = 1.0 / tl.sum(s_acc, axis=0)
-        for start in range(0, cols, BLOCK):
-            offs = start + tl.arange(0, BLOCK)
-            mask = offs < cols
-            x = tl.load(x_row + offs, mask=mask, other=float("-inf")).to(tl.float32)
-            tl.store(y_row + offs, (tl.exp(x - m) * inv).to(tl.float16), mask=mask)
+    def softmax(x, y):
+        task._softmax_kernel[(ROWS,)](x, y, COLS, BLOCK=task.BLOCK_N, num_warps=task.NUM_WARPS)
 
     torch.cuda.init()
     torch.zeros(1, device="cuda")
@@ -86,7 +71,7 @@ def child(fds, chunk, size, align):
     whole = torch.as_tensor(_CudaArray(ptr.value, size), device="cuda")
     views = whole[:SLAB_BYTES].view(torch.float16).view(2, SETS, ROWS, COLS)
     xs, ys = views[0], views[1]
-    softmax[(ROWS,)](xs[0], ys[0], COLS, BLOCK=256, num_warps=4)
+    softmax(xs[0], ys[0])
     torch.cuda.synchronize()
     start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
     print(f"ready {ptr.value:#x}", flush=True)
@@ -95,7 +80,7 @@ def child(fds, chunk, size, align):
             break
         start.record()
         for k in range(SETS):
-            softmax[(ROWS,)](xs[k], ys[k], COLS, BLOCK=256, num_warps=4)
+            softmax(xs[k], ys[k])
         end.record()
         end.synchronize()
         print(f"{start.elapsed_time(end) * 1000.0 / SETS:.3f}", flush=True)
@@ -105,7 +90,8 @@ def main():
     if len(sys.argv) > 1 and sys.argv[1] == "--child":
         child([int(f) for f in sys.argv[2].split(",")], int(sys.argv[3]), int(sys.argv[4]), int(sys.argv[5]))
         return
-    args = [a for a in sys.argv[1:] if not a.startswith("--chunk=")]
+    args = [a for a in sys.argv[1:] if not a.startswith("--chunk=") and a != "--separate"]
+    separate = "--separate" in sys.argv[1:]
     chunk = int(next((a.split("=", 1)[1] for a in sys.argv[1:] if a.startswith("--chunk=")), "0"))
     epochs = int(args[0]) if len(args) > 0 else 4
     rounds = int(args[1]) if len(args) > 1 else 30
@@ -117,12 +103,14 @@ def main():
     vmm = CudaVmm(0)
     slabs = {"A": [], "B": []}  # (handle, size, address) of each allocation, in mapping order
     pieces = 1 if chunk <= 0 else -(-SLAB_BYTES // chunk)
-    for _ in range(pieces):
-        for name in ("A", "B"):
-            handle, size, ptr = vmm.create(SLAB_BYTES if chunk <= 0 else chunk)
-            t = torch.as_tensor(_CudaArray(ptr, size), device="cuda")
-            t.view(torch.float16).normal_(0, 2)
-            slabs[name].append((handle, size, ptr))
+    # In turns (interleaved), or all of A's first (--separate).
+    order = [name for name in ("A", "B") for _ in range(pieces)] if separate else \
+        [name for _ in range(pieces) for name in ("A", "B")]
+    for name in order:
+        handle, size, ptr = vmm.create(SLAB_BYTES if chunk <= 0 else chunk)
+        t = torch.as_tensor(_CudaArray(ptr, size), device="cuda")
+        t.view(torch.float16).normal_(0, 2)
+        slabs[name].append((handle, size, ptr))
     torch.cuda.synchronize()
     print(f"date: {time.strftime('%Y-%m-%dT%H:%M:%SZ', time.gmtime())}")
     print(f"device: {torch.cuda.get_device_name()}; torch {torch.__version__}")
@@ -160,7 +148,7 @@ def main():
                          statistics.median(times[1]), statistics.median(ratios), min(ratios), max(ratios)))
             print(rows[-1], flush=True)
     print()
-    print(f"chunk: {chunk or 'one allocation per slab'}")
+    print(f"chunk: {chunk or 'one allocation per slab'}{', separate' if separate and chunk else ''}")
     print("| align | epoch | P's slab, Q's | P us | Q us | median P/Q | min | max | mapped at (P, Q) |")
     print("|---:|---:|---|---:|---:|---:|---:|---:|---|")
     for align, n, order, where, a, b, r, lo, hi in rows:
