@@ -107,10 +107,10 @@ def main():
     order = [name for name in ("A", "B") for _ in range(pieces)] if separate else \
         [name for _ in range(pieces) for name in ("A", "B")]
     for name in order:
-        handle, size, ptr = vmm.create(SLAB_BYTES if chunk <= 0 else chunk)
+        handles, size, ptr = vmm.create(SLAB_BYTES if chunk <= 0 else chunk)
         t = torch.as_tensor(_CudaArray(ptr, size), device="cuda")
         t.view(torch.float16).normal_(0, 2)
-        slabs[name].append((handle, size, ptr))
+        slabs[name].append((handles[0], size, ptr))
     torch.cuda.synchronize()
     print(f"date: {time.strftime('%Y-%m-%dT%H:%M:%SZ', time.gmtime())}")
     print(f"device: {torch.cuda.get_device_name()}; torch {torch.__version__}")

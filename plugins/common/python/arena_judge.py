@@ -108,6 +108,10 @@ def _wait_stopped(pids, limit_s=0.2):
                 time.sleep(0.0001)
 
 
+# The most descriptors one message to a runner carries (its receive takes
+# as many: arena_runner's _FDS_PER_MESSAGE).
+FDS_PER_MESSAGE = 64
+
 # The exit status of a runner its native-code guard ended (native_guard.cc):
 # the subject's process loaded a library from outside the installation.
 NATIVE_GUARD_STATUS = 86
@@ -418,8 +422,19 @@ class RunnerClient:
             raise SubjectFailure(f"{self.subject}: runner is not running")
         data = (json.dumps(obj) + "\n").encode()
         try:
+            fds = list(fds)
             if fds:
-                socket.send_fds(self.sock, [data], list(fds))
+                # In batches the runner takes (FDS_PER_MESSAGE a message),
+                # each with a piece of the line (spaces before it, where the
+                # line is shorter than the batches: JSON skips them).
+                batches = [fds[i:i + FDS_PER_MESSAGE] for i in range(0, len(fds), FDS_PER_MESSAGE)]
+                data = b" " * max(0, len(batches) - len(data)) + data
+                step = -(-len(data) // len(batches))
+                for k, batch in enumerate(batches):
+                    piece = data[k * step:(k + 1) * step] if k < len(batches) - 1 else data[k * step:]
+                    sent = socket.send_fds(self.sock, [piece], batch)
+                    if sent < len(piece):
+                        self.sock.sendall(piece[sent:])
             else:
                 self.sock.sendall(data)
         except OSError as e:

@@ -79,7 +79,7 @@ import torch  # noqa: E402
 from torch.utils._python_dispatch import TorchDispatchMode  # noqa: E402
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from arena_buffers import GraphChain, MappedBuffer, pin_descriptor  # noqa: E402
+from arena_buffers import GraphChain, MappedBuffer, pin_descriptor, raise_open_files_limit  # noqa: E402
 
 _DTYPES = {name: getattr(torch, name) for name in (
     "float16", "bfloat16", "float32", "float64", "int8", "uint8", "int16", "int32", "int64",
@@ -306,6 +306,10 @@ def _arena_warm_up(x_ptr, n, BLOCK: tl.constexpr):
     tl.store(x_ptr + offs, tl.load(x_ptr + offs, mask=offs < n) + 1, mask=offs < n)
 """
 
+
+# The most descriptors one message of the judge's brings (arena_judge sends
+# a bind's in batches of this many).
+_FDS_PER_MESSAGE = 64
 
 # The prefix of the name that locks the native-code guard (native_guard.cc).
 _NATIVE_LOCK = "arena-native-lock:"
@@ -659,6 +663,7 @@ def ptxas_programs():
 
 
 def main():
+    raise_open_files_limit()
     device = "cuda" if "--device=cuda" in sys.argv else "cpu"
     allowed_ops = frozenset()
     workspace = "/workspace"
@@ -2067,8 +2072,12 @@ def main():
         fds = [pending_fds.pop(0) for _ in range(need)]
         buffers = []
         for desc in req["buffers"]:
-            # Every kind of lent memory comes as one descriptor.
-            take = [fds.pop(0)] if fds else []
+            # A memory file comes as one descriptor; device memory as one
+            # for each of its pieces.
+            count = MappedBuffer.descriptors(desc)
+            if count > len(fds):
+                raise RuntimeError("buffer descriptors missing")
+            take, fds[:count] = fds[:count], []
             buffers.append(MappedBuffer.open(desc, take, device))
         for i, spec_set in enumerate(req["sets"]):
             tensors = {}
@@ -2222,7 +2231,7 @@ def main():
     captured_graphs = None  # (see drop_graph)
     while True:
         while b"\n" not in buffer:
-            data, fds, _, _ = recv_fds(sock, 1 << 20, 64)
+            data, fds, _, _ = recv_fds(sock, 1 << 20, _FDS_PER_MESSAGE)
             pending_fds.extend(fds)
             if not data:
                 return

@@ -4,6 +4,7 @@ the subject for a process that dies, hangs or breaks the protocol; a
 runner's cache is seeded without rewriting a file it may have mapped."""
 
 import functools
+import ctypes
 import os
 import sys
 import tempfile
@@ -646,6 +647,92 @@ class LaunchObserverTest(unittest.TestCase):
         self.assertEqual(lib.allowed, [1, 0])
 
 
+class LentPiecesTest(unittest.TestCase):
+    """Device memory in pieces (CudaVmm), against a stand-in for the
+    driver that keeps what it was asked (the GPU runs the real one)."""
+
+    class Driver:
+        def __init__(self, fail=None):
+            self.calls, self.fail, self.next = [], fail, 0x7000
+
+        def __getattr__(self, name):
+            def call(*args):
+                self.calls.append((name, args))
+                if name == self.fail:
+                    return 2
+                if name in ("cuMemCreate", "cuMemImportFromShareableHandle"):
+                    self.next += 1
+                    args[0]._obj.value = self.next
+                elif name == "cuMemAddressReserve":
+                    args[0]._obj.value = 1 << 40
+                elif name == "cuMemGetAllocationGranularity":
+                    args[0]._obj.value = 2 << 20
+                return 0
+            return call
+
+    def vmm(self, driver):
+        import arena_buffers
+        vmm = arena_buffers.CudaVmm.__new__(arena_buffers.CudaVmm)
+        vmm.lib = driver
+        vmm.prop, vmm.access = ctypes.c_int(0), ctypes.c_int(0)
+        vmm.granularity = 2 << 20
+        return vmm
+
+    def calls(self, driver, name):
+        return [args for n, args in driver.calls if n == name]
+
+    def test_a_buffer_is_pieces_mapped_one_after_another(self):
+        driver = self.Driver()
+        vmm = self.vmm(driver)
+        self.assertEqual(vmm.layout(40 << 20, 16 << 20), (16 << 20, 3))
+        self.assertEqual(vmm.layout(40 << 20, 0), (40 << 20, 1))
+        self.assertEqual(vmm.layout(5 << 20, 16 << 20), (6 << 20, 1))  # one piece, the granularity's
+        self.assertEqual(vmm.layout(40 << 20, 3 << 20), (4 << 20, 10))
+        handles, piece, ptr = vmm.create(40 << 20, 16 << 20)
+        self.assertEqual((len(handles), piece, ptr), (3, 16 << 20, 1 << 40))
+        self.assertEqual([a[0].value for a in self.calls(driver, "cuMemMap")],
+                         [ptr, ptr + (16 << 20), ptr + (32 << 20)])
+        self.assertEqual([a[3].value for a in self.calls(driver, "cuMemMap")], handles)
+        self.assertEqual(self.calls(driver, "cuMemSetAccess")[0][1].value, 48 << 20)
+        vmm.release(handles, ptr, piece)
+        self.assertEqual([a[0].value for a in self.calls(driver, "cuMemUnmap")],
+                         [ptr, ptr + (16 << 20), ptr + (32 << 20)])
+        self.assertEqual(sorted(a[0].value for a in self.calls(driver, "cuMemRelease")), sorted(handles))
+
+    def test_subjects_memory_is_made_in_turns(self):
+        # Each subject's pieces alternate with the other's as they are
+        # allocated: each lies in device memory as the other's does.
+        driver = self.Driver()
+        vmm = self.vmm(driver)
+        (first, piece, _), (second, _, _) = vmm.create_together(40 << 20, 16 << 20, 2)
+        self.assertEqual(piece, 16 << 20)
+        self.assertEqual(first, [0x7001, 0x7003, 0x7005])
+        self.assertEqual(second, [0x7002, 0x7004, 0x7006])
+        # Unpieced (the default): one allocation each, as before.
+        (one, whole, _), (other, _, _) = vmm.create_together(40 << 20, 0, 2)
+        self.assertEqual((len(one), len(other), whole), (1, 1, 40 << 20))
+
+    def test_a_failed_map_leaves_nothing_behind(self):
+        driver = self.Driver(fail="cuMemSetAccess")
+        vmm = self.vmm(driver)
+        with self.assertRaises(RuntimeError):
+            vmm.create(40 << 20, 16 << 20)
+        self.assertEqual(len(self.calls(driver, "cuMemUnmap")), 3)
+        self.assertEqual(len(self.calls(driver, "cuMemAddressFree")), 1)
+        self.assertEqual(len(self.calls(driver, "cuMemRelease")), 3)
+
+    def test_a_descriptor_names_how_many_descriptors_come_with_it(self):
+        from arena_buffers import MappedBuffer
+        self.assertEqual(MappedBuffer.descriptors({"kind": "memfd", "nbytes": 10}), 1)
+        self.assertEqual(MappedBuffer.descriptors({"kind": "vmm", "size": 4, "nbytes": 4}), 1)
+        self.assertEqual(MappedBuffer.descriptors({"kind": "vmm", "pieces": 3}), 3)
+        for bad in (0, -1, 1 << 20, "3", 2.0):
+            with self.assertRaises(ValueError):
+                MappedBuffer.descriptors({"kind": "vmm", "pieces": bad})
+        with self.assertRaises(ValueError):
+            MappedBuffer.open({"kind": "vmm", "pieces": 2, "piece": 4, "size": 8, "nbytes": 8}, [5], "cuda")
+
+
 class RunnerClientTest(unittest.TestCase):
     def test_a_runner_is_what_the_kernel_kills_first_when_memory_runs_out(self):
         script = ("import json, socket\ns = socket.socket(fileno=0)\ns.recv(100)\n"
@@ -663,6 +750,39 @@ class RunnerClientTest(unittest.TestCase):
         r = RunnerClient("candidate", [sys.executable, "-c", script], log, pool=None)
         r.start()
         return r
+
+    def test_descriptors_come_in_batches_the_runner_takes(self):
+        # A buffer lent in pieces brings a descriptor a piece: more than
+        # one message carries; the runner, taking 64 a message, gets every
+        # one, in order, with the line whole.
+        script = ("import json, os, socket\ns = socket.socket(fileno=0)\nbuf, fds = b'', []\n"
+                  "while b'\\n' not in buf:\n"
+                  "    data, got, _, _ = socket.recv_fds(s, 1 << 20, 64)\n"
+                  "    buf += data\n    fds += got\n"
+                  "marks = [os.pread(fd, 8, 0).decode() for fd in fds]\n"
+                  "s.sendall((json.dumps({'ok': True, 'said': 0, 'line': json.loads(buf), 'marks': marks}) + "
+                  "'\\n').encode())\ns.recv(100)\n")
+        import arena_judge
+        files = []
+        try:
+            for i in range(150):
+                fd = os.memfd_create(f"piece{i}")
+                os.write(fd, str(i).encode())
+                files.append(fd)
+            r = self.client(script)
+            sent = [os.dup(fd) for fd in files]
+            try:
+                reply = r.request({"op": "bind", "n": 150}, 10, sent)
+            finally:
+                r.stop()
+                for fd in sent:
+                    os.close(fd)
+        finally:
+            for fd in files:
+                os.close(fd)
+        self.assertEqual(reply["line"], {"op": "bind", "n": 150})
+        self.assertEqual(reply["marks"], [str(i) for i in range(150)])
+        self.assertEqual(arena_judge.FDS_PER_MESSAGE, 64)
 
     def test_a_reply_is_one_json_line(self):
         r = self.client("import os, socket\ns = socket.socket(fileno=0)\n"

@@ -133,8 +133,9 @@ class TimingRounds:
                 markers[s] = self._lend(r, {"marker": (torch.int32, [1])}, 1)
             mode = "eager"
             for attempt in range(2):
-                for s, r in runners.items():
-                    lent[s] = self._lend(r, layouts, count)
+                # Both subjects' memory made together: each lies in device
+                # memory as the other's does (BufferPool.allocate_together).
+                lent.update(self._lend_together(runners, layouts, count))
                 phases.lap("lend_s")
                 # Graph replay where both subjects can be captured (launch
                 # overhead out of the round), eager calls for both otherwise.

@@ -73,7 +73,7 @@ from arena_harness import (  # noqa: E402  (first: it sends prints to stderr)
     DEFAULT_TOLERANCES, DTYPES, TaskError, bitwise_equal, compare, evaluate,
     fingerprint, load_module, median, make_reply, trial_seed)
 import arena_harness  # noqa: E402
-from arena_buffers import BufferPool  # noqa: E402
+from arena_buffers import BufferPool, raise_open_files_limit  # noqa: E402
 
 import torch  # noqa: E402
 from judge_rounds import TimingRounds  # noqa: E402
@@ -472,17 +472,40 @@ class Judge(TimingRounds):
         return DEFAULT_TOLERANCES.get(name, (0.0, 0.0))
 
     # -- lent memory ------------------------------------------------------------
-    def _lend(self, runner, layouts, count):
-        """Allocates `count` sets of {name: (dtype, shape)} in runner's pool, one
-        buffer per name holding every set (each set 256-byte aligned). Returns
-        (ids, [{name: tensor}] per set, {name: [count, numel] view of all})."""
+    def _lend_together(self, runners, layouts, count):
+        """_lend for each of RUNNERS (a dict), every buffer's memory allocated
+        in turns with the others' (BufferPool.allocate_together): each
+        subject's lies in device memory as the other's does. A dict of
+        what _lend returns, by the same keys."""
+        pool = next(iter(runners.values())).pool
+        made = {name: pool.allocate_together(slot_bytes(dtype, shape) * count, len(runners))
+                for name, (dtype, shape) in layouts.items()}
+        lent = {}
+        try:
+            for k, (s, r) in enumerate(runners.items()):
+                lent[s] = self._lend(r, layouts, count, [made[name][k] for name in layouts])
+        except BaseException:
+            for k, (s, r) in enumerate(runners.items()):
+                if s in lent:
+                    r.unbind(lent[s][0], self.timeout_s)
+                else:
+                    for name in layouts:
+                        made[name][k].free()
+            raise
+        return lent
+
+    def _lend(self, runner, layouts, count, made=None):
+        """Allocates `count` sets of {name: (dtype, shape)} in runner's pool
+        (or takes MADE, a buffer per name, in order), one buffer per name
+        holding every set (each set 256-byte aligned). Returns (ids,
+        [{name: tensor}] per set, {name: [count, numel] view of all})."""
         buffers, sets, views = [], [{} for _ in range(count)], [{} for _ in range(count)]
         slabs = {}
         for i, (name, (dtype, shape)) in enumerate(layouts.items()):
             numel = math.prod(int(d) for d in shape)
             size = torch.empty((), dtype=dtype).element_size()
             stride = slot_bytes(dtype, shape)
-            buf = runner.pool.allocate(stride * count)
+            buf = made[i] if made is not None else runner.pool.allocate(stride * count)
             buffers.append(buf)
             slabs[name] = buf.view(dtype, [count, stride // size])[:, :numel]
             for k in range(count):
@@ -763,6 +786,7 @@ def serve():
 
 
 if __name__ == "__main__":
+    raise_open_files_limit()
     if len(sys.argv) == 3 and sys.argv[1] == "--selftest":
         sys.exit(selftest(sys.argv[2]))
     serve()
