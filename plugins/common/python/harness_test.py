@@ -784,6 +784,16 @@ class RunnerClientTest(unittest.TestCase):
         self.assertEqual(reply["marks"], [str(i) for i in range(150)])
         self.assertEqual(arena_judge.FDS_PER_MESSAGE, 64)
 
+    def test_a_runner_the_native_code_guard_ended_is_an_integrity_failure(self):
+        import arena_judge
+        r = self.client("import socket, os\ns = socket.socket(fileno=0)\ns.recv(100)\n"
+                        f"os._exit({arena_judge.NATIVE_GUARD_STATUS})\n")
+        with self.assertRaises(SubjectFailure) as e:
+            r.request({"op": "empty"}, 10)
+        self.assertTrue(e.exception.integrity)
+        self.assertIn("native-code guard", str(e.exception))
+        r.stop()
+
     def test_a_reply_is_one_json_line(self):
         r = self.client("import os, socket\ns = socket.socket(fileno=0)\n"
                         "s.recv(100)\ns.sendall(b'{\"ok\": true, \"said\": 0}\\n')\ns.recv(100)\n")

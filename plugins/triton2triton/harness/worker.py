@@ -478,10 +478,10 @@ class Judge(TimingRounds):
         subject's lies in device memory as the other's does. A dict of
         what _lend returns, by the same keys."""
         pool = next(iter(runners.values())).pool
-        made = {name: pool.allocate_together(slot_bytes(dtype, shape) * count, len(runners))
-                for name, (dtype, shape) in layouts.items()}
-        lent = {}
+        made, lent = {}, {}
         try:
+            for name, (dtype, shape) in layouts.items():
+                made[name] = pool.allocate_together(slot_bytes(dtype, shape) * count, len(runners))
             for k, (s, r) in enumerate(runners.items()):
                 lent[s] = self._lend(r, layouts, count, [made[name][k] for name in layouts])
         except BaseException:
@@ -489,8 +489,8 @@ class Judge(TimingRounds):
                 if s in lent:
                     r.unbind(lent[s][0], self.timeout_s)
                 else:
-                    for name in layouts:
-                        made[name][k].free()
+                    for buffers in made.values():
+                        buffers[k].free()
             raise
         return lent
 
