@@ -205,6 +205,7 @@ class TritonSession : public EvaluationSession {
     }
     sb.env["LD_AUDIT"] = std::string(kRunnerInside) + "/" + kNativeGuard;
     sb.env["NATIVE_GUARD_ROOTS"] = roots;
+    // (The folder arena_runner.py's launcher builder writes: its _LAUNCHERS.)
     sb.env["NATIVE_GUARD_LAUNCHERS"] = std::string(kCacheInside) + "/arena_launchers";
     // Library ops the task allows outside Triton kernels (validated names).
     std::string allowed;

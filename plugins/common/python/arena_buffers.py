@@ -117,11 +117,17 @@ class CudaVmm(_DriverCalls):
             self._check("cuMemSetAccess", ptr, ctypes.c_size_t(size), ctypes.byref(self.access),
                         ctypes.c_size_t(1))
         except BaseException:
-            for i in range(mapped):
-                self._call("cuMemUnmap", ctypes.c_uint64(ptr.value + i * piece), ctypes.c_size_t(piece))
-            self._call("cuMemAddressFree", ptr, ctypes.c_size_t(size))
+            self._unmap(ptr.value, piece, mapped, size, self._call)
             raise
         return ptr.value
+
+    def _unmap(self, ptr, piece, mapped, size, call):
+        """Unmaps the first MAPPED pieces (PIECE bytes each) at PTR and frees
+        the SIZE bytes reserved there, each driver call made by CALL
+        (_check, or _call on the way out of another failure)."""
+        for i in range(mapped):
+            call("cuMemUnmap", ctypes.c_uint64(ptr + i * piece), ctypes.c_size_t(piece))
+        call("cuMemAddressFree", ctypes.c_uint64(ptr), ctypes.c_size_t(size))
 
     def layout(self, nbytes, piece=0):
         """(piece, count): NBYTES as COUNT allocations of PIECE bytes each
@@ -154,10 +160,8 @@ class CudaVmm(_DriverCalls):
                 made.append((way, piece, self._map(way, piece, piece * count)))
             return made
         except BaseException:
-            for way, _, ptr in made:
-                for i in range(count):
-                    self._call("cuMemUnmap", ctypes.c_uint64(ptr + i * piece), ctypes.c_size_t(piece))
-                self._call("cuMemAddressFree", ctypes.c_uint64(ptr), ctypes.c_size_t(piece * count))
+            for _, _, ptr in made:
+                self._unmap(ptr, piece, count, piece * count, self._call)
             for way in handles:
                 for handle in way:
                     self._call("cuMemRelease", ctypes.c_uint64(handle))
@@ -186,9 +190,7 @@ class CudaVmm(_DriverCalls):
             raise
 
     def release(self, handles, ptr, piece):
-        for i in range(len(handles)):
-            self._check("cuMemUnmap", ctypes.c_uint64(ptr + i * piece), ctypes.c_size_t(piece))
-        self._check("cuMemAddressFree", ctypes.c_uint64(ptr), ctypes.c_size_t(piece * len(handles)))
+        self._unmap(ptr, piece, len(handles), piece * len(handles), self._check)
         for handle in handles:
             self._check("cuMemRelease", ctypes.c_uint64(handle))
 
@@ -307,16 +309,15 @@ class BufferPool:
     def _allocate_file(self, nbytes):
         nbytes = _round_up(max(int(nbytes), 1), _ALIGN)
         key = uuid.uuid4().hex
-        if self.vmm is None:
-            fd = os.memfd_create("arena-" + key, os.MFD_CLOEXEC | os.MFD_ALLOW_SEALING)
-            os.ftruncate(fd, nbytes)
-            fcntl.fcntl(fd, fcntl.F_ADD_SEALS,
-                        fcntl.F_SEAL_SHRINK | fcntl.F_SEAL_GROW | fcntl.F_SEAL_SEAL)
-            tensor = torch.frombuffer(mmap.mmap(fd, nbytes), dtype=torch.uint8)
+        fd = os.memfd_create("arena-" + key, os.MFD_CLOEXEC | os.MFD_ALLOW_SEALING)
+        os.ftruncate(fd, nbytes)
+        fcntl.fcntl(fd, fcntl.F_ADD_SEALS,
+                    fcntl.F_SEAL_SHRINK | fcntl.F_SEAL_GROW | fcntl.F_SEAL_SEAL)
+        tensor = torch.frombuffer(mmap.mmap(fd, nbytes), dtype=torch.uint8)
 
-            def release(fd=fd):
-                os.close(fd)  # the mapping goes with the last view of it
-            return Buffer(key, nbytes, tensor, release, handle=fd)
+        def release(fd=fd):
+            os.close(fd)  # the mapping goes with the last view of it
+        return Buffer(key, nbytes, tensor, release, handle=fd)
 
     def _device_buffer(self, nbytes, handles, piece, ptr):
         key = uuid.uuid4().hex
