@@ -30,6 +30,12 @@ and, after a variant's name, what else is as the arena has it:
             nothing) with no callback on, with cuGraphLaunch's on, with
             cuLaunchKernel's, or with cuMemHostAlloc's and
             cuStreamWaitValue32's (which of the observer's turns graphs slow)
+  +subafter, +unsub, +subunsub, +unsubeach, +unsublaunch
+            the probe's subscriber made only once the chains are made;
+            made at the start and let go of once the chains are made;
+            made and let go of at the start; let go of before each round's
+            launches and made again after its synchronize; let go of
+            before each launch and made again as it returns
   +gapMS    the parent waits MS milliseconds between rounds (the judge's
             fill, verification and wait for an idle GPU)
   +tenth    the first part is a tenth of the calls, the least the runner
@@ -72,9 +78,11 @@ def child(n, sets, variant):
             raise SystemExit("CUPTI: " + lib.arena_launches_error().decode())
     import torch
     from arena_buffers import GraphChain
-    kinds = [m for m in variant.split("+") if m in _CALLBACKS]
+    mods = variant.split("+")
+    kinds = [m for m in mods if m in _CALLBACKS] or \
+        (["sub"] if {"subafter", "unsub", "subunsub", "unsubeach", "unsublaunch"} & set(mods) else [])
+    cupti = sub = None
     if kinds:
-        cupti = None
         for name in ("libcupti.so.13", "libcupti.so.12", "libcupti.so"):
             try:
                 cupti = ctypes.CDLL(name)
@@ -87,12 +95,22 @@ def child(n, sets, variant):
             lambda *_: None)
         child.callback = callback  # (kept alive)
         sub = ctypes.c_void_p()
-        if cupti.cuptiSubscribe(ctypes.byref(sub), callback, None) != 0:
-            raise SystemExit("CUPTI refused a subscriber")
-        for kind in kinds:
-            for cbid in _CALLBACKS[kind]:
-                if cupti.cuptiEnableCallback(1, sub, _DRIVER_API, cbid) != 0:
-                    raise SystemExit(f"CUPTI refused callback {cbid}")
+
+        def subscribe():
+            if cupti.cuptiSubscribe(ctypes.byref(sub), callback, None) != 0:
+                raise SystemExit("CUPTI refused a subscriber")
+            for kind in kinds:
+                for cbid in _CALLBACKS[kind]:
+                    if cupti.cuptiEnableCallback(1, sub, _DRIVER_API, cbid) != 0:
+                        raise SystemExit(f"CUPTI refused callback {cbid}")
+
+        def unsubscribe():
+            if cupti.cuptiUnsubscribe(sub) != 0:
+                raise SystemExit("CUPTI refused to let a subscriber go")
+        if "subafter" not in mods:
+            subscribe()
+        if "subunsub" in mods:
+            unsubscribe()
     spec = importlib.util.spec_from_file_location("gelu_kernel", TASK_KERNEL)
     task = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(task)
@@ -124,6 +142,19 @@ def child(n, sets, variant):
     for exe in made["uploaded"]:
         chains._check("cuGraphUpload", ctypes.c_void_p(exe), ctypes.c_void_p(s))
     torch.cuda.synchronize()
+    if "subafter" in mods:
+        subscribe()
+    if "unsub" in mods:
+        unsubscribe()
+    each = "unsubeach" in mods
+    around = "unsublaunch" in mods
+
+    def launch(exe):
+        if around:
+            unsubscribe()
+        chains.launch(exe, s)
+        if around:
+            subscribe()
     start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
     print("ready", flush=True)
     judged = "+judge" in variant
@@ -133,9 +164,11 @@ def child(n, sets, variant):
             continue
         first, rest = made[variant.split("+")[0]]
         torch.cuda.synchronize()
+        if each:
+            unsubscribe()
         t0 = time.perf_counter()
         start.record()
-        chains.launch(first, s)
+        launch(first)
         t1 = time.perf_counter()
         launch2 = 0.0
         if rest and judged:
@@ -146,11 +179,13 @@ def child(n, sets, variant):
                 pass
         if rest:
             t2 = time.perf_counter()
-            chains.launch(rest, s)
+            launch(rest)
             launch2 = time.perf_counter() - t2
         end.record()
         torch.cuda.synchronize()
         wall = time.perf_counter() - t0
+        if each:
+            subscribe()
         print(json.dumps({"wall_us": wall * 1e6 / sets, "gpu_us": start.elapsed_time(end) * 1e3 / sets,
                           "launch1_us": (t1 - t0) * 1e6, "launch2_us": launch2 * 1e6}), flush=True)
 
