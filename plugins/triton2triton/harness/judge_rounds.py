@@ -114,8 +114,7 @@ class TimingRounds:
                 r.unbind(ids, self.timeout_s)
         phases.lap("probe_s")
         estimate = min(single.values())
-        free = torch.cuda.mem_get_info()[0] if self.device == "cuda" else 1 << 30
-        budget = min(8 << 30, free // 6)
+        budget = min(8 << 30, self.free_bytes // 6)  # (free before any subject's code ran: Judge.init)
         cap = int(max(1, min(256 if self.make_inputs is not None else 4096,
                              budget // max(per_set, 1))))
         # Enough sets to leave the L2 cold and to fill a round of about 5 ms.

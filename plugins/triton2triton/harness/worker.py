@@ -252,6 +252,8 @@ class Judge(TimingRounds):
         # Tests only: timing rounds on the CPU (the interpreter), whose times
         # mean nothing but whose checks of the timed calls are the GPU's.
         self.rounds_on_cpu = False
+        # The device memory the timing rounds' sets are sized from (init).
+        self.free_bytes = 1 << 30
 
     @property
     def timeout_s(self):
@@ -294,6 +296,12 @@ class Judge(TimingRounds):
                                      device="cuda")
             # Before any runner has loaded a subject's code.
             self.idle_gpu = IdleGpu(self._timed_eviction)
+            # Also before: a subject that held most of the GPU's memory
+            # would otherwise shrink every round's sets, both subjects'
+            # alike, below twice the L2 (both timed on warm data, which its
+            # kernel may gain more from); now its own stage fails where the
+            # judge cannot lend what the rounds need.
+            self.free_bytes = torch.cuda.mem_get_info()[0]
         self.rounds_on_cpu = self.device == "cpu" and bool(req.get("rounds_on_cpu"))
         if self.rounds_on_cpu:
             # One thread: an "eviction" spread over threads on a loaded

@@ -114,6 +114,13 @@ class Judge {
     l2_bytes_ = static_cast<size_t>(l2);
     flush_ = std::make_unique<DeviceBuffer>(std::max<size_t>(2 * l2_bytes_, 64 << 20));
     IdleEvictionUs(5);  // before any runner has loaded a subject's library
+    // Also before: the memory the rounds' sets are sized from. A subject
+    // that held most of the GPU's would otherwise shrink every round's
+    // sets, both subjects' alike, below twice the L2 (both timed on warm
+    // data, which its kernels may gain more from); now its own stage
+    // fails where the judge cannot lend what the rounds need.
+    size_t total_mem = 0;
+    cudaMemGetInfo(&free_at_start_, &total_mem);
     auto vmm = Vmm::Open(req.value("device_index", 0));
     if (!vmm.ok()) return Reply("failed", vmm.status().message());
     vmm_ = *vmm;
@@ -617,6 +624,7 @@ class Judge {
   std::string log_dir_;
   ReferenceFn reference_ = nullptr;
   size_t l2_bytes_ = 0;
+  size_t free_at_start_ = 0;  // device memory free at init (timing's sets)
   std::unique_ptr<DeviceBuffer> flush_;
   double idle_us_ = std::numeric_limits<double>::infinity();  // IdleEvictionUs
   std::string trial_key_;

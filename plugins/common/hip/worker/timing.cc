@@ -218,9 +218,8 @@ Json Judge::Time(const Json& req) {
   phases.Lap("probe_s");  // trials read, runners sized, one eager call each
   double estimate = 1e300;
   for (const auto& [s, us] : single) estimate = std::min(estimate, us);
-  size_t free = 0, total_mem = 0;
-  cudaMemGetInfo(&free, &total_mem);
-  const size_t budget = std::min<size_t>(size_t{8} << 30, free / 8);
+  // (Free before any subject's library was loaded: init.)
+  const size_t budget = std::min<size_t>(size_t{8} << 30, free_at_start_ / 8);
   const size_t cap = std::max<size_t>(1, std::min<size_t>(4096, budget / std::max<size_t>(per_set, 1)));
   auto sets_for = [&](double us_per_set) {
     const double want = std::max(std::ceil(5000.0 / std::max(us_per_set, 0.05)),
