@@ -10,8 +10,8 @@ import torch
 
 from arena_harness import bitwise_equal, compare, make_reply, median
 from arena_judge import SubjectFailure
-from judge_support import (SUBJECTS, IntegrityFailure, Phases, compare_sets, gather, poison_value, poisoned,
-                           sample_index, slot_bytes)
+from judge_support import (ROUND_US, SUBJECTS, IntegrityFailure, Phases, compare_sets, gather, poison_value,
+                           poisoned, resized_sets, sample_index, slot_bytes)
 
 
 CPU_ROUND_SETS = 6  # sets of a round on the CPU (tests only)
@@ -31,6 +31,8 @@ SPLIT_WITNESS_ELEMENTS = 4096
 # Places of each output poisoned again in every later set once a witness is
 # taken: the later calls must write them (work done ahead is seen there).
 AHEAD_ELEMENTS = 64
+# Calls on one set in the probe's second request (its first has one).
+PROBE_CALLS = 5
 
 
 class _HostEvent:
@@ -98,18 +100,30 @@ class TimingRounds:
         # candidate cannot inflate what is subtracted from its own time.
         overhead = median([self._round_trip(runners["baseline"], {"op": "empty"})
                            for _ in range(9)])
-        single = {}
+        # What one call costs each subject, eagerly: a request of one call,
+        # then one of PROBE_CALLS calls on the same set. A request's own
+        # cost (the call's synchronize, the launch observer's report) is
+        # out of the difference, and would otherwise leave the first
+        # round's sets far too few for calls under a millisecond (then
+        # lent and captured twice). A call of 5 ms or more fills a round
+        # alone: its one call is enough.
+        single, fixed = {}, {}
         for s, r in runners.items():
             ids, views, _ = self._lend(r, layouts, 1)
             try:
                 for k, v in probe.items():
                     views[0][k].copy_(v)
-                times = []
-                for _ in range(3):
-                    self._poison({k: views[0][k] for k in outputs})
+
+                def trip(calls, _r=r, _ids=ids, _views=views):
+                    self._poison({k: _views[0][k] for k in outputs})
                     self._sync()
-                    times.append(self._round_trip(r, {"op": "call", "sets": ids, "params": params}))
-                single[s] = max(median(times) - overhead, 1.0)
+                    return self._round_trip(_r, {"op": "call", "sets": _ids * calls, "params": params})
+                one = median([trip(1) for _ in range(3)]) - overhead
+                single[s] = max(one, 1.0)
+                if one < ROUND_US and not self.rounds_on_cpu:
+                    more = median([trip(PROBE_CALLS) for _ in range(3)]) - overhead
+                    single[s] = max((more - one) / (PROBE_CALLS - 1), 1.0)
+                fixed[s] = max(one - single[s], 0.0)
             finally:
                 r.unbind(ids, self.timeout_s)
         phases.lap("probe_s")
@@ -118,7 +132,7 @@ class TimingRounds:
         cap = int(max(1, min(256 if self.make_inputs is not None else 4096,
                              budget // max(per_set, 1))))
         # Enough sets to leave the L2 cold and to fill a round of about 5 ms.
-        count = max(math.ceil(5000.0 / estimate), math.ceil(2 * self.l2_bytes / max(per_set, 1)))
+        count = max(math.ceil(ROUND_US / estimate), math.ceil(2 * self.l2_bytes / max(per_set, 1)))
         count = int(max(1, min(count, cap)))
         if self.rounds_on_cpu:
             count = CPU_ROUND_SETS  # the interpreter's calls are slow; several sets still
@@ -185,19 +199,16 @@ class TimingRounds:
                                 f"outputs than the calls on the same inputs: {detail}"])
                 phases.lap("hold_s")
                 # A round of each subject: resized so that the faster one's
-                # lasts about 5 ms (the estimate came from one eager call),
-                # but the slower one's no more than 50 ms (a subject 1000
-                # times slower must not run past the stage's limit).
+                # lasts about 5 ms (the estimate came from eager calls), but
+                # the slower one's no more than 50 ms (a subject 1000 times
+                # slower must not run past the stage's limit).
                 request = {"op": "replay"} if mode == "graph" else None
                 work = {s: median([self._round_trip(
                     r, request or {"op": "call", "sets": lent[s][0], "params": params})
                     - overhead for _ in range(2)]) for s, r in runners.items()}
-                fastest, slowest = min(work.values()), max(work.values())
-                resized = int(min(cap, math.ceil(count * 5000.0 / max(fastest, 1.0))))
-                resized = max(1, min(resized, int(count * 50000.0 / max(slowest, 1.0))))
-                far_off = fastest < 4000.0 or slowest > 50000.0
+                resized, far_off = resized_sets(count, min(work.values()), max(work.values()), cap)
                 phases.lap("size_s")
-                if attempt == 1 or not far_off or resized == count or self.rounds_on_cpu:
+                if attempt == 1 or not far_off or self.rounds_on_cpu:
                     break
                 count = resized
                 for s in list(lent):
@@ -446,7 +457,7 @@ class TimingRounds:
                   ("+witnessed-calls" if chance or untimed else ""))
         metrics = {"method": method, "sets_per_round": count, "inputs_drawn_by": draws.how,
                    "round_trip_us": overhead,
-                   "single_call_us": single, "verified": worst, "phases": phases.seconds,
+                   "single_call_us": single, "call_request_us": fixed, "verified": worst, "phases": phases.seconds,
                    "witnessed_calls": witnessed if chance or untimed else None,
                    "before_clock": {s: {k: {"median": median(v), "max": max(v)} for k, v in d.items() if v}
                                     for s, d in before_clock.items()}}

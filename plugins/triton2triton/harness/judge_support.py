@@ -1,7 +1,8 @@
 """What the triton2triton judge's parts share (worker.py, judge_rounds.py):
 the subjects' names, a tensor's slot in lent memory, where a timed call's
-outputs are read and how a round's other sets are compared, integrity findings, the idle GPU's measure, and a clock
-of phases."""
+outputs are read and how a round's other sets are compared, how a round
+is sized, integrity findings, the idle GPU's measure, and a clock of
+phases."""
 
 import math
 import time
@@ -21,6 +22,26 @@ def _round_up(n, m=_ALIGN):
 def slot_bytes(dtype, shape):
     """Bytes one tensor takes in lent memory (each set 256-byte aligned)."""
     return _round_up(math.prod(int(d) for d in shape) * torch.empty((), dtype=dtype).element_size())
+
+
+ROUND_US = 5000.0  # what the faster subject's round is sized to last
+LONGEST_ROUND_US = 50000.0  # what the slower one's may last, at most
+
+
+def resized_sets(count, fastest_us, slowest_us, cap):
+    """(sets, far_off): the sets of a round whose faster subject's round of
+    COUNT sets took FASTEST_US (its work, less the judge's round trip) and
+    whose slower one's took SLOWEST_US: sized so that the faster one's
+    lasts about ROUND_US, the slower one's no more than LONGEST_ROUND_US,
+    within [1, CAP]. FAR_OFF says whether the rounds are worth lending and
+    capturing again at that size: the faster one's under 4/5 of ROUND_US,
+    where the new size is at least 1.3 times the old (a size capped near
+    the old one gains too little for a second lend and capture), or the
+    slower one's over LONGEST_ROUND_US."""
+    resized = int(min(cap, math.ceil(count * ROUND_US / max(fastest_us, 1.0))))
+    resized = max(1, min(resized, int(count * LONGEST_ROUND_US / max(slowest_us, 1.0))))
+    far_off = (fastest_us < 0.8 * ROUND_US and resized >= 1.3 * count) or slowest_us > LONGEST_ROUND_US
+    return resized, far_off and resized != count
 
 
 SAMPLE_ELEMENTS = 1 << 16  # elements of a tensor read to verify a timed call

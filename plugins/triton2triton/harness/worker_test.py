@@ -231,6 +231,32 @@ class SampleTest(unittest.TestCase):
         self.assertTrue(torch.equal(worker.gather(t[:1], None), t[0]))
 
 
+class ResizedSetsTest(unittest.TestCase):
+    """A round's sets, from what a round of COUNT sets took."""
+
+    def test_a_short_round_grows_to_five_ms(self):
+        self.assertEqual(judge_support.resized_sets(100, 1000.0, 1200.0, 4096), (500, True))
+
+    def test_a_round_near_five_ms_stays(self):
+        self.assertEqual(judge_support.resized_sets(100, 4500.0, 4700.0, 4096), (112, False))
+
+    def test_a_capped_size_near_the_old_one_is_not_lent_again(self):
+        # 3200 sets (twice the L2) of 1.2 us calls: 4096 would be 1.28 times as many.
+        self.assertEqual(judge_support.resized_sets(3200, 3900.0, 4000.0, 4096), (4096, False))
+        self.assertEqual(judge_support.resized_sets(2000, 2500.0, 2600.0, 4096), (4000, True))
+
+    def test_the_slower_subject_bounds_the_round(self):
+        # The faster one's round is short, the slower one's is 100 times longer.
+        sets, far_off = judge_support.resized_sets(100, 1000.0, 100000.0, 4096)
+        self.assertEqual((sets, far_off), (50, True))
+        # Over 50 ms at one set: one set, nothing to change.
+        self.assertEqual(judge_support.resized_sets(1, 60000.0, 60000.0, 4096), (1, False))
+
+    def test_never_below_one_or_above_the_cap(self):
+        self.assertEqual(judge_support.resized_sets(4, 0.0, 0.0, 64), (64, True))
+        self.assertEqual(judge_support.resized_sets(64, 64.0, 64.0, 64), (64, False))
+
+
 class PoisonTest(unittest.TestCase):
     def test_what_the_judge_writes_is_what_it_finds(self):
         for dtype in (torch.float16, torch.bfloat16, torch.float32, torch.int32, torch.int64, torch.bool,
