@@ -32,30 +32,26 @@ torch.cuda.synchronize()
 t_cuda = time.perf_counter()
 
 costs = {"compile": [], "launcher": []}
+def timed(original, key):
+    def wrapper(*a, **k):
+        s = time.perf_counter()
+        try:
+            return original(*a, **k)
+        finally:
+            costs[key].append(time.perf_counter() - s)
+    return wrapper
 import triton.compiler.compiler as cc
 original_compile = cc.compile
-def timed_compile(*a, **k):
-    s = time.perf_counter()
-    try:
-        return original_compile(*a, **k)
-    finally:
-        costs["compile"].append(time.perf_counter() - s)
 for m in list(sys.modules.values()):
     if getattr(m, "compile", None) is original_compile:
-        m.compile = timed_compile
+        m.compile = timed(original_compile, "compile")
 try:
     import triton.backends.nvidia.driver as nv
     original_build = getattr(nv, "compile_module_from_src", None)
 except ImportError:
     original_build = None
 if original_build is not None:
-    def timed_build(*a, **k):
-        s = time.perf_counter()
-        try:
-            return original_build(*a, **k)
-        finally:
-            costs["launcher"].append(time.perf_counter() - s)
-    nv.compile_module_from_src = timed_build
+    nv.compile_module_from_src = timed(original_build, "launcher")
 
 @triton.jit
 def gelu(x_ptr, y_ptr, n, BLOCK: tl.constexpr):
