@@ -93,8 +93,11 @@ print(json.dumps({"imports": {"torch": t_torch - t0, "triton": t_triton - t_torc
 
 def child(cache):
     env = dict(os.environ, TRITON_CACHE_DIR=cache)
+    script = os.path.join(cache, "..", "compile_costs_child.py")  # (@triton.jit needs a file)
+    with open(script, "w") as f:
+        f.write(CHILD)
     start = time.perf_counter()
-    out = subprocess.run([sys.executable, "-c", CHILD], env=env, capture_output=True, text=True, timeout=300)
+    out = subprocess.run([sys.executable, script], env=env, capture_output=True, text=True, timeout=300)
     wall = time.perf_counter() - start
     if out.returncode != 0:
         sys.exit(f"child failed ({out.returncode}):\n{out.stderr[-3000:]}")
@@ -102,7 +105,8 @@ def child(cache):
 
 
 def main():
-    with tempfile.TemporaryDirectory() as cache:
+    with tempfile.TemporaryDirectory() as folder:
+        cache = os.path.join(folder, "cache")
         runs = [("cold cache", *child(cache)), ("warm cache", *child(cache))]
     first = runs[0][1]
     print(f"Triton {first['triton']}; a C launcher built per kernel signature: "

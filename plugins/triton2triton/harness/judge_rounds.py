@@ -31,8 +31,6 @@ SPLIT_WITNESS_ELEMENTS = 4096
 # Places of each output poisoned again in every later set once a witness is
 # taken: the later calls must write them (work done ahead is seen there).
 AHEAD_ELEMENTS = 64
-# Calls on one set in the probe's second request (its first has one).
-PROBE_CALLS = 5
 
 
 class _HostEvent:
@@ -100,30 +98,24 @@ class TimingRounds:
         # candidate cannot inflate what is subtracted from its own time.
         overhead = median([self._round_trip(runners["baseline"], {"op": "empty"})
                            for _ in range(9)])
-        # What one call costs each subject, eagerly: a request of one call,
-        # then one of PROBE_CALLS calls on the same set. A request's own
-        # cost (the call's synchronize, the launch observer's report) is
-        # out of the difference, and would otherwise leave the first
-        # round's sets far too few for calls under a millisecond (then
-        # lent and captured twice). A call of 5 ms or more fills a round
-        # alone: its one call is enough.
-        single, fixed = {}, {}
+        # What one call costs each subject: one eager call's round trip,
+        # less the empty one's. (That holds the request's own cost too, the
+        # runner's synchronize and its launch observer's report, 0.5-1.4
+        # ms on an H100, with as much noise: one call and five on the same
+        # set, differenced, gave no better estimate there; the round of
+        # the first size is measured below, as it will be timed.)
+        single = {}
         for s, r in runners.items():
             ids, views, _ = self._lend(r, layouts, 1)
             try:
                 for k, v in probe.items():
                     views[0][k].copy_(v)
-
-                def trip(calls, _r=r, _ids=ids, _views=views):
-                    self._poison({k: _views[0][k] for k in outputs})
+                times = []
+                for _ in range(3):
+                    self._poison({k: views[0][k] for k in outputs})
                     self._sync()
-                    return self._round_trip(_r, {"op": "call", "sets": _ids * calls, "params": params})
-                one = median([trip(1) for _ in range(3)]) - overhead
-                single[s] = max(one, 1.0)
-                if one < ROUND_US and not self.rounds_on_cpu:
-                    more = median([trip(PROBE_CALLS) for _ in range(3)]) - overhead
-                    single[s] = max((more - one) / (PROBE_CALLS - 1), 1.0)
-                fixed[s] = max(one - single[s], 0.0)
+                    times.append(self._round_trip(r, {"op": "call", "sets": ids, "params": params}))
+                single[s] = max(median(times) - overhead, 1.0)
             finally:
                 r.unbind(ids, self.timeout_s)
         phases.lap("probe_s")
@@ -199,9 +191,9 @@ class TimingRounds:
                                 f"outputs than the calls on the same inputs: {detail}"])
                 phases.lap("hold_s")
                 # A round of each subject: resized so that the faster one's
-                # lasts about 5 ms (the estimate came from eager calls), but
-                # the slower one's no more than 50 ms (a subject 1000 times
-                # slower must not run past the stage's limit).
+                # lasts about 5 ms (the estimate came from one eager call),
+                # but the slower one's no more than 50 ms (a subject 1000
+                # times slower must not run past the stage's limit).
                 request = {"op": "replay"} if mode == "graph" else None
                 work = {s: median([self._round_trip(
                     r, request or {"op": "call", "sets": lent[s][0], "params": params})
@@ -457,7 +449,7 @@ class TimingRounds:
                   ("+witnessed-calls" if chance or untimed else ""))
         metrics = {"method": method, "sets_per_round": count, "inputs_drawn_by": draws.how,
                    "round_trip_us": overhead,
-                   "single_call_us": single, "call_request_us": fixed, "verified": worst, "phases": phases.seconds,
+                   "single_call_us": single, "verified": worst, "phases": phases.seconds,
                    "witnessed_calls": witnessed if chance or untimed else None,
                    "before_clock": {s: {k: {"median": median(v), "max": max(v)} for k, v in d.items() if v}
                                     for s, d in before_clock.items()}}
