@@ -34,6 +34,8 @@ constexpr char kRunnerDir[] = "plugins/common/python";
 constexpr char kRunnerInside[] = "/opt/arena/python";
 constexpr char kCacheInside[] = "/tmp/triton";
 constexpr char kCacheSeed[] = "/opt/arena/triton_seed";
+// The machine's Triton launchers (arena_runner.LauncherBuilder), read-only.
+constexpr char kLaunchersInside[] = "/opt/arena/triton_launchers";
 constexpr char kNativeGuard[] = "libarena_native_guard.so";
 constexpr long long kRunnerTmpBytes = 1LL << 30;
 
@@ -57,6 +59,22 @@ Status ValidateEntry(const Section& s, const std::string& key,
 // files. Only baseline runners write there (the baseline is the task's own
 // code); "" when there is no such place.
 std::string BaselineCacheRoot() { return UserCacheDir("ARENA_TRITON_CACHE", "triton"); }
+
+// Where the launchers Triton builds per kernel signature are kept, for every
+// evaluation on the machine: written only by the arena's builders, which run
+// outside every sandbox (arena_runner.LauncherBuilder), beside the baselines'
+// caches (never inside one: a baseline's runner writes its own); within the
+// evaluation where the user's cache folder is off or not writable.
+std::string LaunchersFolder(const std::string& work_dir) {
+  const std::string root = BaselineCacheRoot();
+  if (!root.empty()) {
+    const fs::path dir = fs::path(root) / "launchers";
+    std::error_code ec;
+    fs::create_directories(dir, ec);
+    if (!ec) return dir.string();
+  }
+  return (fs::path(work_dir) / "launchers").string();
+}
 
 class TritonSession : public EvaluationSession {
  public:
@@ -204,9 +222,21 @@ class TritonSession : public EvaluationSession {
       if (inside != kCacheSeed) roots += ":" + inside;
     }
     sb.env["LD_AUDIT"] = std::string(kRunnerInside) + "/" + kNativeGuard;
+    // On a GPU, Triton's launchers: the machine's folder of them, read-only,
+    // which a builder the judge starts beside the runner, outside the
+    // sandbox, writes (the spec's "launchers"; the judge passes the
+    // runner's end of their socket, --launcher-fd).
+    Json spec = Json::object();
+    std::vector<std::string> launchers;
+    if (on_gpu()) {
+      const std::string folder = LaunchersFolder(ctx_.work_dir);
+      ARENA_RETURN_IF_ERROR(MakeDirs(folder));
+      sb.read_only.push_back({folder, kLaunchersInside});
+      sb.env["NATIVE_GUARD_LAUNCHERS"] = kLaunchersInside;
+      launchers.push_back(std::string("--launchers=") + kLaunchersInside);
+      spec["launchers"] = folder;
+    }
     sb.env["NATIVE_GUARD_ROOTS"] = roots;
-    // (The folder arena_runner.py's launcher builder writes: its _LAUNCHERS.)
-    sb.env["NATIVE_GUARD_LAUNCHERS"] = std::string(kCacheInside) + "/arena_launchers";
     // Library ops the task allows outside Triton kernels (validated names).
     std::string allowed;
     for (const auto& op : ctx_.task->family_json.value("allowed_ops", Json::array())) {
@@ -219,8 +249,10 @@ class TritonSession : public EvaluationSession {
                                         on_gpu() ? "--device=cuda" : "--device=cpu",
                                         "--allow-ops=" + allowed};
     command.insert(command.end(), cache_seed.begin(), cache_seed.end());
+    command.insert(command.end(), launchers.begin(), launchers.end());
     ARENA_ASSIGN_OR_RETURN(std::vector<std::string> argv, SandboxArgv(sb, command));
-    return Json{{"argv", argv}};
+    spec["argv"] = argv;
+    return spec;
   }
 
   Json CompileRequest(Subject subject) const {

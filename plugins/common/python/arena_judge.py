@@ -36,10 +36,13 @@ import select
 import signal
 import socket
 import subprocess
+import sys
 import time
 
 _MAX_LINE = 1 << 20
 _LOG_CAP = 256 << 20
+# The runner's file, run outside the sandbox as its launcher builder.
+_RUNNER_FILE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "arena_runner.py")
 
 
 # Whether this kernel lists a thread's children in /proc (CONFIG_PROC_CHILDREN).
@@ -261,13 +264,19 @@ _RUNNERS_OWN = ("bind", "replay", "empty", "observer")
 
 
 class RunnerClient:
-    def __init__(self, subject, argv, log_path, pool):
+    def __init__(self, subject, argv, log_path, pool, launchers=None):
         self.subject = subject
         self.argv = argv
         self.log_path = log_path
         self.pool = pool
         self.proc = None
         self.sock = None
+        # The machine's folder of Triton's launchers (the runner sees it
+        # read-only), or None: a builder of the arena's own starts beside
+        # each runner, outside its sandbox, with a socket to it
+        # (arena_runner.LauncherBuilder).
+        self.launchers = launchers
+        self.builder = None
         self._findings = []  # findings (the property below adds the reports' own)
         self._heard = 0  # finding lines heard from the runner, against what its replies say it said
         self._unchecked = []  # the launch observer's reports, not yet checked
@@ -308,16 +317,29 @@ class RunnerClient:
                     f.write("1000")
             except OSError:
                 pass
+        argv, builder_end, runner_end = self.argv, None, None
         try:
+            if self.launchers:
+                # Outside the sandbox, in no subject's reach: it ends when
+                # the runner's end of their socket closes.
+                builder_end, runner_end = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
+                self.builder = subprocess.Popen(
+                    [sys.executable, "-s", "-B", _RUNNER_FILE, "--launcher-builder=" + self.launchers],
+                    stdin=builder_end, stdout=log, stderr=log, close_fds=True, start_new_session=True,
+                    preexec_fn=limits)
+                argv = argv + [f"--launcher-fd={runner_end.fileno()}"]
             # The sandbox's own first process keeps the environment it is
             # started with, readable inside as /proc/1/environ: give it none.
-            self.proc = subprocess.Popen(self.argv, stdin=child, stdout=log, stderr=log,
+            self.proc = subprocess.Popen(argv, stdin=child, stdout=log, stderr=log,
                                          close_fds=True, start_new_session=True,
+                                         pass_fds=(runner_end.fileno(),) if runner_end else (),
                                          preexec_fn=limits, env={"PATH": "/usr/bin:/bin"})
         except OSError as e:
             raise SubjectFailure(f"cannot start the {self.subject}'s runner: {e}") from e
         finally:
-            child.close()
+            for end in (child, builder_end, runner_end):
+                if end is not None:
+                    end.close()
             log.close()
         self.sock = parent
         self._buffer = b""
@@ -327,15 +349,18 @@ class RunnerClient:
         return self.proc is not None and self.proc.poll() is None
 
     def stop(self):
-        if self.proc is not None:
+        for proc in (self.proc, self.builder):
+            if proc is None:
+                continue
             try:
-                os.killpg(self.proc.pid, signal.SIGKILL)
+                os.killpg(proc.pid, signal.SIGKILL)
             except (ProcessLookupError, PermissionError):
                 pass
             try:
-                self.proc.wait(timeout=10)
+                proc.wait(timeout=10)
             except subprocess.TimeoutExpired:
                 pass
+        self.builder = None
         if self.sock is not None:
             self.sock.close()
         self.proc, self.sock = None, None

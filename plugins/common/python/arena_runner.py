@@ -377,7 +377,7 @@ def seed_cache(seed, cache):
     renamed into place. Links in SEED are not followed."""
     for folder, folders, files in os.walk(seed):
         if folder == seed and _LAUNCHERS in folders:
-            folders.remove(_LAUNCHERS)  # (each runner's launchers are its builder's own)
+            folders.remove(_LAUNCHERS)  # (launchers an earlier version kept in a cache: never taken)
         target = os.path.normpath(os.path.join(cache, os.path.relpath(folder, seed)))
         os.makedirs(target, exist_ok=True)
         for name in files:
@@ -396,18 +396,22 @@ def seed_cache(seed, cache):
 # stack: a callable of Triton's own handed in by the subject (a grid, an
 # argument's method, a finalizer, a functools.partial of Triton's build
 # functions) leaves none of the subject's. So no launcher is built or
-# loaded in this process by Triton's code: a process of the runner's own,
-# forked before the subject is loaded (no code of the subject's ever runs
-# there), makes each from the kernel's signature alone (validated, Triton's
-# template, Triton's compiler command, as they were when it was forked)
-# into a folder that nothing of the subject's may reach (read-only but
-# while the builder writes; only files the builder wrote are handed out),
-# and the runner loads it from there (launcher_module in main); no
-# other native module and no other compiler may be loaded or started by
-# the subject's process once it runs.
+# loaded in this process by Triton's code: the judge starts, beside each
+# runner and outside its sandbox (no code of any subject's ever runs
+# there, nor can reach it), a builder (this file, --launcher-builder),
+# which makes each from the kernel's signature alone (validated, Triton's
+# template, Triton's compiler command) into the machine's launchers'
+# folder, which every runner sees read-only; the runner asks it over a
+# socket of its own and loads what it names from there (launcher_module
+# in main); no other native module and no other compiler may be loaded or
+# started by the subject's process once it runs. Only builders write
+# that folder: a launcher built once on a machine is not built again.
 _LAUNCHER_TYPE = re.compile(r"[A-Za-z0-9_*<>\[\], .]{1,200}")
 _LAUNCHER_NAME = "__triton_launcher"
-_LAUNCHERS = "arena_launchers"  # the launchers' folder, in Triton's cache
+_LAUNCHERS = "arena_launchers"  # where earlier versions kept launchers, in Triton's cache
+# A launcher's name in the launchers' folder: the builder's toolchain's
+# folder (its digest), then the digest of the launcher's source.
+_LAUNCHER_FILE = re.compile(r"[0-9a-f]{16}/[0-9a-f]{64}\.so")
 _ModuleSpec = importlib.machinery.ModuleSpec
 
 
@@ -467,127 +471,110 @@ def _read_exactly(fd, size, _read=os.read, len=len):
 
 
 class LauncherBuilder:
-    """A process of the runner's own that builds Triton's launchers.
+    """Triton's launchers, built outside the runner's sandbox.
 
-    start(make_launcher, build, folder) forks it: it answers each request
-    (launcher_request's bytes) with the path of the launcher built from it,
-    make_launcher({}, signature, tensordesc_meta)'s source compiled by
-    build(name, source_path, out_folder) (which returns the library's
-    path), kept in FOLDER under a new name (the source's SHA-256 and 96
-    random bits), read-only. A source built once is not built
-    again; a file it did not write is never handed out.
-    build(request) asks it, from one thread at a time; an error is a
-    RuntimeError with the builder's reason. The process ends when the
-    runner closes its end (or dies)."""
+    serve(fd, make_launcher, build, root, toolchain) is the builder's loop
+    (the process the judge starts with `--launcher-builder=ROOT`, outside
+    any sandbox): it answers each request read from FD (launcher_request's
+    bytes, length-prefixed) with the name, under ROOT, of the launcher
+    built from it: make_launcher({}, signature, tensordesc_meta)'s source
+    compiled by build(name, source_path, out_folder) (which returns the
+    library's path), kept as TOOLCHAIN's digest / the source's SHA-256
+    ".so", read-only, and renamed into place whole (a runner that has
+    mapped an earlier copy keeps it). A source built once on the machine
+    is not built again; one builder builds at most _MOST_BUILT. It ends
+    when the runner's end is closed.
+
+    connect(fd, folder) is the runner's end: build(request) asks the
+    builder, from one thread at a time, and returns the launcher's path
+    under FOLDER (where the runner sees ROOT); an error is a RuntimeError
+    with the builder's reason."""
 
     _MAX_REQUEST = 1 << 20
+    _MOST_BUILT = 64  # launchers one builder builds (each kernel signature's one): a runner's, at most
 
-    def __init__(self, pid, requests, replies, folder):
-        self.pid, self.requests, self.replies, self.folder = pid, requests, replies, folder
+    def __init__(self, fd, folder):
+        self.fd, self.folder = fd, folder
         self.lock = threading.Lock()
 
     @classmethod
-    def start(cls, make_launcher, build, folder):
-        os.makedirs(folder, exist_ok=True)
-        folder = os.path.realpath(folder)
-        request_read, request_write = os.pipe()
-        reply_read, reply_write = os.pipe()
-        pid = os.fork()
-        if pid == 0:  # the builder: it never returns
-            code = 1
-            try:
-                keep = {request_read, reply_write, 2}
-                for name in os.listdir("/proc/self/fd"):
-                    if int(name) not in keep:
-                        try:
-                            os.close(int(name))
-                        except OSError:
-                            pass
-                cls._serve(request_read, reply_write, make_launcher, build, folder)
-                code = 0
-            finally:
-                os._exit(code)
-        os.close(request_read)
-        os.close(reply_write)
-        return cls(pid, request_write, reply_read, folder)
+    def connect(cls, fd, folder):
+        return cls(fd, os.path.realpath(folder))
 
     @classmethod
-    def _serve(cls, requests, replies, make_launcher, build, folder):
-        import hashlib
-        import sysconfig
+    def serve(cls, fd, make_launcher, build, root, toolchain):
         import tempfile
-        suffix = sysconfig.get_config_var("EXT_SUFFIX") or ".so"
-        # Launchers this process built, by their source's hash: it hands out
-        # no file it did not write itself (one found in the folder, a seed's
-        # or a plant's, is never taken for one). The folder is read-only
-        # but while this process writes in it, the source read-only in a
-        # read-only folder once written, each launcher a new name, read-only.
-        built = {}
-        os.chmod(folder, 0o555)
+        folder_name = hashlib.sha256(toolchain.encode()).hexdigest()[:16]
+        folder = os.path.join(root, folder_name)
+        os.makedirs(folder, exist_ok=True)
+        built = 0
         while True:
-            header = _read_exactly(requests, 4)
+            header = _read_exactly(fd, 4)
             if header is None:
                 return
             size = struct.unpack("!I", header)[0]
-            body = _read_exactly(requests, size) if size <= cls._MAX_REQUEST else None
+            body = _read_exactly(fd, size) if size <= cls._MAX_REQUEST else None
             if body is None:
                 return
             try:
                 request = json.loads(body)
                 signature = _launcher_signature(request["signature"])
-                launcher_request(signature, request["tensordesc_meta"])  # (here, where nothing is the subject's)
+                launcher_request(signature, request["tensordesc_meta"])  # (here, where nothing is a subject's)
                 source = make_launcher({}, signature, request["tensordesc_meta"])
-                key = hashlib.sha256(source.encode()).hexdigest()
-                if key not in built:
-                    os.chmod(folder, 0o755)
-                    try:
-                        with tempfile.TemporaryDirectory(dir=folder, prefix=".build-") as scratch:
-                            sources, out = os.path.join(scratch, "source"), os.path.join(scratch, "out")
-                            os.mkdir(sources)
-                            os.mkdir(out)
-                            source_path = os.path.join(sources, _LAUNCHER_NAME + ".c")
-                            with open(source_path, "x") as f:
-                                f.write(source)
-                            os.chmod(source_path, 0o444)
-                            os.chmod(sources, 0o555)
-                            try:
-                                library = build(_LAUNCHER_NAME, source_path, out)
-                            finally:
-                                os.chmod(sources, 0o755)  # (for the scratch's removal)
-                            with open(library, "rb") as f:
-                                data = f.read()
-                            # (A name no runner used: pids repeat in a sandbox's own PID
-                            # namespace, and a baseline's cache outlives its runner.)
-                            path = os.path.join(folder, f"{key}-{os.urandom(12).hex()}{suffix}")
-                            descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o700)
-                            with os.fdopen(descriptor, "wb") as f:
-                                f.write(data)
-                            os.chmod(path, 0o555)
-                    finally:
-                        os.chmod(folder, 0o555)
-                    built[key] = path
-                reply = {"path": built[key]}
+                name = f"{folder_name}/{hashlib.sha256(source.encode()).hexdigest()}.so"
+                path = os.path.join(root, name)
+                if not (os.path.isfile(path) and not os.path.islink(path)):
+                    if built >= cls._MOST_BUILT:
+                        raise RuntimeError(f"more than {cls._MOST_BUILT} launchers asked for by one runner")
+                    built += 1
+                    with tempfile.TemporaryDirectory(dir=folder, prefix=".build-") as scratch:
+                        source_path = os.path.join(scratch, _LAUNCHER_NAME + ".c")
+                        with open(source_path, "x") as f:
+                            f.write(source)
+                        out = os.path.join(scratch, "out")
+                        os.mkdir(out)
+                        library = build(_LAUNCHER_NAME, source_path, out)
+                        os.chmod(library, 0o555)
+                        os.replace(library, path)  # (the scratch lies in the same folder)
+                reply = {"name": name}
             except Exception as e:  # noqa: BLE001 (the runner reports it)
                 reply = {"error": f"{type(e).__name__}: {e}"[:2000]}
             data = json.dumps(reply).encode()
-            os.write(replies, struct.pack("!I", len(data)) + data)
+            os.write(fd, struct.pack("!I", len(data)) + data)
 
-    def build(self, request, _write=os.write, _read=_read_exactly, _loads=json.loads, _dirname=os.path.dirname,
-              _pack=struct.pack, _unpack=struct.unpack, dict=dict, len=len, str=str, type=type):
+    def build(self, request, _write=os.write, _read=_read_exactly, _loads=json.loads, _join=os.path.join,
+              _name=_LAUNCHER_FILE, _pack=struct.pack, _unpack=struct.unpack, dict=dict, len=len, str=str,
+              type=type):
         """The path of the launcher REQUEST asks for (in the folder)."""
         with self.lock:
-            _write(self.requests, _pack("!I", len(request)) + request)
-            header = _read(self.replies, 4)
-            size = _unpack("!I", header)[0] if header else 0
-            body = _read(self.replies, size) if 0 < size <= self._MAX_REQUEST else None
+            try:
+                _write(self.fd, _pack("!I", len(request)) + request)
+                header = _read(self.fd, 4)
+                size = _unpack("!I", header)[0] if header else 0
+                body = _read(self.fd, size) if 0 < size <= self._MAX_REQUEST else None
+            except OSError:
+                body = None
         if body is None:
             raise RuntimeError("the arena's launcher builder ended")
         reply = _loads(body)
-        path = reply.get("path") if type(reply) is dict else None
-        if type(path) is not str or _dirname(path) != self.folder:
+        name = reply.get("name") if type(reply) is dict else None
+        if type(name) is not str or not _name.fullmatch(name):
             why = reply.get("error") if type(reply) is dict else None
             raise RuntimeError(f"the arena's launcher builder failed: {why or reply!r:.200}")
-        return path
+        return _join(self.folder, name)
+
+
+def serve_launchers(root):
+    """The launcher builder's process (`--launcher-builder=ROOT`, started
+    by the judge outside the sandbox, its socket to the runner as fd 0)."""
+    building = launcher_building()
+    if building is None:
+        return  # this Triton builds no launcher per signature: nothing will be asked
+    nvidia, make_launcher, build = building
+    import triton
+    toolchain = json.dumps([triton.__version__, sys.version, list(nvidia.library_dirs()),
+                            list(nvidia.include_dirs), list(nvidia.libraries), sys.executable])
+    LauncherBuilder.serve(0, make_launcher, build, os.path.realpath(root), toolchain)
 
 
 def launcher_building():
@@ -668,7 +655,14 @@ def main():
     allowed_ops = frozenset()
     workspace = "/workspace"
     cache_seed = ""
+    launchers, launcher_fd = "", -1
     for arg in sys.argv:
+        if arg.startswith("--launcher-builder="):
+            return serve_launchers(arg.split("=", 1)[1])
+        if arg.startswith("--launchers="):
+            launchers = arg.split("=", 1)[1]
+        if arg.startswith("--launcher-fd="):
+            launcher_fd = int(arg.split("=", 1)[1])
         if arg.startswith("--allow-ops="):
             allowed_ops = frozenset(o for o in arg.split("=", 1)[1].split(",") if o)
         if arg.startswith("--workspace="):
@@ -725,13 +719,13 @@ def main():
         _finding(f"work between requests: {what} in a thread the subject left running, while no "
                 "request ran its code")
 
-    # Where Triton's launchers are kept (LauncherBuilder); the loader below
-    # is the one way native code of a launcher enters this process once the
-    # subject runs (the audit hook names it by its frame and the path it
-    # loads).
+    # Where Triton's launchers are kept (LauncherBuilder: the machine's
+    # launchers' folder, read-only here); the loader below is the one way
+    # native code of a launcher enters this process once the subject runs
+    # (the audit hook names it by its frame and the path it loads).
     triton_cache_folder = os.path.realpath(os.environ.get("TRITON_CACHE_DIR") or
                                            os.path.join(os.path.expanduser("~"), ".triton", "cache"))
-    launcher_root = os.path.join(triton_cache_folder, _LAUNCHERS)
+    launcher_root = os.path.realpath(launchers) if launchers else os.path.join(triton_cache_folder, _LAUNCHERS)
 
     def load_launcher(path, _loaded={}, _create=_imp.create_dynamic, _exec=_imp.exec_dynamic,
                       _spec=_ModuleSpec, _name=_LAUNCHER_NAME):
@@ -770,8 +764,11 @@ def main():
         # Triton builds one per kernel signature: the warm-up's among them.
         building = launcher_building()
         if building is not None:
-            nvidia, make_launcher, build = building
-            builder = LauncherBuilder.start(make_launcher, build, launcher_root)
+            nvidia, _, _ = building
+            if not launchers or launcher_fd < 0:
+                raise RuntimeError("this Triton builds a launcher per kernel signature, and the judge "
+                                   "gave the runner no launcher builder (--launchers, --launcher-fd)")
+            builder = LauncherBuilder.connect(launcher_fd, launcher_root)
             nvidia.compile_module_from_src = launcher_module(builder, nvidia.CudaLauncher.__init__.__code__,
                                                           load_launcher)
         toolchain_programs = ptxas_programs()

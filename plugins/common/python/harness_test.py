@@ -4,6 +4,7 @@ the subject for a process that dies, hangs or breaks the protocol; a
 runner's cache is seeded without rewriting a file it may have mapped."""
 
 import functools
+import json
 import ctypes
 import os
 import sys
@@ -170,10 +171,10 @@ class RunnerOwnStateTest(unittest.TestCase):
             "<module>", "main", "closures_reachable", "freeze_class", "freeze_classes", "LaunchObserver",
             "LaunchObserver.start", "LaunchObserver.key", "LaunchObserver.take", "import_file",
             "warm_up_triton", "seed_cache", "lock_native_code", "launcher_building", "ptxas_programs", "binaries_of_triton",
-            # the launcher builder: it starts with the runner, and serves in a
-            # process of its own, where no code of the subject's runs
-            "LauncherBuilder", "LauncherBuilder.__init__", "LauncherBuilder.start", "LauncherBuilder._serve",
-            "_launcher_signature", "_launcher_signature.kind", "main.launcher_module",
+            # the launcher builder: its runner's end is made as the runner
+            # starts; it serves in a process of its own, outside the sandbox
+            "LauncherBuilder", "LauncherBuilder.__init__", "LauncherBuilder.connect", "LauncherBuilder.serve",
+            "serve_launchers", "_launcher_signature", "_launcher_signature.kind", "main.launcher_module",
             # main's: made as it starts (factories, tables, the guard's class
             # body), or requests it handles around the subject's stretches
             "main.roots", "main.overloads", "main.LibraryGuard", "main.host_escape",
@@ -224,10 +225,11 @@ class RunnerOwnStateTest(unittest.TestCase):
 
 
 class LauncherBuilderTest(unittest.TestCase):
-    """Triton's launchers, built in a process of the runner's own from a
-    kernel's signature alone (arena_runner.LauncherBuilder). A stand-in
-    template here (a Python extension that says which process wrote its
-    source and for which signature) and the real C compiler."""
+    """Triton's launchers, built by a process outside the runner's sandbox
+    from a kernel's signature alone, kept for the machine
+    (arena_runner.LauncherBuilder). A stand-in template here (a Python
+    extension that says which process wrote its source and for which
+    signature) and the real C compiler."""
 
     _TEMPLATE = """
 #include <Python.h>
@@ -243,7 +245,8 @@ PyMODINIT_FUNC PyInit___triton_launcher(void) { return PyModule_Create(&module);
     def make_launcher(constants, signature, tensordesc_meta):
         if "fails" in repr(signature):
             raise KeyError("fails")
-        return LauncherBuilderTest._TEMPLATE % {"pid": os.getpid(),
+        # (The same source from every builder: the signature alone.)
+        return LauncherBuilderTest._TEMPLATE % {"pid": os.getppid(),
                                                 "signature": repr(list(signature.values())).replace('"', "'")}
 
     @staticmethod
@@ -257,47 +260,105 @@ PyMODINIT_FUNC PyInit___triton_launcher(void) { return PyModule_Create(&module);
                                "-I" + sysconfig.get_paths()["include"]])
         return library
 
-    def test_a_launcher_is_built_apart_once_and_loads(self):
+    def builder(self, root, toolchain="toolchain A", most=None):
+        """(the runner's end, the builder's pid): a builder forked to serve
+        over a socket, as the judge starts one."""
+        import socket
+
+        import arena_runner
+        ours, theirs = socket.socketpair()
+        pid = os.fork()
+        if pid == 0:
+            code = 1
+            try:
+                # (As the judge starts one: nothing of the test's but its socket.)
+                os.closerange(3, theirs.fileno())
+                os.closerange(theirs.fileno() + 1, 1 << 16)
+                if most is not None:
+                    arena_runner.LauncherBuilder._MOST_BUILT = most
+                arena_runner.LauncherBuilder.serve(theirs.fileno(), self.make_launcher, self.build, root, toolchain)
+                code = 0
+            finally:
+                os._exit(code)
+        theirs.close()
+        self.addCleanup(ours.close)
+        return arena_runner.LauncherBuilder.connect(ours.fileno(), root), pid, ours
+
+    def test_a_launcher_is_built_apart_once_for_the_machine_and_loads(self):
         import _imp
         import importlib.machinery
 
         import arena_runner
-        with tempfile.TemporaryDirectory() as cache:
-            folder = os.path.join(cache, "arena_launchers")
-            builder = arena_runner.LauncherBuilder.start(self.make_launcher, self.build, folder)
+        with tempfile.TemporaryDirectory() as root:
+            builder, pid, end = self.builder(root)
             signature = {0: "*fp32", 1: "i32", 2: ("i64", "*bf16"), 3: "constexpr"}
             path = builder.build(arena_runner.launcher_request(signature, None))
-            self.assertEqual(os.path.dirname(path), os.path.realpath(folder))
+            self.assertRegex(os.path.relpath(path, os.path.realpath(root)), r"^[0-9a-f]{16}/[0-9a-f]{64}\.so$")
             self.assertEqual(os.stat(path).st_mode & 0o777, 0o555)
             module = _imp.create_dynamic(importlib.machinery.ModuleSpec("__triton_launcher", None, origin=path))
-            pid, said = module.launch()
-            self.assertNotEqual(pid, os.getpid())  # its source was made in the builder's process
-            self.assertEqual(pid, builder.pid)
+            made_by, said = module.launch()
+            self.assertEqual(made_by, os.getpid())  # (the builder's parent: its source was made there)
             self.assertEqual(said, "['*fp32', 'i32', ('i64', '*bf16'), 'constexpr']")
-            # The same signature: the same file, not built again; the folder
-            # read-only but while the builder writes in it.
-            before = os.stat(path).st_mtime_ns
+            # The same signature: the same file, not built again, by this
+            # builder or by the next one on the machine.
+            before = os.stat(path)
             self.assertEqual(builder.build(arena_runner.launcher_request(signature, None)), path)
-            self.assertEqual(os.stat(path).st_mtime_ns, before)
-            self.assertEqual(sorted(os.listdir(folder)), [os.path.basename(path)])
-            self.assertEqual(os.stat(folder).st_mode & 0o777, 0o555)
-            # Another builder over the same folder (a runner seeded with it,
-            # or one the subject's files were planted for) hands out none
-            # of the files it finds: it builds its own.
-            second = arena_runner.LauncherBuilder.start(self.make_launcher, self.build, folder)
-            own = second.build(arena_runner.launcher_request(signature, None))
-            self.assertNotEqual(own, path)
-            self.assertEqual(os.path.dirname(own), os.path.realpath(folder))
-            os.close(second.requests)
-            self.assertEqual(os.waitpid(second.pid, 0)[1], 0)
+            second, second_pid, second_end = self.builder(root)
+            self.assertEqual(second.build(arena_runner.launcher_request(signature, None)), path)
+            self.assertEqual((os.stat(path).st_ino, os.stat(path).st_mtime_ns), (before.st_ino, before.st_mtime_ns))
+            # Nothing but the launchers is left in the folder.
+            self.assertEqual(os.listdir(os.path.dirname(path)), [os.path.basename(path)])
+            # Another toolchain (Triton, Python, compiler's folders): another folder.
+            third, third_pid, third_end = self.builder(root, toolchain="toolchain B")
+            other = third.build(arena_runner.launcher_request(signature, None))
+            self.assertNotEqual(os.path.dirname(other), os.path.dirname(path))
+            self.assertEqual(os.path.basename(other), os.path.basename(path))
             # The builder's errors come back as errors; it serves on.
             with self.assertRaisesRegex(RuntimeError, "KeyError: 'fails'"):
                 builder.build(arena_runner.launcher_request({0: "fails"}, None))
-            other = builder.build(arena_runner.launcher_request({0: "*fp16"}, [{"block": [64, 64]}]))
-            self.assertNotEqual(other, path)
-            os.close(builder.requests)  # the runner's end closed: the builder ends
-            self.assertEqual(os.waitpid(builder.pid, 0)[1], 0)
-            os.chmod(folder, 0o755)  # (for the folder's removal)
+            another = builder.build(arena_runner.launcher_request({0: "*fp16"}, [{"block": [64, 64]}]))
+            self.assertNotEqual(another, path)
+            for e, p in ((end, pid), (second_end, second_pid), (third_end, third_pid)):
+                e.close()  # the runner's end closed: the builder ends
+                self.assertEqual(os.waitpid(p, 0)[1], 0)
+
+    def test_a_builder_builds_a_bounded_number(self):
+        import arena_runner
+        with tempfile.TemporaryDirectory() as root:
+            builder, pid, end = self.builder(root, most=2)
+            first = builder.build(arena_runner.launcher_request({0: "i32"}, None))
+            builder.build(arena_runner.launcher_request({0: "i64"}, None))
+            with self.assertRaisesRegex(RuntimeError, "more than 2 launchers"):
+                builder.build(arena_runner.launcher_request({0: "i8"}, None))
+            # What is built already is still handed out.
+            self.assertEqual(builder.build(arena_runner.launcher_request({0: "i32"}, None)), first)
+            end.close()
+            self.assertEqual(os.waitpid(pid, 0)[1], 0)
+
+    def test_the_runner_takes_no_name_outside_the_folder(self):
+        import socket
+        import struct
+        import threading
+
+        import arena_runner
+        for name in ("../../etc/x.so", "/tmp/x.so", "0123456789abcdef/x.so", "a" * 16 + "/" + "b" * 64 + ".py",
+                     7, None):
+            ours, theirs = socket.socketpair()
+
+            def answer(_sock=theirs, _name=name):
+                size = struct.unpack("!I", _sock.recv(4))[0]
+                while size > 0:
+                    size -= len(_sock.recv(size))
+                data = json.dumps({"name": _name}).encode()
+                _sock.sendall(struct.pack("!I", len(data)) + data)
+            t = threading.Thread(target=answer)
+            t.start()
+            builder = arena_runner.LauncherBuilder.connect(ours.fileno(), "/opt/launchers")
+            with self.assertRaisesRegex(RuntimeError, "launcher builder failed", msg=repr(name)):
+                builder.build(arena_runner.launcher_request({0: "i32"}, None))
+            t.join()
+            ours.close()
+            theirs.close()
 
     def test_only_plain_signatures_are_asked_for(self):
         import arena_runner
@@ -745,11 +806,47 @@ class RunnerClientTest(unittest.TestCase):
         finally:
             r.stop()
 
-    def client(self, script):
+    def client(self, script, launchers=None):
         log = tempfile.NamedTemporaryFile(delete=False).name
-        r = RunnerClient("candidate", [sys.executable, "-c", script], log, pool=None)
+        r = RunnerClient("candidate", [sys.executable, "-c", script], log, pool=None, launchers=launchers)
         r.start()
         return r
+
+    def test_a_launcher_builder_starts_beside_the_runner_outside_it(self):
+        # The runner gets its end of a socket to the builder (--launcher-fd);
+        # the builder is the judge's child, not the runner's, and ends with
+        # the runner. (This Triton may build no launcher per signature: its
+        # builder then ends at once, and the runner reads the end.)
+        script = ("import json, os, socket, struct, sys\ns = socket.socket(fileno=0)\ns.recv(100)\n"
+                  "fd = int([a for a in sys.argv if a.startswith('--launcher-fd=')][0].split('=')[1])\n"
+                  "b = socket.socket(fileno=fd)\nb.settimeout(60)\n"
+                  "ask = json.dumps({'signature': ['i32'], 'tensordesc_meta': None}).encode()\n"
+                  "try:\n    b.sendall(struct.pack('!I', len(ask)) + ask)\n"
+                  "    head = b.recv(4)\n    body = b.recv(1 << 16) if head else b''\n"
+                  "except OSError:\n    body = b''\n"
+                  "s.sendall((json.dumps({'ok': True, 'said': 0, 'reply': body.decode(), 'fd': fd}) + "
+                  "'\\n').encode())\ns.recv(100)\n")
+        with tempfile.TemporaryDirectory() as launchers:
+            r = self.client(script, launchers)
+            try:
+                builder = r.builder
+                self.assertIsNotNone(builder)
+                self.assertNotEqual(builder.pid, r.proc.pid)
+                with open(f"/proc/{builder.pid}/cmdline", "rb") as f:
+                    self.assertIn(b"--launcher-builder=" + launchers.encode(), f.read())
+                try:
+                    reply = r.request({"op": "empty"}, 60)
+                except arena_judge.SubjectFailure as e:
+                    self.fail(f"{e}: {r.log_tail()}")
+                self.assertGreater(reply["fd"], 2)
+                if reply["reply"]:  # (a Triton that builds one launcher per signature)
+                    self.assertRegex(json.loads(reply["reply"])["name"], r"^[0-9a-f]{16}/[0-9a-f]{64}\.so$")
+                else:
+                    self.assertEqual(builder.wait(timeout=30), 0)
+            finally:
+                r.stop()
+            self.assertIsNone(r.builder)
+            self.assertIsNotNone(builder.poll())
 
     def test_descriptors_come_in_batches_the_runner_takes(self):
         # A buffer lent in pieces brings a descriptor a piece: more than

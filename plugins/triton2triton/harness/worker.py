@@ -59,7 +59,7 @@ def _start_runners_early():
         req = json.loads(line)
         if req.get("op") == "init":
             for subject, spec in req["runners"].items():
-                client = RunnerClient(subject, spec["argv"], f"runner-{subject}.log", None)
+                client = RunnerClient(subject, spec["argv"], f"runner-{subject}.log", None, spec.get("launchers"))
                 client.start()
                 started[subject] = client
     except (ValueError, KeyError, TypeError, AttributeError, SubjectFailure):
@@ -315,10 +315,11 @@ class Judge(TimingRounds):
         for subject, spec in req["runners"].items():
             pool = BufferPool(self.device)
             runner = early.pop(subject, None)
-            if runner is None or runner.argv != spec["argv"] or not runner.alive():
+            if runner is None or runner.argv != spec["argv"] or runner.launchers != spec.get("launchers") or \
+                    not runner.alive():
                 if runner is not None:
                     runner.stop()
-                runner = RunnerClient(subject, spec["argv"], f"runner-{subject}.log", pool)
+                runner = RunnerClient(subject, spec["argv"], f"runner-{subject}.log", pool, spec.get("launchers"))
                 # Both start side by side (importing torch takes seconds);
                 # each loads its subject's files at its compile.
                 try:
