@@ -71,19 +71,26 @@ import traceback
 import types
 import warnings
 
-# Replies travel on the socket only; the subject's prints go to the log.
-os.dup2(2, 1)
-sys.stdout = sys.stderr
+# The launcher builder (LauncherBuilder: --launcher-builder, outside the
+# sandbox, beside a runner) runs this file too. It needs Triton alone and
+# imports no torch: every evaluation starts one beside each runner, and a
+# runner's first launch waits for its builder.
+_LAUNCHER_BUILDER = __name__ == "__main__" and any(a.startswith("--launcher-builder=") for a in sys.argv)
 
-import torch  # noqa: E402
-from torch.utils._python_dispatch import TorchDispatchMode  # noqa: E402
+if not _LAUNCHER_BUILDER:
+    # Replies travel on the socket only; the subject's prints go to the log.
+    os.dup2(2, 1)
+    sys.stdout = sys.stderr
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from arena_buffers import GraphChain, MappedBuffer, pin_descriptor, raise_open_files_limit  # noqa: E402
+    import torch  # noqa: E402
+    from torch.utils._python_dispatch import TorchDispatchMode  # noqa: E402
 
-_DTYPES = {name: getattr(torch, name) for name in (
-    "float16", "bfloat16", "float32", "float64", "int8", "uint8", "int16", "int32", "int64",
-    "bool", "float8_e4m3fn", "float8_e5m2") if hasattr(torch, name)}
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    from arena_buffers import GraphChain, MappedBuffer, pin_descriptor, raise_open_files_limit  # noqa: E402
+
+    _DTYPES = {name: getattr(torch, name) for name in (
+        "float16", "bfloat16", "float32", "float64", "int8", "uint8", "int16", "int32", "int64",
+        "bool", "float8_e4m3fn", "float8_e5m2") if hasattr(torch, name)}
 
 # Aten ops that do no arithmetic on data: allocation, views, metadata.
 _FREE_OPS = frozenset({
@@ -650,6 +657,8 @@ def ptxas_programs():
 
 
 def main():
+    if _LAUNCHER_BUILDER:
+        return serve_launchers([a for a in sys.argv if a.startswith("--launcher-builder=")][0].split("=", 1)[1])
     raise_open_files_limit()
     device = "cuda" if "--device=cuda" in sys.argv else "cpu"
     allowed_ops = frozenset()
@@ -657,8 +666,6 @@ def main():
     cache_seed = ""
     launchers, launcher_fd = "", -1
     for arg in sys.argv:
-        if arg.startswith("--launcher-builder="):
-            return serve_launchers(arg.split("=", 1)[1])
         if arg.startswith("--launchers="):
             launchers = arg.split("=", 1)[1]
         if arg.startswith("--launcher-fd="):

@@ -322,6 +322,21 @@ PyMODINIT_FUNC PyInit___triton_launcher(void) { return PyModule_Create(&module);
                 e.close()  # the runner's end closed: the builder ends
                 self.assertEqual(os.waitpid(p, 0)[1], 0)
 
+    def test_the_builders_process_imports_no_torch(self):
+        # (Every evaluation starts one beside each runner: torch's import
+        # would hold up each runner's first launch by seconds.)
+        import subprocess
+
+        import arena_runner
+        with tempfile.TemporaryDirectory() as root:
+            done = subprocess.run([sys.executable, "-X", "importtime", arena_runner.__file__,
+                                   "--launcher-builder=" + root], stdin=subprocess.DEVNULL,
+                                  capture_output=True, text=True, timeout=120)
+        self.assertEqual(done.returncode, 0, done.stderr[-2000:])
+        imported = {line.rsplit("|", 1)[-1].strip() for line in done.stderr.splitlines() if "|" in line}
+        self.assertIn("triton", imported)
+        self.assertNotIn("torch", imported)
+
     def test_a_builder_builds_a_bounded_number(self):
         import arena_runner
         with tempfile.TemporaryDirectory() as root:
