@@ -75,9 +75,11 @@ import warnings
 # sandbox, beside a runner) runs this file too. It needs Triton alone and
 # imports no torch: every evaluation starts one beside each runner, and a
 # runner's first launch waits for its builder.
-_LAUNCHER_BUILDER = __name__ == "__main__" and any(a.startswith("--launcher-builder=") for a in sys.argv)
+# Its launchers' folder, or None in a runner.
+_LAUNCHER_BUILDER = next((a.split("=", 1)[1] for a in sys.argv if a.startswith("--launcher-builder=")),
+                         None) if __name__ == "__main__" else None
 
-if not _LAUNCHER_BUILDER:
+if _LAUNCHER_BUILDER is None:
     # Replies travel on the socket only; the subject's prints go to the log.
     os.dup2(2, 1)
     sys.stdout = sys.stderr
@@ -657,8 +659,8 @@ def ptxas_programs():
 
 
 def main():
-    if _LAUNCHER_BUILDER:
-        return serve_launchers([a for a in sys.argv if a.startswith("--launcher-builder=")][0].split("=", 1)[1])
+    if _LAUNCHER_BUILDER is not None:
+        return serve_launchers(_LAUNCHER_BUILDER)
     raise_open_files_limit()
     device = "cuda" if "--device=cuda" in sys.argv else "cpu"
     allowed_ops = frozenset()
