@@ -2,7 +2,9 @@
 report.json.gz): its wall time, both compile stages, the checks, the
 timing stages, and the timing's phases summed over its configurations
 (the Triton judge's: lend, capture, rounds, ...). Prints a markdown
-table, then the median wall time per task.
+table, then the median wall time per task; then, where the report has
+them, each subject's compile stage's parts (its runner's start-up and
+first call) and the timed rounds per configuration.
 
     python3 tools/gpu/task_times.py REPORT
 """
@@ -54,6 +56,39 @@ def main(argv):
         print(f"| {task} | {wall:.1f} | {base:.1f} | {cand:.1f} | {checks:.1f} | {timing:.1f} | {top} |")
     if walls:
         print(f"\nmedian wall per task: {statistics.median(walls):.1f} s over {len(walls)} task(s)")
+    first_launches(report)
+
+
+def first_launches(report):
+    """Where each subject's compile stage went (its metrics' "costs"): the
+    load request, its runner's start-up as the runner timed it, and its
+    first configuration's call with the runner's parts of it (Triton's
+    compile, binaries loaded, launchers, the launch observer's report);
+    then the timed rounds per configuration."""
+    rows = []
+    for task in report.get("tasks", []):
+        for subject in ("baseline", "candidate"):
+            costs = ((task.get(f"{subject}_compile") or {}).get("metrics") or {}).get("costs")
+            if not costs:
+                continue
+            load, first = costs.get("load") or {}, costs.get("first_config") or {}
+            runner = first.get("runner") or {}
+            start = ", ".join(f"{k[:-2]} {v:.2f}" for k, v in load.items() if k != "request_s")
+            call = ", ".join(f"{k[:-2]} {v:.2f}" for k, v in runner.items())
+            rows.append((task.get("task_id", "?"), subject, costs.get("load_s", 0.0), start,
+                         first.get("call_s", 0.0), call))
+    if rows:
+        print("\n| task | subject | load s | runner's start-up (s, its own clock) | first call s | of it (s, "
+              "the runner's clock) |")
+        print("|---|---|---:|---|---:|---|")
+        for task, subject, load_s, start, call_s, call in rows:
+            print(f"| {task} | {subject} | {load_s:.2f} | {start} | {call_s:.2f} | {call} |")
+    counts = [int(((c.get("timing") or {}).get("stage") or {}).get("metrics", {}).get("rounds") or 0)
+              for t in report.get("tasks", []) for c in t.get("configs", [])]
+    counts = [n for n in counts if n]
+    if counts:
+        print(f"\ntimed rounds per configuration: median {statistics.median(counts):g}, "
+              f"{min(counts)}..{max(counts)} over {len(counts)} configuration(s)")
 
 
 if __name__ == "__main__":

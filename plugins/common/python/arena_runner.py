@@ -67,9 +67,12 @@ import socket
 import struct
 import sys
 import threading
+import time
 import traceback
 import types
 import warnings
+
+_STARTED = time.perf_counter()  # (the runner's start-up, reported with "load")
 
 # The launcher builder (LauncherBuilder: --launcher-builder, outside the
 # sandbox, beside a runner) runs this file too. It needs Triton alone and
@@ -174,6 +177,8 @@ _WITNESSES_PER_ROUND = 0.25
 _SPLITS = 4
 # The requests that take the captured calls and hand them back (main's loop).
 _GRAPH_OPS = ("capture", "replay", "unbind")
+# Requests whose reply says where the runner's time went ("costs").
+_COSTED_OPS = ("load", "call", "capture")
 
 
 def closures_reachable(roots):
@@ -609,7 +614,7 @@ def launcher_building():
     return nvidia, nvidia.make_launcher, build
 
 
-def binaries_of_triton(compiler, utils):
+def binaries_of_triton(compiler, utils, costs=None):
     """Triton's compile (COMPILER's) and its driver's load_binary (UTILS's),
     wrapped: compile keeps the digest of each binary Triton's compiler made
     from a @triton.jit function (an ASTSource), and load_binary the handle
@@ -621,21 +626,31 @@ def binaries_of_triton(compiler, utils):
     loaded, gives a handle outside it."""
     made, loaded = set(), set()
 
+    costs = {} if costs is None else costs
+
     def compile(src, *args, _arena_compile=(compiler.compile, compiler.ASTSource, made, hashlib.sha256, type,
-                                            bytes, getattr, isinstance), **kwargs):
-        original, source_class, made, sha256, type, bytes, getattr, isinstance = _arena_compile
-        kernel = original(src, *args, **kwargs)
+                                            bytes, getattr, isinstance, costs, time.perf_counter), **kwargs):
+        original, source_class, made, sha256, type, bytes, getattr, isinstance, costs, clock = _arena_compile
+        start = clock()
+        try:
+            kernel = original(src, *args, **kwargs)
+        finally:
+            costs["triton_compile_s"] = costs.get("triton_compile_s", 0.0) + clock() - start
         binary = getattr(kernel, "kernel", None)
         if type(src) is source_class and isinstance(binary, bytes):
             made.add(sha256(binary).digest())
         return kernel
 
     def load_binary(name, binary, *args, _arena_load=(utils.load_binary, made, loaded, hashlib.sha256, bytes,
-                                                      isinstance), **kwargs):
+                                                      isinstance, costs, time.perf_counter), **kwargs):
         # (Digests through the buffer, which is what the loader reads; of
         # an immutable one alone: no thread can change it in between.)
-        original, made, loaded, sha256, bytes, isinstance = _arena_load
-        result = original(name, binary, *args, **kwargs)
+        original, made, loaded, sha256, bytes, isinstance, costs, clock = _arena_load
+        start = clock()
+        try:
+            result = original(name, binary, *args, **kwargs)
+        finally:
+            costs["load_binary_s"] = costs.get("load_binary_s", 0.0) + clock() - start
         if isinstance(binary, bytes) and sha256(binary).digest() in made:
             loaded.add(result[1])
         return result
@@ -708,6 +723,13 @@ def main():
 
     state = {"candidate": False, "launches": 0, "handles": set(), "fills": 0,
              "loaded": False}
+    # Where the runner's time goes, for the report alone (the subject's
+    # process could change it; nothing is judged by it): its start-up,
+    # reported with "load", and the parts of a request that loads or calls
+    # the subject (Triton's compile, its binaries loaded, launchers built).
+    clock = time.perf_counter
+    startup = {"imports_s": clock() - _STARTED}
+    costs = {}
     main_thread = threading.get_ident()  # the runner's own: it serves the requests
 
     def finding(text, _say=say, _sent=set()):
@@ -746,25 +768,32 @@ def main():
             _loaded[path] = module
         return module
 
-    def launcher_module(builder, init_code, load_launcher):
+    def launcher_module(builder, init_code, load_launcher, costs):
         """Triton's compile_module_from_src as its CudaLauncher calls it: the
         source it made is set aside; the launcher is built apart from the
         kernel's signature (the caller's locals) and loaded."""
         def compile_module_from_src(*args, _arena_launcher=(builder, init_code, load_launcher, launcher_request,
-                                                            sys._getframe, RuntimeError), **kwargs):
-            builder, init_code, load, request, getframe, RuntimeError = _arena_launcher
+                                                            sys._getframe, RuntimeError, costs, time.perf_counter),
+                                    **kwargs):
+            builder, init_code, load, request, getframe, RuntimeError, costs, clock = _arena_launcher
             caller = getframe(1)
             if caller.f_code is not init_code:
                 raise RuntimeError("the arena builds Triton's launchers for kernels alone (CudaLauncher)")
             names = caller.f_locals
-            return load(builder.build(request(names.get("signature"), names.get("tensordesc_meta"))))
+            start = clock()
+            try:
+                return load(builder.build(request(names.get("signature"), names.get("tensordesc_meta"))))
+            finally:
+                costs["launcher_s"] = costs.get("launcher_s", 0.0) + clock() - start
         return compile_module_from_src
 
     toolchain_programs = ()
     if device == "cuda":
+        mark = clock()
         torch.cuda.init()
         torch.zeros(1, device="cuda")
         synchronize = torch.cuda.synchronize
+        startup["cuda_init_s"] = clock() - mark
         # Everything that loads libraries through ctypes, done before the
         # subject runs (ctypes is refused to it).
         from triton.runtime import driver
@@ -779,7 +808,7 @@ def main():
                                    "gave the runner no launcher builder (--launchers, --launcher-fd)")
             builder = LauncherBuilder.connect(launcher_fd, launcher_root)
             nvidia.compile_module_from_src = launcher_module(builder, nvidia.CudaLauncher.__init__.__code__,
-                                                          load_launcher)
+                                                          load_launcher, costs)
         toolchain_programs = ptxas_programs()
         # Kernels the subject may launch as its own: those Triton compiled
         # here from @triton.jit functions (binaries_of_triton); the modules
@@ -787,7 +816,7 @@ def main():
         import triton.compiler.compiler as triton_compiler
         utils = driver.active.utils
         original_compile, original_load = triton_compiler.compile, utils.load_binary
-        compile_wrapper, load_wrapper, own_functions = binaries_of_triton(triton_compiler, utils)
+        compile_wrapper, load_wrapper, own_functions = binaries_of_triton(triton_compiler, utils, costs)
         # Wherever a module holds Triton's compile under that name (the
         # package, triton's top, a module that imported it by name), and
         # load_binary where the driver's utilities take it from (their
@@ -804,8 +833,14 @@ def main():
             triton_sealed.append(native_utils)
         MappedBuffer.prepare()
         chains = GraphChain()
+        mark = clock()
         warm_up_triton(torch)
+        startup["warm_up_s"] = clock() - mark
+        mark = clock()
         observer = LaunchObserver.start(os.path.join(os.path.dirname(os.path.abspath(__file__)), _OBSERVER))
+        startup["observer_s"] = clock() - mark
+        startup.update({"warm_up_" + k: v for k, v in costs.items()})
+        costs.clear()
     else:
         chains = None
         observer = LaunchObserver.start(None)
@@ -2146,9 +2181,10 @@ def main():
     def capture(req, graphs, _arena_capture=(call_sets, counted, device, finding, run_subject, state,
                                              synchronize, chains, drop_graph, sets, os.urandom, int.from_bytes,
                                              int, len, tuple, RuntimeError, _SPLITS,
-                                             torch._C._CUDAGraph.raw_cuda_graph if device == "cuda" else None)):
+                                             torch._C._CUDAGraph.raw_cuda_graph if device == "cuda" else None,
+                                             costs, clock)):
         (call_sets, counted, device, finding, run_subject, state, synchronize, chains, drop_graph, sets,
-         urandom, from_bytes, int, len, tuple, RuntimeError, _SPLITS, raw_graph) = _arena_capture
+         urandom, from_bytes, int, len, tuple, RuntimeError, _SPLITS, raw_graph, costs, clock) = _arena_capture
         drop_graph(graphs)
         if device != "cuda":
             raise RuntimeError("graph capture needs a GPU")
@@ -2163,13 +2199,17 @@ def main():
         # The subject's garbage collected first, observed as its code is,
         # so that nothing of it is left for a collection in the runner's
         # own time to finalize.
+        mark = clock()
         run_subject(gc.collect)
+        costs["collect_s"] = clock() - mark
+        mark = clock()
         # One graph per call, chained below (arena_buffers.GraphChain).
         # Captured on a stream of the runner's own (not the default stream).
         with torch.cuda.stream(stream):
             counted[0] = gc.get_stats()
             pieces = run_subject(functools.partial(call_sets, ids, params, 0.0, True), marks_calls=True)
         synchronize()
+        costs["captured_s"] = clock() - mark
         if state["launches"] == before:
             finding("no Triton kernel was launched: the outputs came from elsewhere")
         if len(pieces) != len(ids):
@@ -2234,6 +2274,11 @@ def main():
     # The guard on the runner's thread for good: pushed here, by the runner,
     # and never popped (popping it is refused to the subject's code).
     guard.__enter__()
+    # Everything the runner made so far lives as long as it does: out of
+    # the collector's reach, its collections (the subject's, and the one
+    # before each capture) walk the subject's objects alone.
+    gc.freeze()
+    startup["ready_s"] = clock() - _STARTED
     captured_graphs = None  # (see drop_graph)
     while True:
         while b"\n" not in buffer:
@@ -2252,6 +2297,8 @@ def main():
         # a finding); not the runner's own work (torch's graph capture fills
         # its generator's state, say).
         observer.watch(LaunchObserver.RUNNER)
+        costs.clear()
+        began = clock()
         try:
             if op in _GRAPH_OPS:
                 graphs, captured_graphs = captured_graphs, None
@@ -2267,9 +2314,13 @@ def main():
             reply = {"ok": False, "error": f"{type(e).__name__}: {first}",
                      "log": traceback.format_exc()[-8000:]}
         collected_in_runners_time()
+        handled_at = clock()
         seen = observer.take(state) if op not in _RUNNERS_OWN else None
         if seen is not None:
             reply["observed"] = seen
+        if op in _COSTED_OPS:
+            costs.update(request_s=handled_at - began, observer_take_s=clock() - handled_at)
+            reply["costs"] = dict(costs, **startup) if op == "load" else dict(costs)
         observer.watch(LaunchObserver.BETWEEN)
         say(reply)
 

@@ -10,12 +10,15 @@ import torch
 
 from arena_harness import bitwise_equal, compare, make_reply, median
 from arena_judge import SubjectFailure
-from judge_support import (ROUND_US, SUBJECTS, IntegrityFailure, Phases, compare_sets, gather, poison_value,
-                           poisoned, resized_sets, sample_index, slot_bytes)
+from judge_support import (FIRST_BLOCK_ROUNDS, NEXT_BLOCK_ROUNDS, ROUND_US, SUBJECTS, IntegrityFailure, Phases,
+                           compare_sets, gather, poison_value, poisoned, resized_sets, sample_index, settled,
+                           slot_bytes)
 
 
 CPU_ROUND_SETS = 6  # sets of a round on the CPU (tests only)
-REFERENCE_ROUNDS = 3  # rounds, chosen in secret, whose chosen set is held to the reference
+# Timed rounds per round held to the reference (its chosen set), and per
+# witnessed round of a captured graph, in each block of rounds (rounded up).
+ROUNDS_PER_HELD = 5
 # Calls timed eagerly are witnessed (arena_runner's call_sets, which draws
 # with the same chance, its own): each with this chance over the round's
 # sets, so about one round in five has one.
@@ -23,9 +26,8 @@ WITNESSES_PER_ROUND = 0.25
 # Rounds added, at most, until each subject's runner has paused for a
 # witness (an honest one has, after the rounds, but for one time in 2000).
 WITNESS_ROUNDS_MORE = 40
-# Rounds of a captured graph whose replay is witnessed between its two
-# parts, at secret places among the timed ones; not timed.
-GRAPH_WITNESS_ROUNDS = 4
+# (Rounds of a captured graph whose replay is witnessed between its two
+# parts, at secret places among the timed ones, are not timed: _plan_block.)
 # Places of each output read in every set of a witnessed replay's first part.
 SPLIT_WITNESS_ELEMENTS = 4096
 # Places of each output poisoned again in every later set once a witness is
@@ -66,8 +68,8 @@ class TimingRounds:
         calls) and waits for "done"; the round ends when the judge has copied
         the outputs of one set, chosen in secret, out of its own memory. That
         copy is verified afterwards at 64 Ki places drawn in secret, against
-        the other subject's on the same inputs (and in REFERENCE_ROUNDS
-        rounds chosen in secret, whole, against the reference at the checks'
+        the other subject's on the same inputs (and in a fifth of the
+        rounds, chosen in secret, whole, against the reference at the checks'
         tolerance), and the set's inputs must be unchanged; every other
         set's outputs are compared too, after the
         round, at fewer places: a runner that answers before its work is
@@ -205,15 +207,22 @@ class TimingRounds:
                 count = resized
                 for s in list(lent):
                     runners[s].unbind(lent.pop(s)[0], self.timeout_s)
-            rounds = max(10, min(int(timing["repetitions"]), 30))
-            # Rounds whose chosen set's outputs are also held to the
-            # reference, at the checks' tolerance: a subject less precise
-            # when timed, yet within twice the tolerance of the baseline's
-            # outputs, does not get through every round. Every round keeps
-            # its chosen set's inputs alike, and the held ones are compared
-            # after the last round: no round's timing tells a subject that
-            # it, or an earlier one, was held.
-            held = set(rng.sample(range(1, rounds + 1), min(REFERENCE_ROUNDS, rounds)))
+            # Timed rounds: a first block, then more blocks until the
+            # rounds' median ratio is settled (judge_support.settled) or the
+            # most are timed. Each block has rounds of its own, drawn in
+            # secret among its rounds as it is planned: a fifth of its
+            # timed ones, rounded up, whose chosen set's outputs are also
+            # held to the reference, at the checks' tolerance (a subject
+            # less precise when timed, yet within twice the tolerance of
+            # the baseline's outputs, does not get through every block;
+            # every round keeps its chosen set's inputs alike, and the held
+            # ones are compared after the last round: no round's timing
+            # tells a subject that it, or an earlier one, was held), and as
+            # many more witnessed rounds of a captured graph (below, not
+            # timed). Whether a block follows depends on the rounds'
+            # timing alone; every block, the first or a later one, is
+            # witnessed and held alike.
+            most = max(FIRST_BLOCK_ROUNDS, min(int(timing["repetitions"]), 30))
             # Eager calls are witnessed: the runner pauses after a call drawn
             # once it has returned, and the judge copies that set's outputs
             # then; after the round they must be what the set holds at its
@@ -224,7 +233,7 @@ class TimingRounds:
             # call, chained, and every replay runs two chains: the calls up
             # to a secret one, then, once the runner has told the judge and
             # the judge has said "go", the rest (arena_runner's replay). In
-            # GRAPH_WITNESS_ROUNDS rounds, at secret places and not timed,
+            # rounds of each block at secret places (_plan_block), not timed,
             # the judge waits for the first part to end (it marks its end in
             # the judge's memory) and copies what its calls wrote before it
             # says "go"; in the others it says "go" at once. Until then a
@@ -233,9 +242,10 @@ class TimingRounds:
             # (A round of one call has no later call to leave work to: the
             # runner witnesses none there.)
             chance = WITNESSES_PER_ROUND / count if mode == "eager" and count > 1 else 0.0
-            graph_witnesses = GRAPH_WITNESS_ROUNDS if mode == "graph" and count > 1 else 0
-            untimed = set(rng.sample(range(1, rounds + graph_witnesses + 1), graph_witnesses))
-            rounds += graph_witnesses
+            graph_witnessed = mode == "graph" and count > 1
+            held, untimed = set(), set()
+            rounds = self._plan_block(1, FIRST_BLOCK_ROUNDS, graph_witnessed, held, untimed, rng)
+            planned, last_block = FIRST_BLOCK_ROUNDS, False
             witnessed = {s: 0 for s in SUBJECTS}
             kept = []  # (round, its chosen set's inputs, the candidate's outputs)
             # What evicting the L2 takes on an idle GPU, every runner stopped
@@ -259,6 +269,13 @@ class TimingRounds:
             i = -1
             while True:  # round 0 warms up and is not kept
                 i += 1
+                if i > rounds and not last_block:
+                    if planned < most and not settled(samples["baseline"], samples["candidate"]):
+                        more = min(NEXT_BLOCK_ROUNDS, most - planned)
+                        rounds = self._plan_block(i, more, graph_witnessed, held, untimed, rng)
+                        planned += more
+                    else:
+                        last_block = True
                 if i > rounds and (chance == 0.0 or min(witnessed.values()) > 0 or
                                    i > rounds + WITNESS_ROUNDS_MORE):
                     break
@@ -448,6 +465,8 @@ class TimingRounds:
                   "-fresh-input-sets+secret-verified-set+interleaved" +
                   ("+witnessed-calls" if chance or untimed else ""))
         metrics = {"method": method, "sets_per_round": count, "inputs_drawn_by": draws.how,
+                   "rounds": len(samples["baseline"]),
+                   "settled": settled(samples["baseline"], samples["candidate"]),
                    "round_trip_us": overhead,
                    "single_call_us": single, "verified": worst, "phases": phases.seconds,
                    "witnessed_calls": witnessed if chance or untimed else None,
@@ -457,6 +476,20 @@ class TimingRounds:
                           extra={"baseline_us": samples["baseline"],
                                  "candidate_us": samples["candidate"],
                                  "paired": True})  # sample i of each: round i
+
+    @staticmethod
+    def _plan_block(start, timed, graph_witnessed, held, untimed, rng):
+        """A block of rounds from START: TIMED timed ones and, where a
+        captured graph is witnessed (GRAPH_WITNESSED), a fifth as many more
+        (rounded up), untimed, at places drawn in secret among them (added
+        to UNTIMED); and as many of its rounds, drawn in secret, held to
+        the reference (added to HELD). Returns the block's last round."""
+        extra = math.ceil(timed / ROUNDS_PER_HELD)
+        witnesses = extra if graph_witnessed else 0
+        block = range(start, start + timed + witnesses)
+        untimed.update(rng.sample(block, witnesses))
+        held.update(rng.sample(block, min(extra, len(block))))
+        return block[-1]
 
     @staticmethod
     def _secret_places(width, most, rng, device):

@@ -5,6 +5,7 @@ is sized, integrity findings, the idle GPU's measure, and a clock of
 phases."""
 
 import math
+import re
 import time
 
 import torch
@@ -42,6 +43,57 @@ def resized_sets(count, fastest_us, slowest_us, cap):
     resized = max(1, min(resized, int(count * LONGEST_ROUND_US / max(slowest_us, 1.0))))
     far_off = (fastest_us < 0.8 * ROUND_US and resized >= 1.3 * count) or slowest_us > LONGEST_ROUND_US
     return resized, far_off and resized != count
+
+
+_COST_NAME = re.compile(r"[a-z_]{1,40}_s")
+
+
+def runner_costs(reply):
+    """Where a runner says its time went (a reply's "costs": seconds by
+    name), for the report alone: it comes from the subject's process, so
+    only names of that form with numbers are kept, at most 32 of them."""
+    costs = reply.get("costs") if isinstance(reply, dict) else None
+    if not isinstance(costs, dict):
+        return {}
+    kept = {}
+    for name, value in costs.items():
+        if len(kept) < 32 and isinstance(name, str) and _COST_NAME.fullmatch(name) and \
+                isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value):
+            kept[name] = round(float(value), 4)
+    return kept
+
+
+# Timed rounds per subject: a first block of this many, then blocks of
+# NEXT_BLOCK_ROUNDS until the median of the rounds' paired ratios is
+# settled, or the task's repetitions (at most 30) are reached.
+FIRST_BLOCK_ROUNDS = 10
+NEXT_BLOCK_ROUNDS = 5
+SETTLED_HALF_WIDTH = 0.01  # of the median ratio's 95% interval, relative
+
+
+def settled(baseline_us, candidate_us, half_width=SETTLED_HALF_WIDTH):
+    """Whether the median of the paired rounds' ratios (baseline over
+    candidate, round by round: what the speedup is) is known within
+    +-HALF_WIDTH at 95%: the standard error of a median, 1.2533 times the
+    spread over the square root of the count, with the spread taken
+    robustly (the median absolute deviation of the log-ratios, times
+    1.4826), so that a few rounds disturbed by the machine do not keep a
+    configuration from settling, nor make one settle. A round that took
+    no time (its work less the round trip at or under zero) is not a
+    ratio; under FIRST_BLOCK_ROUNDS ratios nothing is settled."""
+    logs = [math.log(b / c) for b, c in zip(baseline_us, candidate_us) if b > 0 and c > 0]
+    n = len(logs)
+    if n < FIRST_BLOCK_ROUNDS:
+        return False
+    middle = _median(logs)
+    spread = 1.4826 * _median([abs(x - middle) for x in logs])
+    return 1.96 * 1.2533 * spread / math.sqrt(n) <= math.log1p(half_width)
+
+
+def _median(values):
+    ordered = sorted(values)
+    n = len(ordered)
+    return ordered[n // 2] if n % 2 else 0.5 * (ordered[n // 2 - 1] + ordered[n // 2])
 
 
 SAMPLE_ELEMENTS = 1 << 16  # elements of a tensor read to verify a timed call

@@ -78,7 +78,8 @@ from arena_buffers import BufferPool, raise_open_files_limit  # noqa: E402
 import torch  # noqa: E402
 from judge_rounds import TimingRounds  # noqa: E402
 from judge_support import (  # noqa: E402,F401  (public names of this module too)
-    SAMPLE_ELEMENTS, SUBJECTS, IdleGpu, IntegrityFailure, gather, poison_value, sample_index, slot_bytes)
+    SAMPLE_ELEMENTS, SUBJECTS, IdleGpu, IntegrityFailure, gather, poison_value, runner_costs, sample_index,
+    slot_bytes)
 
 def _resolve(ref, directory, prefix):
     """'file.py:function' inside `directory` -> the function (judge side only)."""
@@ -242,6 +243,7 @@ class Judge(TimingRounds):
         self.device = "cpu"
         self.runners = {}
         self.entry_loaded = {}
+        self.load_costs = {}  # subject: where its runner's load went (runner_costs)
         self.reference = None
         self.make_inputs = None
         self.flush = None
@@ -534,8 +536,9 @@ class Judge(TimingRounds):
             runner.start()
             self.entry_loaded[subject] = False
         if not self.entry_loaded.get(subject):
-            self._accept(runner, runner.request({"op": "load", "entry": self.section["entry"]},
-                                                self.timeout_s))
+            reply = self._accept(runner, runner.request({"op": "load", "entry": self.section["entry"]},
+                                                        self.timeout_s))
+            self.load_costs[subject] = runner_costs(reply)
             self.entry_loaded[subject] = True
         return runner
 
@@ -593,7 +596,8 @@ class Judge(TimingRounds):
         def body():
             start = time.perf_counter()
             self._runner(subject)
-            per_config = {}
+            loaded_s = time.perf_counter() - start
+            per_config, first = {}, {}
             # Triton compiles at the first launch of each specialization.
             for config in req["configs"]:
                 params = config["params"]
@@ -605,7 +609,11 @@ class Judge(TimingRounds):
                 try:
                     for k, v in inputs.items():
                         views[0][k].copy_(v)
-                    self._call(runner, ids, params)
+                    t1 = time.perf_counter()
+                    reply = self._call(runner, ids, params)
+                    if not first:
+                        first = {"lend_s": t1 - t0, "call_s": time.perf_counter() - t1,
+                                 "runner": runner_costs(reply)}
                 finally:
                     runner.unbind(ids, self.timeout_s)
                 per_config[config["name"]] = time.perf_counter() - t0
@@ -615,7 +623,9 @@ class Judge(TimingRounds):
             return make_reply("passed",
                               f"compiled and launched on {len(per_config)} configuration(s)",
                               seconds=time.perf_counter() - start,
-                              metrics={"seconds_per_config": per_config})
+                              metrics={"seconds_per_config": per_config,
+                                       "costs": {"load_s": loaded_s, "load": self.load_costs.get(subject, {}),
+                                                 "first_config": first}})
         return self._guarded(body)
 
     def check(self, req):

@@ -257,6 +257,75 @@ class ResizedSetsTest(unittest.TestCase):
         self.assertEqual(judge_support.resized_sets(64, 64.0, 64.0, 64), (64, False))
 
 
+class SettledTest(unittest.TestCase):
+    def test_steady_ratios_settle_after_the_first_block(self):
+        rng = random.Random(1)
+        base = [1000.0 * (1 + rng.gauss(0, 0.003)) for _ in range(10)]
+        cand = [500.0 * (1 + rng.gauss(0, 0.003)) for _ in range(10)]
+        self.assertTrue(judge_support.settled(base, cand))
+        self.assertFalse(judge_support.settled(base[:9], cand[:9]))  # fewer than a first block
+
+    def test_noisy_ratios_do_not(self):
+        rng = random.Random(2)
+        base = [1000.0 * (1 + rng.gauss(0, 0.05)) for _ in range(30)]
+        cand = [1000.0 * (1 + rng.gauss(0, 0.05)) for _ in range(30)]
+        self.assertFalse(judge_support.settled(base, cand))
+        # The same spread settles with enough rounds: the interval narrows
+        # with their square root.
+        more = [1000.0 * (1 + rng.gauss(0, 0.05)) for _ in range(2000)]
+        self.assertTrue(judge_support.settled(more[:1000], more[1000:]))
+
+    def test_a_few_disturbed_rounds_do_not_decide(self):
+        base, cand = [1000.0] * 12, [1000.0] * 12
+        cand[3], cand[7] = 3000.0, 300.0  # two rounds the machine disturbed
+        self.assertTrue(judge_support.settled(base, cand))
+
+    def test_rounds_of_no_time_are_no_ratio(self):
+        self.assertFalse(judge_support.settled([0.0] * 30, [1.0] * 30))
+        self.assertFalse(judge_support.settled([1.0] * 30, [0.0] * 30))
+
+
+class PlanBlockTest(unittest.TestCase):
+    def test_a_block_holds_a_fifth_and_witnesses_a_fifth_more(self):
+        held, untimed = set(), set()
+        last = worker.Judge._plan_block(1, 10, True, held, untimed, random.Random(3))
+        self.assertEqual(last, 12)  # ten timed, two witnessed
+        self.assertEqual(len(untimed), 2)
+        self.assertEqual(len(held), 2)
+        self.assertTrue(untimed <= set(range(1, 13)) and held <= set(range(1, 13)))
+        last = worker.Judge._plan_block(13, 5, True, held, untimed, random.Random(4))
+        self.assertEqual(last, 18)
+        self.assertEqual(len([r for r in untimed if r >= 13]), 1)
+        self.assertEqual(len([r for r in held if r >= 13]), 1)
+
+    def test_eager_rounds_have_no_witnessed_round_of_their_own(self):
+        held, untimed = set(), set()
+        self.assertEqual(worker.Judge._plan_block(1, 10, False, held, untimed, random.Random(5)), 10)
+        self.assertEqual(untimed, set())
+        self.assertEqual(len(held), 2)
+
+    def test_every_round_of_a_block_may_be_drawn(self):
+        seen_untimed, seen_held = set(), set()
+        for seed in range(400):
+            held, untimed = set(), set()
+            worker.Judge._plan_block(1, 10, True, held, untimed, random.Random(seed))
+            seen_untimed |= untimed
+            seen_held |= held
+        self.assertEqual(seen_untimed, set(range(1, 13)))
+        self.assertEqual(seen_held, set(range(1, 13)))
+
+
+class RunnerCostsTest(unittest.TestCase):
+    def test_only_named_seconds_are_kept(self):
+        reply = {"costs": {"launcher_s": 0.5, "request_s": 1, "bad name": 2.0, "nan_s": float("nan"),
+                           "flag_s": True, "text_s": "1", "x" * 50 + "_s": 1.0}}
+        self.assertEqual(judge_support.runner_costs(reply), {"launcher_s": 0.5, "request_s": 1.0})
+        self.assertEqual(judge_support.runner_costs({"costs": [1, 2]}), {})
+        self.assertEqual(judge_support.runner_costs({}), {})
+        many = {"costs": {f"c{chr(97 + i % 26)}{chr(97 + i // 26)}_s": 1.0 for i in range(100)}}
+        self.assertEqual(len(judge_support.runner_costs(many)), 32)
+
+
 class PoisonTest(unittest.TestCase):
     def test_what_the_judge_writes_is_what_it_finds(self):
         for dtype in (torch.float16, torch.bfloat16, torch.float32, torch.int32, torch.int64, torch.bool,
