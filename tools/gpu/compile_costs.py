@@ -93,7 +93,8 @@ print(json.dumps({"imports": {"torch": t_torch - t0, "triton": t_triton - t_torc
 
 def child(cache):
     env = dict(os.environ, TRITON_CACHE_DIR=cache)
-    script = os.path.join(cache, "..", "compile_costs_child.py")  # (@triton.jit needs a file)
+    # (@triton.jit needs a file; beside the cache, which need not exist yet)
+    script = os.path.join(os.path.dirname(os.path.abspath(cache)), "compile_costs_child.py")
     with open(script, "w") as f:
         f.write(CHILD)
     start = time.perf_counter()
