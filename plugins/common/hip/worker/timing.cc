@@ -1,6 +1,5 @@
 // The HIP judge's timing rounds (judge.h, docs/methodology.md's Timing).
 #include "plugins/common/hip/worker/judge.h"
-#include "plugins/common/hip/worker/rounds.h"
 #include "plugins/common/hip/worker/witness.h"
 
 namespace arena::hip2hip {
@@ -58,11 +57,7 @@ Json Judge::Time(const Json& req) {
   const std::vector<ArenaParam>& params = config_params.args;
   const Json plist = ParamList(params);
   const Json timing = task_["timing"];
-  // Timed rounds: as many as the request says, or timed alone, the task's
-  // repetitions (at most 30); both subjects timed, in blocks until the
-  // rounds' median ratio is settled (rounds.h), at most that many.
-  const int rounds = req.value("rounds", std::max(kFirstBlockRounds, std::min(timing.value("repetitions", 100), 30)));
-  const bool in_blocks = !alone && !req.contains("rounds");
+  const int rounds = req.value("rounds", std::max(10, std::min(timing.value("repetitions", 100), 30)));
   std::vector<std::pair<ArenaDtype, std::vector<int64_t>>> in_specs, out_specs;
   for (const auto& t : inputs_) {
     auto shape = Shape(t, p);
@@ -166,8 +161,7 @@ Json Judge::Time(const Json& req) {
       inits.push_back(*init);
     }
   }
-  // Both subjects timed: in rounds chosen in secret (kHeldRounds, or a
-  // fifth of each block's: PlanBlock), the
+  // Both subjects timed: in kHeldRounds rounds, chosen in secret, the
   // candidate's outputs of the chosen set are also held to the CPU
   // reference at the checks' tolerance, besides the other subject's: a
   // subject less precise when timed, yet within twice the tolerance of the
@@ -187,14 +181,10 @@ Json Judge::Time(const Json& req) {
   if (!alone && reference_ != nullptr) {
     std::tie(held_seeds, held_made) = TakeHeld(req["config"].value("name", ""));
     std::uniform_int_distribution<int> any_round(1, rounds);
-    while (!in_blocks && held_rounds.size() < static_cast<size_t>(std::min(kHeldRounds, rounds))) {
+    while (held_rounds.size() < static_cast<size_t>(std::min(kHeldRounds, rounds))) {
       held_rounds.insert(any_round(rng));
     }
   }
-  // Where no round is held (timed alone, or no reference), blocks draw
-  // theirs here.
-  std::set<int> not_held;
-  std::set<int>* const held_of_blocks = !alone && reference_ != nullptr ? &held_rounds : &not_held;
   // One eager call of each subject on one set: the size of a round. Its
   // inputs: the first verification trial's, or drawn on the device.
   const uint64_t probe_seed = rng();
@@ -428,8 +418,7 @@ Json Judge::Time(const Json& req) {
   // are one graph per call, chained, and every replay runs one of the
   // runner's splits: the calls up to a secret one, then, once the runner
   // has told the judge and the judge has said "go", the rest. In
-  // rounds at secret places and not timed (kGraphWitnessRounds, or a fifth
-  // as many as each block's timed rounds: PlanBlock), the judge
+  // kGraphWitnessRounds rounds, at secret places and not timed, the judge
   // waits for the first part to end (it marks its end in the judge's
   // memory) and copies what its calls wrote before it says "go"; in the
   // others it says "go" at once. Until then a witnessed replay and a timed
@@ -442,14 +431,8 @@ Json Judge::Time(const Json& req) {
   // it).
   const bool eager_witnessed = mode == "eager" && count > 1;
   std::set<int> untimed;
-  const bool graph_witnessed = mode == "graph" && count > 1;
   int last_round = rounds;
-  int planned = rounds;  // timed rounds of the blocks planned
-  bool last_block = !in_blocks;
-  if (in_blocks) {
-    planned = std::min(kFirstBlockRounds, rounds);
-    last_round = PlanBlock(1, planned, graph_witnessed, held_of_blocks, &untimed, rng);
-  } else if (graph_witnessed) {
+  if (mode == "graph" && count > 1) {
     last_round += kGraphWitnessRounds;
     std::uniform_int_distribution<int> any_round(1, last_round);
     while (untimed.size() < static_cast<size_t>(kGraphWitnessRounds)) untimed.insert(any_round(rng));
@@ -542,19 +525,8 @@ Json Judge::Time(const Json& req) {
     }
     return Json();
   };
+  const size_t timed_rounds = static_cast<size_t>(last_round) - untimed.size();
   for (int round = 0;; ++round) {  // round 0 warms up
-    if (round > last_round && !last_block) {
-      // The blocks planned are over: another one, unless the rounds'
-      // median ratio is settled or the most are planned.
-      if (planned < rounds && !Settled(samples["baseline"], samples["candidate"])) {
-        const int more = std::min(kNextBlockRounds, rounds - planned);
-        last_round = PlanBlock(round, more, graph_witnessed, held_of_blocks, &untimed, rng);
-        planned += more;
-      } else {
-        last_block = true;
-      }
-    }
-    const size_t timed_rounds = static_cast<size_t>(last_round) - untimed.size();
     const bool enough = std::min(samples[order[0]].size(), samples[order.back()].size()) >= timed_rounds &&
                         (!eager_witnessed || std::min(witnessed[order[0]], witnessed[order.back()]) > 0);
     if (round > last_round && (enough || round > last_round + kWitnessRoundsMore)) break;
@@ -824,7 +796,6 @@ Json Judge::Time(const Json& req) {
                      chance + ": its draws or its pauses were kept from the judge)");
     }
   }
-  const size_t timed_rounds = static_cast<size_t>(last_round) - untimed.size();
   for (const auto& s : order) {
     if (samples[s].size() * 2 < timed_rounds) {
       return Finding("tampering: " + s + "'s runner paused for witnesses in all but " +
@@ -885,7 +856,6 @@ Json Judge::Time(const Json& req) {
   for (const auto& [s, us] : single) single_json[s] = us;
   Json metrics = {{"method", method},
                   {"sets_per_round", count},
-                  {"rounds", samples[order[0]].size()},
                   {"round_trip_us", overhead},
                   {"single_call_us", single_json},
                   {"verified", {{"max_abs_err", worst_abs}, {"max_rel_err", worst_rel}}},
@@ -898,7 +868,6 @@ Json Judge::Time(const Json& req) {
                                                 {"max", *std::max_element(us.begin(), us.end())}};
     }
   }
-  if (in_blocks) metrics["settled"] = Settled(samples["baseline"], samples["candidate"]);
   if (alone) {
     metrics["alone_rounds"] = {{"new_inputs", alone_.new_us.size()}, {"seen_inputs", alone_.seen_us.size()}};
   }
