@@ -73,7 +73,8 @@ def first_launches(report):
                 continue
             load, first = costs.get("load") or {}, costs.get("first_config") or {}
             runner = first.get("runner") or {}
-            start = ", ".join(f"{k[:-2]} {v:.2f}" for k, v in load.items() if k != "request_s")
+            start = ", ".join(f"{k[:-2]} {v:.2f}" for k, v in load.items()
+                              if k not in ("request_s", "observer_take_s"))  # (the load request's own)
             call = ", ".join(f"{k[:-2]} {v:.2f}" for k, v in runner.items())
             rows.append((task.get("task_id", "?"), subject, costs.get("load_s", 0.0), start,
                          first.get("call_s", 0.0), call))

@@ -11,8 +11,8 @@ import torch
 from arena_harness import bitwise_equal, compare, make_reply, median
 from arena_judge import SubjectFailure
 from judge_support import (FIRST_BLOCK_ROUNDS, NEXT_BLOCK_ROUNDS, ROUND_US, SUBJECTS, IntegrityFailure, Phases,
-                           compare_sets, gather, poison_value, poisoned, resized_sets, sample_index, settled,
-                           slot_bytes)
+                           compare_sets, gather, poison_value, poisoned, resized_sets, runner_costs, sample_index,
+                           settled, slot_bytes)
 
 
 CPU_ROUND_SETS = 6  # sets of a round on the CPU (tests only)
@@ -132,6 +132,7 @@ class TimingRounds:
             count = CPU_ROUND_SETS  # the interpreter's calls are slow; several sets still
 
         lent, draws = {}, None
+        capture_costs = {}  # subject: where its runner's last capture went (runner_costs)
         # A word per runner that a captured round's first part sets as it
         # ends (arena_runner's capture): the judge reads it there.
         markers = {}
@@ -153,6 +154,7 @@ class TimingRounds:
                     self._sync()
                     reply = r.request({"op": "capture", "sets": lent[s][0], "params": params,
                                        "marker": markers[s][0][0]}, self.timeout_s)
+                    capture_costs[s] = runner_costs(reply)
                     self._raise_findings(r)
                     if not reply["ok"]:
                         mode = "eager"
@@ -467,7 +469,7 @@ class TimingRounds:
         metrics = {"method": method, "sets_per_round": count, "inputs_drawn_by": draws.how,
                    "rounds": len(samples["baseline"]),
                    "settled": settled(samples["baseline"], samples["candidate"]),
-                   "round_trip_us": overhead,
+                   "round_trip_us": overhead, "capture_costs": capture_costs,
                    "single_call_us": single, "verified": worst, "phases": phases.seconds,
                    "witnessed_calls": witnessed if chance or untimed else None,
                    "before_clock": {s: {k: {"median": median(v), "max": max(v)} for k, v in d.items() if v}

@@ -10,7 +10,7 @@ import time
 
 import torch
 
-from arena_harness import compare
+from arena_harness import compare, median
 
 SUBJECTS = ("baseline", "candidate")
 _ALIGN = 256
@@ -85,15 +85,9 @@ def settled(baseline_us, candidate_us, half_width=SETTLED_HALF_WIDTH):
     n = len(logs)
     if n < FIRST_BLOCK_ROUNDS:
         return False
-    middle = _median(logs)
-    spread = 1.4826 * _median([abs(x - middle) for x in logs])
+    middle = median(logs)
+    spread = 1.4826 * median([abs(x - middle) for x in logs])
     return 1.96 * 1.2533 * spread / math.sqrt(n) <= math.log1p(half_width)
-
-
-def _median(values):
-    ordered = sorted(values)
-    n = len(ordered)
-    return ordered[n // 2] if n % 2 else 0.5 * (ordered[n // 2 - 1] + ordered[n // 2])
 
 
 SAMPLE_ELEMENTS = 1 << 16  # elements of a tensor read to verify a timed call
