@@ -76,14 +76,15 @@ def first_launches(report):
             start = ", ".join(f"{k[:-2]} {v:.2f}" for k, v in load.items()
                               if k not in ("request_s", "observer_take_s"))  # (the load request's own)
             call = ", ".join(f"{k[:-2]} {v:.2f}" for k, v in runner.items())
+            lend = ", ".join(f"{k[:-2]} {v:.2f}" for k, v in (first.get("lend") or {}).items())
             rows.append((task.get("task_id", "?"), subject, costs.get("load_s", 0.0), start,
-                         first.get("call_s", 0.0), call))
+                         first.get("lend_s", 0.0), lend, first.get("call_s", 0.0), call))
     if rows:
-        print("\n| task | subject | load s | runner's start-up (s, its own clock) | first call s | of it (s, "
-              "the runner's clock) |")
-        print("|---|---|---:|---|---:|---|")
-        for task, subject, load_s, start, call_s, call in rows:
-            print(f"| {task} | {subject} | {load_s:.2f} | {start} | {call_s:.2f} | {call} |")
+        print("\n| task | subject | load s | runner's start-up (s, its own clock) | first lend s | of it (s) "
+              "| first call s | of it (s, the runner's clock) |")
+        print("|---|---|---:|---|---:|---|---:|---|")
+        for task, subject, load_s, start, lend_s, lend, call_s, call in rows:
+            print(f"| {task} | {subject} | {load_s:.2f} | {start} | {lend_s:.2f} | {lend} | {call_s:.2f} | {call} |")
     counts = [int(((c.get("timing") or {}).get("stage") or {}).get("metrics", {}).get("rounds") or 0)
               for t in report.get("tasks", []) for c in t.get("configs", [])]
     counts = [n for n in counts if n]

@@ -505,11 +505,14 @@ class Judge(TimingRounds):
             raise
         return lent
 
-    def _lend(self, runner, layouts, count, made=None):
+    def _lend(self, runner, layouts, count, made=None, costs=None):
         """Allocates `count` sets of {name: (dtype, shape)} in runner's pool
         (or takes MADE, a buffer per name, in order), one buffer per name
         holding every set (each set 256-byte aligned). Returns (ids,
-        [{name: tensor}] per set, {name: [count, numel] view of all})."""
+        [{name: tensor}] per set, {name: [count, numel] view of all}).
+        COSTS, a dict, gets the seconds of the allocation and the views
+        ("allocate_s") and of the runner's bind ("bind_s")."""
+        start = time.perf_counter()
         buffers, sets, views = [], [{} for _ in range(count)], [{} for _ in range(count)]
         slabs = {}
         for i, (name, (dtype, shape)) in enumerate(layouts.items()):
@@ -522,12 +525,15 @@ class Judge(TimingRounds):
             for k in range(count):
                 sets[k][name] = (i, k * stride, _dtype_name(dtype), shape)
                 views[k][name] = buf.view(dtype, shape, k * stride)
+        made_at = time.perf_counter()
         try:
             ids = runner.bind(buffers, sets, self.timeout_s)
         except BaseException:
             for b in buffers:
                 b.free()
             raise
+        if costs is not None:
+            costs.update(allocate_s=made_at - start, bind_s=time.perf_counter() - made_at)
         return ids, views, slabs
 
     def _runner(self, subject):
@@ -605,15 +611,18 @@ class Judge(TimingRounds):
                 inputs = self.draw_inputs(params, 0)
                 layouts = {k: (v.dtype, list(v.shape)) for k, v in inputs.items()}
                 layouts.update(self._output_specs(params))
-                ids, views, _ = self._lend(runner, layouts, 1)
+                lend = {"draw_s": time.perf_counter() - t0}
+                ids, views, _ = self._lend(runner, layouts, 1, costs=lend)
                 try:
+                    t_copy = time.perf_counter()
                     for k, v in inputs.items():
                         views[0][k].copy_(v)
                     t1 = time.perf_counter()
+                    lend["copy_s"] = t1 - t_copy
                     reply = self._call(runner, ids, params)
                     if not first:
                         first = {"lend_s": t1 - t0, "call_s": time.perf_counter() - t1,
-                                 "runner": runner_costs(reply)}
+                                 "lend": lend, "runner": runner_costs(reply)}
                 finally:
                     runner.unbind(ids, self.timeout_s)
                 per_config[config["name"]] = time.perf_counter() - t0
