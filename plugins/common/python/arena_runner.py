@@ -1276,76 +1276,82 @@ def main():
                  overloads(_INTERPRETER_OPS), overloads(f + s for f in _TRITON_FILLS for s in ("", "_")))
     free_ops, allowed_ids, interpreter_ops, fill_ops = (frozenset(id(op) for op in ops) for ops in known_ops)
 
+    def guard_dispatch(self, func, types, args=(), kwargs=None, *,
+                       _arena_guard=(state, main_thread, threading.get_ident, finding, work_between,
+                                     allowed_ids, interpreted, in_triton_launch, asked_by_triton,
+                                     observer, free_ops, interpreter_ops, fill_ops, runs_subject_code,
+                                     calling_subject, getattr, id, sorted, str)):
+        # (The builtins too: the builtins module is every module's, its
+        # names rebound with no audited event.)
+        (state, main_thread, ident, finding, work_between, allowed_ids, interpreted, in_triton_launch,
+         asked_by_triton, observer, free_ops, interpreter_ops, fill_ops, subject_code, calling,
+         getattr, id, sorted, str) = _arena_guard
+        # A tensor subclass's own dispatch runs after the guard has
+        # passed the op on, where the guard is off: its ops unseen.
+        # The guard is on the runner's thread from its first request to
+        # its last. With the flag down there, an op is the runner's own
+        # where none of the subject's code is on the stack; where some
+        # is, either the flag was switched off from inside a call (it is
+        # reachable through the runner's frame), or the runner's own
+        # work called the subject's code (a hook the subject put in a
+        # library the runner uses between requests: the JSON decoder
+        # that parses its requests, say), and the op is the subject's
+        # all the same.
+        candidate = state["candidate"]
+        if not candidate and ident() == main_thread:
+            if not subject_code():
+                return func(*args, **(kwargs or {}))
+            if calling():
+                finding("tampering: the runner's flag that a request runs the subject's code was "
+                        "switched off while one did")
+            else:
+                finding("tampering: the subject's code ran in the runner's own time, called by its own "
+                        "work between requests (a hook in a library the runner uses)")
+            candidate = True
+        if types:
+            finding("library compute: a tensor subclass's own dispatch ("
+                    f"{', '.join(sorted(t.__name__ for t in types))}) runs below the guard")
+        op = id(func)
+        free = op in free_ops
+        if not free:
+            name = str(getattr(getattr(func, "_schema", None), "name", func))  # (for the finding alone)
+        if not candidate and not free:
+            work_between(f"{name} ran")
+        elif not free and op not in allowed_ids and not (
+                interpreted and op in interpreter_ops and in_triton_launch()):
+            if op in fill_ops and asked_by_triton(through_torch=True):
+                # Triton's autotuner clears the L2 (and resets
+                # arguments) with fills: constants, no compute.
+                state["fills"] += 1
+            else:
+                finding(f"library compute: {name} ran outside a Triton kernel")
+        elif not free:
+            # An op the task allows: the kernels it launches are the
+            # op's (the launch observer says so).
+            observer.allowed(True)
+            try:
+                return func(*args, **(kwargs or {}))
+            finally:
+                observer.allowed(False)
+        return func(*args, **(kwargs or {}))
     class LibraryGuard(TorchDispatchMode):
-        def __torch_dispatch__(self, func, types, args=(), kwargs=None, *,
-                               _arena_guard=(state, main_thread, threading.get_ident, finding, work_between,
-                                             allowed_ids, interpreted, in_triton_launch, asked_by_triton,
-                                             observer, free_ops, interpreter_ops, fill_ops, runs_subject_code,
-                                             calling_subject, getattr, id, sorted, str)):
-            # (The builtins too: the builtins module is every module's, its
-            # names rebound with no audited event.)
-            (state, main_thread, ident, finding, work_between, allowed_ids, interpreted, in_triton_launch,
-             asked_by_triton, observer, free_ops, interpreter_ops, fill_ops, subject_code, calling,
-             getattr, id, sorted, str) = _arena_guard
-            # A tensor subclass's own dispatch runs after the guard has
-            # passed the op on, where the guard is off: its ops unseen.
-            # The guard is on the runner's thread from its first request to
-            # its last. With the flag down there, an op is the runner's own
-            # where none of the subject's code is on the stack; where some
-            # is, either the flag was switched off from inside a call (it is
-            # reachable through the runner's frame), or the runner's own
-            # work called the subject's code (a hook the subject put in a
-            # library the runner uses between requests: the JSON decoder
-            # that parses its requests, say), and the op is the subject's
-            # all the same.
-            candidate = state["candidate"]
-            if not candidate and ident() == main_thread:
-                if not subject_code():
-                    return func(*args, **(kwargs or {}))
-                if calling():
-                    finding("tampering: the runner's flag that a request runs the subject's code was "
-                            "switched off while one did")
-                else:
-                    finding("tampering: the subject's code ran in the runner's own time, called by its own "
-                            "work between requests (a hook in a library the runner uses)")
-                candidate = True
-            if types:
-                finding("library compute: a tensor subclass's own dispatch ("
-                        f"{', '.join(sorted(t.__name__ for t in types))}) runs below the guard")
-            op = id(func)
-            free = op in free_ops
-            if not free:
-                name = str(getattr(getattr(func, "_schema", None), "name", func))  # (for the finding alone)
-            if not candidate and not free:
-                work_between(f"{name} ran")
-            elif not free and op not in allowed_ids and not (
-                    interpreted and op in interpreter_ops and in_triton_launch()):
-                if op in fill_ops and asked_by_triton(through_torch=True):
-                    # Triton's autotuner clears the L2 (and resets
-                    # arguments) with fills: constants, no compute.
-                    state["fills"] += 1
-                else:
-                    finding(f"library compute: {name} ran outside a Triton kernel")
-            elif not free:
-                # An op the task allows: the kernels it launches are the
-                # op's (the launch observer says so).
-                observer.allowed(True)
-                try:
-                    return func(*args, **(kwargs or {}))
-                finally:
-                    observer.allowed(False)
-            return func(*args, **(kwargs or {}))
+        pass
     # torch's dispatcher asks the guard for its dispatch method as an
     # attribute, where one in the guard's own dictionary (set by the
     # subject's code with no audited event) would come before the class's:
     # a property, which an instance's dictionary does not shadow, hands out
     # the guard's own; setting it is refused. (The class is frozen below:
-    # its property stays.)
+    # its property stays.) The method is the function itself: one written
+    # in the class's body, torch would wrap (to keep its compiler out of
+    # it) in a function that calls whatever it finds cached on the one it
+    # wraps, an attribute that any code reaching it sets with no audited
+    # event; that wrapper also imports torch's compiler (seconds) at the
+    # first op, and costs every op a call through it.
     def refuse_dispatch(self, *_, _finding=finding):
         _finding("tampering: setting the library guard's dispatch method is not allowed in a subject's code")
         raise RuntimeError("the arena does not allow setting the library guard's dispatch method")
     type.__setattr__(LibraryGuard, "__torch_dispatch__", property(
-        lambda self, _dispatch=LibraryGuard.__torch_dispatch__, _bind=types.MethodType: _bind(_dispatch, self),
+        lambda self, _dispatch=guard_dispatch, _bind=types.MethodType: _bind(_dispatch, self),
         refuse_dispatch, refuse_dispatch))
 
     def host_escape(what, original, _made=(subject_runs, in_triton_launch, finding)):
