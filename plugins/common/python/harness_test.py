@@ -4,6 +4,7 @@ the subject for a process that dies, hangs or breaks the protocol; a
 runner's cache is seeded without rewriting a file it may have mapped."""
 
 import functools
+import gc
 import json
 import ctypes
 import os
@@ -139,20 +140,14 @@ class RunnerOwnStateTest(unittest.TestCase):
                      "    def held():\n        return x\n    return inner, held\n",
                      arena_runner.__file__, "exec"), namespace)
         inner, held = namespace["outer"](1)
-        module = types.ModuleType("m")
-        module.kept = held
-        self.assertEqual(arena_runner.closures_reachable([inner]), [])
-        self.assertEqual(arena_runner.closures_reachable([{"a": (inner, [held])}]), ["outer.<locals>.held (x)"])
-        self.assertEqual(arena_runner.closures_reachable([module]), ["outer.<locals>.held (x)"])
-        self.assertEqual(arena_runner.closures_reachable([property(held)]), ["outer.<locals>.held (x)"])
-        self.assertEqual(arena_runner.closures_reachable([functools.partial(held)]),
-                         ["outer.<locals>.held (x)"])
-        # Only one level into a module: its modules' own are theirs.
-        outer = types.ModuleType("outer")
-        outer.inner = module
-        self.assertEqual(arena_runner.closures_reachable([outer]), [])
+        self.assertEqual(arena_runner.closures_held([inner]), [])
+        self.assertEqual(arena_runner.closures_held([inner, {"a": 1}, held]), ["outer.<locals>.held (x)"])
         # Functions of other files are not the runner's.
-        self.assertEqual(arena_runner.closures_reachable([lambda: namespace]), [])
+        self.assertEqual(arena_runner.closures_held([lambda: namespace]), [])
+        # Every object of this process: the one made above, alone.
+        self.assertEqual(arena_runner.closures_held(gc.get_objects()), ["outer.<locals>.held (x)"])
+        del held
+        self.assertEqual(arena_runner.closures_held(gc.get_objects()), [])
 
     def test_what_runs_beside_the_subjects_code_loads_no_global(self):
         """A global or builtin a function of the runner loads is looked up
@@ -168,7 +163,7 @@ class RunnerOwnStateTest(unittest.TestCase):
         import dis
         runners_own_time = {
             # module level: as the runner starts or loads the subject
-            "<module>", "main", "closures_reachable", "freeze_class", "freeze_classes", "LaunchObserver",
+            "<module>", "main", "closures_held", "freeze_class", "freeze_classes", "LaunchObserver",
             "LaunchObserver.start", "LaunchObserver.key", "LaunchObserver.take", "import_file",
             "warm_up_triton", "seed_cache", "lock_native_code", "launcher_building", "ptxas_programs", "binaries_of_triton",
             # the launcher builder: its runner's end is made as the runner
