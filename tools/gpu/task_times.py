@@ -85,6 +85,20 @@ def first_launches(report):
         print("|---|---|---:|---|---:|---|---:|---|")
         for task, subject, load_s, start, lend_s, lend, call_s, call in rows:
             print(f"| {task} | {subject} | {load_s:.2f} | {start} | {lend_s:.2f} | {lend} | {call_s:.2f} | {call} |")
+    # Where each runner's captures went (the timing's capture_costs): the
+    # collection before, the capture of the calls, the chains' building.
+    parts = {}
+    for t in report.get("tasks", []):
+        for c in t.get("configs", []):
+            costs = (((c.get("timing") or {}).get("stage") or {}).get("metrics") or {}).get("capture_costs") or {}
+            for subject_costs in costs.values():
+                for k, v in (subject_costs or {}).items():
+                    if k in ("collect_s", "captured_s", "chained_s", "request_s"):
+                        parts.setdefault(k, []).append(v)
+    if parts:
+        print("\ncaptures (s per subject and configuration): " + ", ".join(
+            f"{k[:-2]} median {statistics.median(v):.3f} max {max(v):.3f} sum {sum(v):.1f}"
+            for k, v in sorted(parts.items())))
     counts = [int(((c.get("timing") or {}).get("stage") or {}).get("metrics", {}).get("rounds") or 0)
               for t in report.get("tasks", []) for c in t.get("configs", [])]
     counts = [n for n in counts if n]
