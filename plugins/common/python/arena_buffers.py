@@ -256,19 +256,38 @@ class Buffer:
         self.handle = handle  # the CUDA allocation's handle, or the memory file (CPU)
         self.tensor = tensor
         self._release = release
+        self._typed = {}  # dtype: (the buffer's whole length as that dtype, its storage offset)
 
     def view(self, dtype, shape, offset=0):
+        """The contiguous tensor of DTYPE and SHAPE at byte OFFSET (a
+        multiple of the dtype's size): one op on a typed view of the whole
+        buffer, kept per dtype (a set's views are made by the thousand, and
+        each op costs its share under a dispatch mode)."""
+        shape = [int(d) for d in shape]
         numel = 1
         for d in shape:
-            numel *= int(d)
-        size = numel * torch.empty((), dtype=dtype).element_size()
-        if offset < 0 or offset + size > self.nbytes:
+            numel *= d
+        itemsize = dtype.itemsize
+        size = numel * itemsize
+        if offset < 0 or offset + size > self.nbytes or offset % itemsize:
             raise ValueError("a view outside its buffer")
-        return self.tensor[offset:offset + size].view(dtype).view([int(d) for d in shape])
+        if numel == 0:
+            return self.tensor[offset:offset].view(dtype).view(shape)
+        typed = self._typed.get(dtype)
+        if typed is None:
+            whole = self.nbytes - self.nbytes % itemsize
+            view = self.tensor[:whole].view(dtype)
+            typed = self._typed[dtype] = (view, view.storage_offset())  # (as_strided's is absolute)
+        strides, step = [], 1
+        for d in reversed(shape):
+            strides.append(step)
+            step *= max(d, 1)
+        return typed[0].as_strided(shape, strides[::-1], typed[1] + offset // itemsize)
 
     def free(self):
         if self._release is not None:
             self.tensor = None
+            self._typed = {}
             self._release()
             self._release = None
 
