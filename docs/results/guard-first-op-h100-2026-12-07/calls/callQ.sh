@@ -7,8 +7,8 @@ export ARENA_PYTHON=python3 ARENA_BWRAP=$PWD/bin/bwrap PYTHONUNBUFFERED=1
 tr=triton2triton/softmax/softmax_rows,triton2triton/elementwise/gelu,triton2triton/attention/attention_decode,triton2triton/conv/conv1d
 hip=hip2hip/elementwise/silu_mul,hip2hip/softmax/log_softmax_rows
 rm -f runs/arena.db* /tmp/arena-gpu-state/arena.db*
-timeout 185 tools/gpu/run_family.sh "$tr" "$OUT/aa" 175 >/dev/null 2>&1
-timeout 115 tools/gpu/run_family.sh "$hip" "$OUT/hip" 105 >/dev/null 2>&1
+timeout 165 tools/gpu/run_family.sh "$tr" "$OUT/aa" 155 >/dev/null 2>&1
+timeout 100 tools/gpu/run_family.sh "$hip" "$OUT/hip" 90 >/dev/null 2>&1
 for r in aa hip; do
   mkdir -p "$OUT/$r.x" && tar xzf "$OUT/$r.tgz" -C "$OUT/$r.x" ./table.md ./log.txt ./report.json 2>/dev/null
   echo "## $r"; grep "arena exit" "$OUT/$r.x/log.txt"
@@ -17,8 +17,8 @@ for r in aa hip; do
   grep -v "^| triton2triton.*| \(baseline\|candidate\) |" "$OUT/$r.task_times.md" | cut -c1-200
 done
 f=""
-for c in honest_fast skip_some_sets view_replaced_for_bind; do
+for c in honest_fast view_replaced_for_bind dispatch_behind_dynamo_cache; do
   f="$f${f:+:}Triton/Adversarial.GetsTheVerdictItsHeaderAsksFor/$c"
 done
-GTEST_FILTER="$f" timeout 110 tools/gpu/adversarial.sh "$OUT/adv" >/dev/null 2>&1
+GTEST_FILTER="$f" timeout 125 tools/gpu/adversarial.sh "$OUT/adv" >/dev/null 2>&1
 echo "adversarial exit $?"; tail -9 "$OUT/adv/table.md" | cut -c1-170
