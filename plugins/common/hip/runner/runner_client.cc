@@ -125,11 +125,16 @@ void WaitStopped(const std::vector<pid_t>& pids, std::chrono::milliseconds limit
   }
 }
 
+uint64_t TickNs() {
+  static const uint64_t tick_ns = 1000000000ULL / static_cast<uint64_t>(std::max(1L, sysconf(_SC_CLK_TCK)));
+  return tick_ns;
+}
+
 // The time every thread of `pids` has run on a CPU, in nanoseconds
 // (schedstat; where the kernel keeps none, the stat file's user and system
-// time, in clock ticks).
-uint64_t CpuNs(const std::vector<pid_t>& pids) {
-  static const long tick_ns = 1000000000L / std::max(1L, sysconf(_SC_CLK_TCK));
+// time, in clock ticks: then `coarse`, where given, is set).
+uint64_t CpuNs(const std::vector<pid_t>& pids, bool* coarse = nullptr) {
+  const uint64_t tick_ns = TickNs();
   uint64_t ns = 0;
   for (pid_t p : pids) {
     for (const std::string& thread : ThreadDirs(p)) {
@@ -146,7 +151,8 @@ uint64_t CpuNs(const std::vector<pid_t>& pids) {
         if (i == 14) user = std::strtoull(field.c_str(), nullptr, 10);
         if (i == 15) system = std::strtoull(field.c_str(), nullptr, 10);
       }
-      ns += (user + system) * static_cast<uint64_t>(tick_ns);
+      ns += (user + system) * tick_ns;
+      if (coarse != nullptr) *coarse = true;
     }
   }
   return ns;
@@ -339,15 +345,22 @@ void RunnerClient::Freeze(bool stopped) {
   for (pid_t p : frozen_) kill(p, stopped ? SIGSTOP : SIGCONT);
   if (stopped) {
     WaitStopped(frozen_, std::chrono::milliseconds(200));
-    stopped_cpu_ns_ = CpuNs(Tree(pid_));
+    bool coarse = false;
+    stopped_cpu_ns_ = CpuNs(Tree(pid_), &coarse);
+    // Counted in clock ticks, a tree that ran up to the stop can be
+    // charged one more tick as the kernel settles its account: the slack
+    // is then the counter's own step.
+    stopped_slack_ns_ = kStoppedSlackNs + (coarse ? TickNs() : 0);
   }
   if (!stopped) frozen_.clear();
 }
 
 std::string RunnerClient::RanWhileStopped() {
   if (frozen_.empty() || !alive()) return "";
-  const uint64_t now = CpuNs(Tree(pid_));
-  if (now <= stopped_cpu_ns_ + kStoppedSlackNs) return "";
+  bool coarse = false;
+  const uint64_t now = CpuNs(Tree(pid_), &coarse);
+  const uint64_t slack = std::max(stopped_slack_ns_, kStoppedSlackNs + (coarse ? TickNs() : 0));
+  if (now <= stopped_cpu_ns_ + slack) return "";
   char ran[64];
   std::snprintf(ran, sizeof(ran), "%.1f ms", static_cast<double>(now - stopped_cpu_ns_) / 1e6);
   return "tampering: " + subject_ + "'s runner ran while it was stopped (" + ran +

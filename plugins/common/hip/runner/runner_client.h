@@ -88,9 +88,11 @@ class RunnerClient {
   std::unique_ptr<Channel> channel_;
   std::vector<pid_t> frozen_;
   // The tree's time on a CPU as it was stopped, and what a stopped tree
-  // may still be charged (a signal's delivery).
+  // may still be charged (a signal's delivery; one clock tick more where
+  // the kernel counts in ticks).
   uint64_t stopped_cpu_ns_ = 0;
   static constexpr uint64_t kStoppedSlackNs = 500000;
+  uint64_t stopped_slack_ns_ = kStoppedSlackNs;
   const Vmm* vmm_ = nullptr;
   VmmMemory slab_;
   int slab_id_ = 0;
