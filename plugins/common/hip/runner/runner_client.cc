@@ -345,21 +345,20 @@ void RunnerClient::Freeze(bool stopped) {
   for (pid_t p : frozen_) kill(p, stopped ? SIGSTOP : SIGCONT);
   if (stopped) {
     WaitStopped(frozen_, std::chrono::milliseconds(200));
-    bool coarse = false;
-    stopped_cpu_ns_ = CpuNs(Tree(pid_), &coarse);
-    // Counted in clock ticks, a tree that ran up to the stop can be
-    // charged one more tick as the kernel settles its account: the slack
-    // is then the counter's own step.
-    stopped_slack_ns_ = kStoppedSlackNs + (coarse ? TickNs() : 0);
+    stopped_coarse_ = false;
+    stopped_cpu_ns_ = CpuNs(Tree(pid_), &stopped_coarse_);
   }
   if (!stopped) frozen_.clear();
 }
 
 std::string RunnerClient::RanWhileStopped() {
   if (frozen_.empty() || !alive()) return "";
-  bool coarse = false;
+  bool coarse = stopped_coarse_;
   const uint64_t now = CpuNs(Tree(pid_), &coarse);
-  const uint64_t slack = std::max(stopped_slack_ns_, kStoppedSlackNs + (coarse ? TickNs() : 0));
+  // Counted in clock ticks, a tree that ran up to the stop can be charged
+  // one more tick as the kernel settles its account: the slack is then
+  // the counter's own step too.
+  const uint64_t slack = kStoppedSlackNs + (coarse ? TickNs() : 0);
   if (now <= stopped_cpu_ns_ + slack) return "";
   char ran[64];
   std::snprintf(ran, sizeof(ran), "%.1f ms", static_cast<double>(now - stopped_cpu_ns_) / 1e6);

@@ -92,7 +92,7 @@ class RunnerClient {
   // the kernel counts in ticks).
   uint64_t stopped_cpu_ns_ = 0;
   static constexpr uint64_t kStoppedSlackNs = 500000;
-  uint64_t stopped_slack_ns_ = kStoppedSlackNs;
+  bool stopped_coarse_ = false;  // that time counted in clock ticks
   const Vmm* vmm_ = nullptr;
   VmmMemory slab_;
   int slab_id_ = 0;
