@@ -1,11 +1,14 @@
 // Host-side throughput of a HIP check: drawing seeded inputs, widening to
 // double for the CPU reference, comparing, fingerprinting and poisoning, on
-// all cores of the machine. A check of a configuration of N elements does
-// each of these about once per trial and tensor.
+// all cores of the machine, and a reference's loop on one core and on all.
+// A check of a configuration of N elements does each of these about once
+// per trial and tensor (the draw only where the device generator has no
+// room: MakeTrial).
 //
 //   bazel run -c opt //plugins/common/hip:tensors_benchmark
 #include <benchmark/benchmark.h>
 
+#include <cmath>
 #include <limits>
 #include <vector>
 
@@ -89,6 +92,31 @@ void BM_Poisoned(benchmark::State& state) {
   SetBytes(state, ARENA_BFLOAT16);
 }
 BENCHMARK(BM_Poisoned)->Unit(benchmark::kMillisecond)->UseRealTime();
+
+// A task's reference, in double, as silu_mul's computes it: on one core
+// (Arg 0), and spread over every core by OpenMP (Arg 1), as the judge
+// builds references now (`#pragma omp parallel for` in the task's file).
+void BM_ReferenceLoop(benchmark::State& state) {
+  const bool spread = state.range(0) != 0;
+  auto a = DrawInput(ARENA_FLOAT16, {kElements}, {{"dist", "normal"}, {"std", 2}}, 7);
+  auto b = DrawInput(ARENA_FLOAT16, {kElements}, {{"dist", "normal"}}, 8);
+  const Doubles wa = Widen(*a), wb = Widen(*b);
+  Doubles y = NaNs(kElements);
+  const double* x = wa.data();
+  const double* g = wb.data();
+  double* out = y.data();
+  for (auto _ : state) {
+    if (spread) {
+#pragma omp parallel for
+      for (int64_t i = 0; i < kElements; ++i) out[i] = x[i] / (1.0 + std::exp(-x[i])) * g[i];
+    } else {
+      for (int64_t i = 0; i < kElements; ++i) out[i] = x[i] / (1.0 + std::exp(-x[i])) * g[i];
+    }
+    benchmark::DoNotOptimize(out);
+  }
+  state.SetItemsProcessed(state.iterations() * kElements);
+}
+BENCHMARK(BM_ReferenceLoop)->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond)->UseRealTime();
 
 }  // namespace
 }  // namespace arena::hip2hip
