@@ -45,8 +45,15 @@ class HipSession : public EvaluationSession {
       const std::string ref_src = (fs::path(ctx_.baseline_dir) /
                                    ctx_.task->family_json.value("reference", "reference.cpp"))
                                       .string();
-      auto r = RunBuildStep(build, {"g++", "-std=c++17", "-O2", "-shared", "-fPIC",
-                                    "-I" + ArenaHipIncludeDir(ctx_.project_root), ref_src, "-o", ref});
+      // With OpenMP where the host compiler has it (a reference's loops may
+      // be spread over cores: the judge says how many), else serial.
+      std::vector<std::string> argv = {"g++", "-std=c++17", "-O2", "-shared", "-fPIC", "-fopenmp",
+                                       "-I" + ArenaHipIncludeDir(ctx_.project_root), ref_src, "-o", ref};
+      auto r = RunBuildStep(build, argv);
+      if (!r.success()) {
+        argv.erase(std::find(argv.begin(), argv.end(), "-fopenmp"));
+        r = RunBuildStep(build, argv);
+      }
       if (!r.success()) return StageOutcome::Failed("harness: the reference does not compile", r.err);
       reference_ = ref;
     }

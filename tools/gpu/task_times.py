@@ -1,7 +1,8 @@
 """Where each task's evaluation time went, from a run's report.json (or
-report.json.gz): its wall time, both compile stages, the checks, the
-timing stages, and the timing's phases summed over its configurations
-(the Triton judge's: lend, capture, rounds, ...). Prints a markdown
+report.json.gz): its wall time, both compile stages, the checks and their
+phases (the HIP judge's: prepare, transfer, run, ...), the timing stages,
+and the timing's phases summed over its configurations (the Triton
+judge's: lend, capture, rounds, ...). Prints a markdown
 table, then the median wall time per task; then, where the report has
 them, each subject's compile stage's parts (its runner's start-up and
 first call) and the timed rounds per configuration.
@@ -32,11 +33,15 @@ def main(argv):
     report = load(argv[1])
     rows, walls = [], []
     for task in report.get("tasks", []):
-        phases = collections.Counter()
+        phases, check_phases = collections.Counter(), collections.Counter()
         checks = timing = 0.0
         sets = []
         for config in task.get("configs", []):
-            checks += seconds(config.get("baseline_check")) + seconds(config.get("candidate_check"))
+            for subject in ("baseline_check", "candidate_check"):
+                check = config.get(subject) or {}
+                checks += seconds(check)
+                for name, value in ((check.get("metrics") or {}).get("phases") or {}).items():
+                    check_phases[name] += float(value)
             stage = (config.get("timing") or {}).get("stage") or {}
             timing += seconds(stage)
             metrics = stage.get("metrics") or {}
@@ -46,17 +51,22 @@ def main(argv):
                 sets.append(int(metrics["sets_per_round"]))
         wall = float(task.get("wall_s") or 0.0)
         walls.append(wall)
-        top = ", ".join(f"{name[:-2] if name.endswith('_s') else name} {value:.1f}"
-                        for name, value in phases.most_common(5))
         rows.append((task.get("task_id", "?"), wall, seconds(task.get("baseline_compile")),
-                     seconds(task.get("candidate_compile")), checks, timing, top))
-    print("| task | wall s | compile baseline s | compile candidate s | checks s | timing s | timing's phases (s) |")
-    print("|---|---:|---:|---:|---:|---:|---|")
-    for task, wall, base, cand, checks, timing, top in rows:
-        print(f"| {task} | {wall:.1f} | {base:.1f} | {cand:.1f} | {checks:.1f} | {timing:.1f} | {top} |")
+                     seconds(task.get("candidate_compile")), checks, top_phases(check_phases, 3), timing,
+                     top_phases(phases, 5)))
+    print("| task | wall s | compile baseline s | compile candidate s | checks s | checks' phases (s) "
+          "| timing s | timing's phases (s) |")
+    print("|---|---:|---:|---:|---:|---|---:|---|")
+    for task, wall, base, cand, checks, check_top, timing, top in rows:
+        print(f"| {task} | {wall:.1f} | {base:.1f} | {cand:.1f} | {checks:.1f} | {check_top} | {timing:.1f} | {top} |")
     if walls:
         print(f"\nmedian wall per task: {statistics.median(walls):.1f} s over {len(walls)} task(s)")
     first_launches(report)
+
+
+def top_phases(phases, count):
+    return ", ".join(f"{name[:-2] if name.endswith('_s') else name} {value:.1f}"
+                     for name, value in phases.most_common(count))
 
 
 def first_launches(report):

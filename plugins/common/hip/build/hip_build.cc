@@ -719,6 +719,26 @@ bool QuietRounds() {
   return v == nullptr || std::string(v) != "0";
 }
 
+// ARENA_HIP_DEVICE_TRIALS=1: a check's trials drawn by the judge's device
+// generator instead of on the host.
+bool DeviceTrials() {
+  const char* v = std::getenv("ARENA_HIP_DEVICE_TRIALS");
+  return v != nullptr && std::string(v) == "1";
+}
+
+// The threads of a CPU reference built with OpenMP: ARENA_HIP_REFERENCE_THREADS
+// (a count; 0 is OpenMP's default, every core), else one.
+Result<std::string> ReferenceThreads() {
+  const char* v = std::getenv("ARENA_HIP_REFERENCE_THREADS");
+  if (v == nullptr || *v == '\0') return std::string("1");
+  char* end = nullptr;
+  const long n = std::strtol(v, &end, 10);
+  if (*end != '\0' || n < 0 || n > 4096) {
+    return InvalidArgument("ARENA_HIP_REFERENCE_THREADS: '" + std::string(v) + "' is not a thread count (0-4096)");
+  }
+  return n == 0 ? std::string() : std::to_string(n);
+}
+
 }  // namespace
 
 Result<std::unique_ptr<WorkerProcess>> StartHipWorker(const EvaluationContext& ctx,
@@ -735,6 +755,15 @@ Result<std::unique_ptr<WorkerProcess>> StartHipWorker(const EvaluationContext& c
   o.argv = {bin};
   o.cwd = ctx.work_dir;
   for (const auto& [k, v] : AccessTo(ctx.device).env) o.env[k] = v;
+  // A reference's OpenMP threads sleep between its loops: none spins on a
+  // core beside a timed round (prefetches end before the rounds anyway).
+  o.env["OMP_WAIT_POLICY"] = "passive";
+  ARENA_ASSIGN_OR_RETURN(std::string omp_threads, ReferenceThreads());
+  if (omp_threads.empty()) {
+    o.unset_env.push_back("OMP_NUM_THREADS");
+  } else {
+    o.env["OMP_NUM_THREADS"] = omp_threads;
+  }
   // It starts the runners' sandboxes (ProcessOptions says why no user
   // namespace of its own); the subjects' code runs only in those.
   o.isolate_network = true;
@@ -751,7 +780,8 @@ Result<std::unique_ptr<WorkerProcess>> StartHipWorker(const EvaluationContext& c
                {"timeout_s", std::max(1.0, ctx.stage_timeout_s * 0.9 - 1.0)},
                // ARENA_HIP_QUIET_ROUNDS=0: timed replays observed as checked
                // calls are (copy records on; for comparing the two).
-               {"quiet_rounds", QuietRounds()}};
+               {"quiet_rounds", QuietRounds()},
+               {"device_trials", DeviceTrials()}};
   ARENA_RETURN_IF_ERROR(InitializeWorker(*worker, init, 120, "hip worker"));
   return worker;
 }

@@ -104,6 +104,7 @@ class Judge {
     }
     timeout_s_ = req.value("timeout_s", 60.0);
     quiet_rounds_ = req.value("quiet_rounds", true);
+    device_trials_ = req.value("device_trials", false);
     log_dir_ = req.value("log_dir", std::string("."));
     device_ = req.value("device_index", 0);
     cudaError_t e = cudaSetDevice(device_);
@@ -408,7 +409,9 @@ class Judge {
   std::pair<std::vector<uint64_t>, std::map<uint64_t, Trial>> TakeHeld(const std::string& name);
   // The chosen set of a round whose sets are drawn by the device generator
   // from `seed` (set 0: each round's chosen set is drawn from a seed of its
-  // own), brought to the host.
+  // own), brought to the host; a check's trial too, where device_trials_.
+  // Safe on the prefetch threads: the generator is made (EnsureFill) on the
+  // job's thread before any of them starts, and only read after.
   Result<std::vector<HostTensor>> DrawnSet(const ParameterValues& p, uint64_t seed);
   // The seed of input i of a round's sets drawn from `seed`.
   static uint64_t InputSeed(uint64_t seed, size_t i) { return seed + 0x9E3779B97F4A7C15ull * i; }
@@ -621,6 +624,9 @@ class Judge {
   std::chrono::steady_clock::time_point deadline_ = std::chrono::steady_clock::now();  // of the request served
   // Timed replays of captured graphs observed quietly (runner/observer.h).
   bool quiet_rounds_ = true;
+  // A check's trials drawn by the device generator (DrawnSet) rather than
+  // on the host (DrawInputs).
+  bool device_trials_ = false;
   std::string log_dir_;
   ReferenceFn reference_ = nullptr;
   size_t l2_bytes_ = 0;

@@ -1,6 +1,6 @@
-// The HIP judge's trials: inputs drawn on the host, the CPU reference in
-// double, trials read from files, the next configuration's prepared in the
-// background, inputs kept on the device (judge.h).
+// The HIP judge's trials: inputs drawn on the device or the host, the CPU
+// reference in double, trials read from files, the next configuration's
+// prepared in the background, inputs kept on the device (judge.h).
 #include "plugins/common/hip/worker/judge.h"
 
 namespace arena::hip2hip {
@@ -65,6 +65,14 @@ Status Judge::EnsureFill() {
 
 Result<Judge::Trial> Judge::MakeTrial(const ParameterValues& p, const std::vector<ArenaParam>& params,
                                      uint64_t seed) {
+  if (device_trials_) {
+    // Drawn by the rounds' own generator and copied back: a fill of
+    // milliseconds where the host's draw takes most of a large trial's
+    // making (tensors_benchmark: BM_DrawNormal against BM_ReferenceLoop).
+    // The host draws where the device cannot (no room for the set).
+    Result<std::vector<HostTensor>> drawn = DrawnSet(p, seed);
+    if (drawn.ok()) return TrialOf(std::move(*drawn), p, params);
+  }
   ARENA_ASSIGN_OR_RETURN(std::vector<HostTensor> inputs, DrawInputs(p, seed));
   return TrialOf(std::move(inputs), p, params);
 }
@@ -206,6 +214,9 @@ Result<size_t> Judge::TrialBytes(const ParameterValues& p) {
 
 Result<std::vector<HostTensor>> Judge::DrawnSet(const ParameterValues& p, uint64_t seed) {
   ARENA_RETURN_IF_ERROR(EnsureFill());
+  // Also called on the prefetch threads, whose current device is the
+  // runtime's default until set.
+  if (cudaSetDevice(device_) != cudaSuccess) return Internal("selecting the device to draw a set on failed");
   std::vector<HostTensor> inputs;
   for (size_t i = 0; i < inputs_.size(); ++i) {
     ARENA_ASSIGN_OR_RETURN(auto shape, Shape(inputs_[i], p));
@@ -218,12 +229,12 @@ Result<std::vector<HostTensor>> Judge::DrawnSet(const ParameterValues& p, uint64
     DeviceBuffer drawn(t.bytes.size());
     if (drawn.ptr == nullptr) {
       cudaGetLastError();
-      return Unavailable("out of device memory for a held round's inputs");
+      return Unavailable("out of device memory for a drawn set's inputs");
     }
     ARENA_RETURN_IF_ERROR(fill_->Fill(drawn.ptr, t.bytes.size(), 1, static_cast<size_t>(Numel(shape)),
                                       inputs_[i].dtype, init, InputSeed(seed, i), 0));
     if (cudaMemcpy(t.bytes.data(), drawn.ptr, t.bytes.size(), cudaMemcpyDeviceToHost) != cudaSuccess) {
-      return Internal("reading a held round's inputs back failed");
+      return Internal("reading a drawn set's inputs back failed");
     }
     inputs.push_back(std::move(t));
   }

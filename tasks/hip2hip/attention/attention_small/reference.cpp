@@ -5,6 +5,7 @@
 #include "arena_hip.h"
 
 // O[b, i, :] = sum_j softmax_j(Q[b, i, :] . K[b, j, :] / sqrt(d)) V[b, j, :], in double.
+// Rows (b, i) are independent: OpenMP spreads them, each thread with its own p.
 extern "C" int arena_reference(const ArenaHostConstTensor* inputs, int num_inputs,
                                ArenaHostTensor* outputs, int num_outputs,
                                const ArenaParam* params, int num_params) {
@@ -16,12 +17,15 @@ extern "C" int arena_reference(const ArenaHostConstTensor* inputs, int num_input
   const int64_t seq = inputs[0].shape[1];
   const int64_t d = inputs[0].shape[2];
   const double scale = 1.0 / std::sqrt(static_cast<double>(d));
-  std::vector<double> p(static_cast<size_t>(seq));
-  for (int64_t b = 0; b < batch; ++b) {
-    const double* kb = k + b * seq * d;
-    const double* vb = v + b * seq * d;
-    for (int64_t i = 0; i < seq; ++i) {
-      const double* qr = q + (b * seq + i) * d;
+#pragma omp parallel
+  {
+    std::vector<double> p(static_cast<size_t>(seq));
+#pragma omp for schedule(static)
+    for (int64_t bi = 0; bi < batch * seq; ++bi) {
+      const int64_t b = bi / seq;
+      const double* kb = k + b * seq * d;
+      const double* vb = v + b * seq * d;
+      const double* qr = q + bi * d;
       double m = -INFINITY;
       for (int64_t j = 0; j < seq; ++j) {
         double s = 0.0;
@@ -34,7 +38,7 @@ extern "C" int arena_reference(const ArenaHostConstTensor* inputs, int num_input
         p[j] = std::exp(p[j] - m);
         l += p[j];
       }
-      double* orow = o + (b * seq + i) * d;
+      double* orow = o + bi * d;
       std::fill(orow, orow + d, 0.0);
       for (int64_t j = 0; j < seq; ++j) {
         const double w = p[j] / l;

@@ -5,7 +5,8 @@
 #include "arena_hip.h"
 
 // o[b, h, :] = sum_{j < lens[b]} softmax_j(scale * q[b, h, :] . k[b, h, j, :]) v[b, h, j, :],
-// in double.
+// in double. The lengths are checked first; then OpenMP spreads the (b, h)
+// pairs, each thread with its own p.
 extern "C" int arena_reference(const ArenaHostConstTensor* inputs, int num_inputs,
                                ArenaHostTensor* outputs, int num_outputs,
                                const ArenaParam* params, int num_params) {
@@ -19,13 +20,16 @@ extern "C" int arena_reference(const ArenaHostConstTensor* inputs, int num_input
   const int64_t seq = inputs[1].shape[2];
   const int64_t d = inputs[1].shape[3];
   const double scale = arena_param(params, num_params, "scale", 1.0 / std::sqrt(static_cast<double>(d)));
-  std::vector<double> p(static_cast<size_t>(seq));
   for (int64_t b = 0; b < batch; ++b) {
     const double lv = lens[b];
     if (!(lv >= 1.0 && lv <= static_cast<double>(seq))) return 1;  // never drawn
-    const int64_t len = static_cast<int64_t>(lv);
-    for (int64_t h = 0; h < heads; ++h) {
-      const int64_t bh = b * heads + h;
+  }
+#pragma omp parallel
+  {
+    std::vector<double> p(static_cast<size_t>(seq));
+#pragma omp for schedule(static)
+    for (int64_t bh = 0; bh < batch * heads; ++bh) {
+      const int64_t len = static_cast<int64_t>(lens[bh / heads]);
       const double* qr = q + bh * d;
       const double* kb = k + bh * seq * d;
       const double* vb = v + bh * seq * d;

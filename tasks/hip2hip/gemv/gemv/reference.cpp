@@ -9,6 +9,7 @@ extern "C" int arena_reference(const ArenaHostConstTensor* inputs, int num_input
   double* y = outputs[0].data;
   const int64_t M = inputs[0].shape[0];
   const int64_t N = inputs[0].shape[1];
+#pragma omp parallel for schedule(static)
   for (int64_t m = 0; m < M; ++m) {
     const double* a = A + m * N;
     double acc = 0.0;

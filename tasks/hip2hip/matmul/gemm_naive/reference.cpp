@@ -12,6 +12,7 @@ extern "C" int arena_reference(const ArenaHostConstTensor* inputs, int num_input
   const int64_t M = inputs[0].shape[0];
   const int64_t K = inputs[0].shape[1];
   const int64_t N = inputs[1].shape[1];
+#pragma omp parallel for schedule(static)
   for (int64_t m = 0; m < M; ++m) {
     double* c = C + m * N;
     for (int64_t n = 0; n < N; ++n) c[n] = 0.0;

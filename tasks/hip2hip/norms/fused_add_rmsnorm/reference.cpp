@@ -15,6 +15,7 @@ extern "C" int arena_reference(const ArenaHostConstTensor* inputs, int num_input
   const int64_t rows = inputs[0].shape[0];
   const int64_t cols = inputs[0].shape[1];
   const double eps = arena_param(params, num_params, "eps", 1e-6);
+#pragma omp parallel for schedule(static)
   for (int64_t r = 0; r < rows; ++r) {
     const double* xr = x + r * cols;
     const double* rr = residual + r * cols;

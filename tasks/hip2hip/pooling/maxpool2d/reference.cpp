@@ -17,6 +17,7 @@ extern "C" int arena_reference(const ArenaHostConstTensor* inputs, int num_input
   const int64_t OW = (W - k) / s + 1;
   if (k < 1 || s < 1 || H < k || W < k) return 1;
   if (OH != outputs[0].shape[2] || OW != outputs[0].shape[3]) return 1;
+#pragma omp parallel for schedule(static)
   for (int64_t p = 0; p < planes; ++p) {
     const double* xp = x + p * H * W;
     double* op = out + p * OH * OW;

@@ -17,6 +17,7 @@ extern "C" int arena_reference(const ArenaHostConstTensor* inputs, int num_input
   const int64_t group_size = static_cast<int64_t>(arena_param(params, num_params, "group_size", 128));
   if (K % 2 != 0 || group_size < 2 || group_size % 2 != 0 || K % group_size != 0) return 1;
   const int64_t groups = K / group_size;
+#pragma omp parallel for schedule(static)
   for (int64_t n = 0; n < N; ++n) {
     double acc = 0.0;
     for (int64_t k = 0; k < K; ++k) {

@@ -9,6 +9,7 @@ extern "C" int arena_reference(const ArenaHostConstTensor* inputs, int num_input
   const int64_t rows = inputs[0].shape[0];
   const int64_t cols = inputs[0].shape[1];
   if (cols < 1) return 1;
+#pragma omp parallel for schedule(static)
   for (int64_t r = 0; r < rows; ++r) {
     const double* xr = x + r * cols;
     int64_t best = 0;

@@ -4,6 +4,7 @@
 // p = positions[t]:
 //   out[t, h, i]        = q[t, h, i] * cos[p, i] - q[t, h, i + half] * sin[p, i]
 //   out[t, h, i + half] = q[t, h, i + half] * cos[p, i] + q[t, h, i] * sin[p, i]
+// The positions are checked first; then OpenMP spreads the tokens.
 extern "C" int arena_reference(const ArenaHostConstTensor* inputs, int num_inputs,
                                ArenaHostTensor* outputs, int num_outputs,
                                const ArenaParam* params, int num_params) {
@@ -21,6 +22,10 @@ extern "C" int arena_reference(const ArenaHostConstTensor* inputs, int num_input
   for (int64_t t = 0; t < tokens; ++t) {
     const int64_t p = static_cast<int64_t>(positions[t]);
     if (p < 0 || p >= max_pos) return 1;
+  }
+#pragma omp parallel for schedule(static)
+  for (int64_t t = 0; t < tokens; ++t) {
+    const int64_t p = static_cast<int64_t>(positions[t]);
     const double* c = cos_table + p * half;
     const double* s = sin_table + p * half;
     for (int64_t h = 0; h < heads; ++h) {

@@ -15,6 +15,7 @@ extern "C" int arena_reference(const ArenaHostConstTensor* inputs, int num_input
   const int64_t k_len = inputs[0].shape[1];
   const int64_t q_len = static_cast<int64_t>(arena_param(params, num_params, "q_len", 0));
   if (q_len < 1 || q_len > k_len || rows % q_len != 0) return 1;
+#pragma omp parallel for schedule(static)
   for (int64_t r = 0; r < rows; ++r) {
     const int64_t i = r % q_len;
     const int64_t visible = i + k_len - q_len + 1;
