@@ -43,6 +43,16 @@ def arena_plugin(name, copts = [], **kwargs):
 def arena_gpu_test(name, tags = [], **kwargs):
     arena_cc_test(name = name, tags = tags + ["requires-gpu", "exclusive"], **kwargs)
 
+# Tests a family adds to each of its tasks: name, script, and what the
+# script runs; the script gets the task's id ("<family>/<suite>/<task>").
+_FAMILY_TASK_TESTS = {
+    "hip2hip": [(
+        "reference_threads",
+        "//plugins/hip2hip:reference_threads_test.sh",
+        ["//plugins/hip2hip:reference_threads", "//plugins/common/hip:include/arena_hip.h"],
+    )],
+}
+
 def arena_task(name = "task", family = None, tags = [], size = "medium", timeout = None):
     """Declares the task in this folder as tests of its baseline.
 
@@ -51,7 +61,8 @@ def arena_task(name = "task", family = None, tags = [], size = "medium", timeout
     check); `name`_gpu does the same on a GPU, timing included, and fails on
     a machine without one (tagged requires-gpu: `--config=gpu` runs it). A
     stage a machine cannot run is reported as skipped with its reason, never
-    as passed.
+    as passed. A family may add tests of its own to each of its tasks
+    (_FAMILY_TASK_TESTS: hip2hip's `reference_threads`).
     """
     if family == None:
         fail("arena_task needs family = \"<family name>\"")
@@ -85,3 +96,12 @@ def arena_task(name = "task", family = None, tags = [], size = "medium", timeout
         size = "large",
         tags = tags + ["arena-task", "family-" + family, "requires-gpu", "exclusive"],
     )
+    for test_name, script, runs in _FAMILY_TASK_TESTS.get(family, []):
+        native.sh_test(
+            name = test_name,
+            srcs = [script],
+            args = [task_id[len("tasks/"):]],
+            data = files + runs,
+            size = "small",
+            tags = tags + ["family-" + family],
+        )
