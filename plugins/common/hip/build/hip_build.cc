@@ -719,18 +719,18 @@ bool QuietRounds() {
   return v == nullptr || std::string(v) != "0";
 }
 
-// ARENA_HIP_DEVICE_TRIALS=1: a check's trials drawn by the judge's device
-// generator instead of on the host.
+// A check's trials drawn by the judge's device generator, as the timed
+// rounds' sets are (ARENA_HIP_DEVICE_TRIALS=0: on the host).
 bool DeviceTrials() {
   const char* v = std::getenv("ARENA_HIP_DEVICE_TRIALS");
-  return v != nullptr && std::string(v) == "1";
+  return v == nullptr || std::string(v) != "0";
 }
 
 // The threads of a CPU reference built with OpenMP: ARENA_HIP_REFERENCE_THREADS
-// (a count; 0 is OpenMP's default, every core), else one.
+// (a count), else (or 0) OpenMP's default, every core ("" here).
 Result<std::string> ReferenceThreads() {
   const char* v = std::getenv("ARENA_HIP_REFERENCE_THREADS");
-  if (v == nullptr || *v == '\0') return std::string("1");
+  if (v == nullptr || *v == '\0') return std::string();
   char* end = nullptr;
   const long n = std::strtol(v, &end, 10);
   if (*end != '\0' || n < 0 || n > 4096) {
