@@ -161,7 +161,13 @@ uint64_t CpuNs(const std::vector<pid_t>& pids, bool* coarse = nullptr) {
 }  // namespace
 
 Status RunnerClient::Start(double timeout_s) {
+  ARENA_RETURN_IF_ERROR(Launch());
+  return AwaitReady(timeout_s);
+}
+
+Status RunnerClient::Launch() {
   Stop();
+  ready_ = false;
   if (argv_.empty()) return InvalidArgument(subject_ + ": no runner command");
   int sv[2];
   if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) != 0) {
@@ -205,6 +211,12 @@ Status RunnerClient::Start(double timeout_s) {
   pid_ = pid;
   reaped_ = false;
   channel_ = std::make_unique<Channel>(sv[0]);
+  return OkStatus();
+}
+
+Status RunnerClient::AwaitReady(double timeout_s) {
+  if (ready_) return OkStatus();
+  if (channel_ == nullptr) return FailedPrecondition(subject_ + ": runner not launched");
   auto ready = channel_->Receive(timeout_s);
   if (!ready.ok()) return Failure("runner did not start: " + ready.status().message());
   for (int fd : ready->fds) close(fd);
@@ -213,6 +225,7 @@ Status RunnerClient::Start(double timeout_s) {
     Stop();
     return FailedPrecondition(subject_ + ": " + why);
   }
+  ready_ = true;
   return OkStatus();
 }
 
@@ -227,6 +240,7 @@ void RunnerClient::Stop() {
     }
   }
   pid_ = -1;
+  ready_ = false;
   frozen_.clear();
   channel_.reset();
   ReleaseSlab();
@@ -275,6 +289,7 @@ Status RunnerClient::Failure(const std::string& what) {
 Result<nlohmann::json> RunnerClient::Request(const nlohmann::json& req, double timeout_s,
                                              const std::vector<int>& fds) {
   if (channel_ == nullptr) return Unavailable(subject_ + ": the runner is not running");
+  if (!ready_) return FailedPrecondition(subject_ + ": the runner's start not awaited");
   if (Status s = channel_->Send(req, fds); !s.ok()) return Failure("the runner's channel: " + s.message());
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(timeout_s);
   const std::string op = req.value("op", "");

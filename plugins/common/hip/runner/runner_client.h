@@ -33,6 +33,13 @@ class RunnerClient {
 
   // Starts the runner and waits for it to say it loaded its library.
   Status Start(double timeout_s);
+  // Start in two halves, so that runners start side by side: the process
+  // started, then its word that it loaded its library awaited. Nothing but
+  // AwaitReady (or Stop) may follow Launch.
+  Status Launch();
+  Status AwaitReady(double timeout_s);
+  // Whether AwaitReady (or Start) succeeded since the last Launch.
+  bool ready() const { return ready_; }
   void Stop();
   bool alive();
 
@@ -86,6 +93,7 @@ class RunnerClient {
   int status_ = 0;
   bool reaped_ = false;
   std::unique_ptr<Channel> channel_;
+  bool ready_ = false;
   std::vector<pid_t> frozen_;
   // The tree's time on a CPU as it was stopped, and what a stopped tree
   // may still be charged (a signal's delivery; one clock tick more where

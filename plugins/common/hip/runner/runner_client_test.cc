@@ -35,6 +35,25 @@ TEST(RunnerClient, ARunnerThatAnswersServes) {
   EXPECT_TRUE((*a)["ok"].get<bool>());
 }
 
+TEST(RunnerClient, ALaunchedRunnerIsAskedNothingBeforeItsStartIsAwaited) {
+  // Says it is ready a moment after it starts; then answers one request.
+  auto r = Runner("sleep 0.3; " + std::string(kReady) +
+                  "head -c 18 <&0 >/dev/null; printf '\\013\\000\\000\\000{\"ok\":true}' >&0; sleep 5");
+  ASSERT_TRUE(r.Launch().ok());
+  EXPECT_TRUE(r.alive());
+  EXPECT_FALSE(r.ready());
+  auto early = r.Request({{"op", "empty"}}, 5);
+  ASSERT_FALSE(early.ok());
+  EXPECT_EQ(early.status().code(), StatusCode::kFailedPrecondition) << early.status().message();
+  ASSERT_TRUE(r.AwaitReady(5).ok());
+  EXPECT_TRUE(r.ready());
+  auto a = r.Request({{"op", "empty"}}, 5);
+  ASSERT_TRUE(a.ok()) << a.status().message();
+  EXPECT_TRUE((*a)["ok"].get<bool>());
+  r.Stop();
+  EXPECT_FALSE(r.ready());
+}
+
 TEST(RunnerClient, ARefusalAtStartIsTheSubjectsWithItsReason) {
   auto r = Runner("printf '\\034\\000\\000\\000{\"ok\":false,\"why\":\"no lib!\"}' >&0; sleep 5");
   Status s = r.Start(5);

@@ -174,9 +174,21 @@ class Judge {
       return FailedPrecondition(subject + " was not compiled");
     }
     auto& r = runners_[subject];
-    if (r != nullptr && r->alive()) return r.get();
+    if (r != nullptr && r->alive()) {
+      if (!r->ready()) ARENA_RETURN_IF_ERROR(r->AwaitReady(Left()));
+      return r.get();
+    }
     r = std::make_unique<RunnerClient>(subject, argv->second, log_dir_ + "/runner-" + subject + ".log");
-    ARENA_RETURN_IF_ERROR(r->Start(Left()));
+    ARENA_RETURN_IF_ERROR(r->Launch());
+    // The first time, every other subject's runner starts beside this one:
+    // its start (a CUDA context, its library loaded) no longer waits for its
+    // first request. One started before, even stopped since, is left as it is.
+    for (const auto& [other, other_argv] : runner_argv_) {
+      if (other_argv.empty() || runners_.count(other)) continue;
+      auto o = std::make_unique<RunnerClient>(other, other_argv, log_dir_ + "/runner-" + other + ".log");
+      if (o->Launch().ok()) runners_[other] = std::move(o);
+    }
+    ARENA_RETURN_IF_ERROR(r->AwaitReady(Left()));
     return r.get();
   }
 
@@ -396,9 +408,9 @@ class Judge {
   static constexpr int kHeldRounds = 3;
 
   // Configuration `name`'s held rounds prepared before it is timed: each
-  // one's chosen set drawn now by the rounds' own generator, from a seed of
-  // the judge's, and its CPU reference computed in the background with the
-  // prefetched trials, so that none is computed after the rounds (three of
+  // one's chosen set drawn by the rounds' own generator, from a seed of the
+  // judge's chosen now, and its CPU reference computed, in the background
+  // with the prefetched trials, so that none is computed after the rounds (three of
   // a large configuration took 15-33 s of its timing there). Started at the
   // configuration's first check and for those that come next, within the
   // prefetch budget; nothing when the task has no CPU reference.

@@ -250,20 +250,18 @@ void Judge::StartHeld(const std::string& name, const Json& params) {
   if (!prefetched_.Fits(*bytes * kHeldRounds)) return;  // sets not drawn in vain
   std::random_device entropy;
   std::vector<uint64_t> seeds;
-  auto drawn = std::make_shared<std::vector<std::vector<HostTensor>>>();
-  for (int k = 0; k < kHeldRounds; ++k) {
-    const uint64_t seed = (static_cast<uint64_t>(entropy()) << 32) ^ entropy();
-    auto inputs = DrawnSet(config->numeric, seed);
-    if (!inputs.ok()) return;  // drawn after the rounds instead, where an error is reported
-    seeds.push_back(seed);
-    drawn->push_back(std::move(*inputs));
-  }
-  // The references side by side on threads of their own (the job's thread
-  // waits for them): one core each, as the prefetched trials'.
-  const bool started = prefetched_.Start(key, *bytes * kHeldRounds, [this, config, seeds, drawn] {
+  for (int k = 0; k < kHeldRounds; ++k) seeds.push_back((static_cast<uint64_t>(entropy()) << 32) ^ entropy());
+  // Each set drawn and its reference computed on a thread of its own (the
+  // job's thread waits for them), in the background as the prefetched
+  // trials are: a set the device has no room for, or whose making fails,
+  // is missing from the job's trials, and is drawn after the rounds
+  // instead, where an error is reported.
+  const bool started = prefetched_.Start(key, *bytes * kHeldRounds, [this, config, seeds] {
     std::vector<std::optional<Result<Trial>>> made = SideBySide<Result<Trial>>(
-        seeds.size(), seeds.size(),
-        [&](size_t k) { return TrialOf(std::move((*drawn)[k]), config->numeric, config->args); });
+        seeds.size(), seeds.size(), [&](size_t k) -> Result<Trial> {
+          ARENA_ASSIGN_OR_RETURN(std::vector<HostTensor> inputs, DrawnSet(config->numeric, seeds[k]));
+          return TrialOf(std::move(inputs), config->numeric, config->args);
+        });
     std::map<uint64_t, Trial> trials;
     for (size_t k = 0; k < seeds.size(); ++k) {
       if (made[k].has_value() && made[k]->ok()) trials.emplace(seeds[k], std::move(**made[k]));
