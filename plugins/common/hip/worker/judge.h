@@ -316,6 +316,11 @@ class Judge {
     std::vector<HostTensor> inputs;
     std::vector<std::vector<int64_t>> out_shapes;
     std::vector<Doubles> reference;
+    // Inputs drawn by the device generator (DrawnSet) from `drawn_seed`,
+    // input i from `drawn_inits[i]`: drawn there again, bit for bit, rather
+    // than uploaded from the host (DeviceInputs). Empty inits: not drawn so.
+    uint64_t drawn_seed = 0;
+    std::vector<Json> drawn_inits;
   };
 
   static size_t TrialsBytes(const std::map<uint64_t, Trial>& trials) {
