@@ -158,6 +158,25 @@ uint64_t CpuNs(const std::vector<pid_t>& pids, bool* coarse = nullptr) {
   return ns;
 }
 
+// CpuNs of a tree just stopped, once it has settled. A thread's account
+// is brought up to date as it leaves a CPU (and at the scheduler's ticks),
+// and a thread already marked stopped can still be on one for a moment:
+// read then, its last stretch of running is missing, and shows up later as
+// time run while stopped (an honest runner was charged 0.5 and 1.3 ms so in
+// docs/results/hip-trials-h200-2026-12-07/). Read until two readings 200 us
+// apart agree, or `limit` passed.
+uint64_t SettledCpuNs(const std::vector<pid_t>& pids, bool* coarse, std::chrono::milliseconds limit) {
+  const auto deadline = std::chrono::steady_clock::now() + limit;
+  uint64_t last = CpuNs(pids, coarse);
+  while (std::chrono::steady_clock::now() < deadline) {
+    std::this_thread::sleep_for(std::chrono::microseconds(200));
+    const uint64_t now = CpuNs(pids, coarse);
+    if (now == last) break;
+    last = now;
+  }
+  return last;
+}
+
 }  // namespace
 
 Status RunnerClient::Start(double timeout_s) {
@@ -361,7 +380,7 @@ void RunnerClient::Freeze(bool stopped) {
   if (stopped) {
     WaitStopped(frozen_, std::chrono::milliseconds(200));
     stopped_coarse_ = false;
-    stopped_cpu_ns_ = CpuNs(Tree(pid_), &stopped_coarse_);
+    stopped_cpu_ns_ = SettledCpuNs(Tree(pid_), &stopped_coarse_, std::chrono::milliseconds(20));
   }
   if (!stopped) frozen_.clear();
 }
