@@ -44,19 +44,21 @@ constexpr int kThreadCounts[] = {1, 3, 8};
 using ReferenceFn = int (*)(const ArenaHostConstTensor*, int, ArenaHostTensor*, int, const ArenaParam*, int);
 using SetThreadsFn = void (*)(int);
 
-Result<std::vector<int64_t>> ShapeOf(const TensorSpec& t, const ParameterValues& p) {
-  std::vector<int64_t> shape;
-  for (const auto& d : t.shape) {
-    ARENA_ASSIGN_OR_RETURN(long long v, EvaluateExtent(d, p));
-    shape.push_back(v);
-  }
-  return shape;
-}
-
 int64_t Numel(const std::vector<int64_t>& shape) {
   int64_t n = 1;
   for (int64_t d : shape) n *= d;
   return n;
+}
+
+// The view of `shape` over `data` that the reference's C ABI takes.
+template <typename View, typename T>
+View ViewOf(T* data, const std::vector<int64_t>& shape) {
+  View v{};
+  v.data = data;
+  v.ndim = static_cast<int>(shape.size());
+  for (int d = 0; d < v.ndim; ++d) v.shape[d] = shape[static_cast<size_t>(d)];
+  v.numel = Numel(shape);
+  return v;
 }
 
 // One configuration: "" when every thread count wrote the same bytes (or
@@ -68,12 +70,12 @@ Result<std::string> CheckConfig(const TaskSpec& task, const Configuration& c, Re
   std::vector<std::vector<int64_t>> in_shapes, out_shapes;
   int64_t elements = 0;
   for (const auto& t : task.inputs) {
-    ARENA_ASSIGN_OR_RETURN(auto shape, ShapeOf(t, p));
+    ARENA_ASSIGN_OR_RETURN(auto shape, hip2hip::EvaluateShape(t.shape, p));
     elements += Numel(shape);
     in_shapes.push_back(shape);
   }
   for (const auto& t : task.outputs) {
-    ARENA_ASSIGN_OR_RETURN(auto shape, ShapeOf(t, p));
+    ARENA_ASSIGN_OR_RETURN(auto shape, hip2hip::EvaluateShape(t.shape, p));
     elements += Numel(shape);
     out_shapes.push_back(shape);
   }
@@ -82,24 +84,13 @@ Result<std::string> CheckConfig(const TaskSpec& task, const Configuration& c, Re
   std::vector<Doubles> wide;
   std::vector<ArenaHostConstTensor> in_views;
   for (size_t i = 0; i < task.inputs.size(); ++i) {
-    Json init = task.inputs[i].init;
-    for (const char* k : {"low", "high", "mean", "std"}) {
-      if (init.contains(k) && init[k].is_string()) {
-        ARENA_ASSIGN_OR_RETURN(double v, EvaluateExpression(init[k].get<std::string>(), p));
-        init[k] = v;
-      }
-    }
+    ARENA_ASSIGN_OR_RETURN(Json init, hip2hip::EvaluateInit(task.inputs[i].init, p));
     ARENA_ASSIGN_OR_RETURN(ArenaDtype dtype, hip2hip::ParseDtype(task.inputs[i].dtype));
     ARENA_ASSIGN_OR_RETURN(HostTensor x, hip2hip::DrawInput(dtype, in_shapes[i], init, 7919 * (i + 1)));
     wide.push_back(hip2hip::Widen(x));
   }
   for (size_t i = 0; i < task.inputs.size(); ++i) {
-    ArenaHostConstTensor v{};
-    v.data = wide[i].data();
-    v.ndim = static_cast<int>(in_shapes[i].size());
-    for (int d = 0; d < v.ndim; ++d) v.shape[d] = in_shapes[i][static_cast<size_t>(d)];
-    v.numel = Numel(in_shapes[i]);
-    in_views.push_back(v);
+    in_views.push_back(ViewOf<ArenaHostConstTensor>(static_cast<const double*>(wide[i].data()), in_shapes[i]));
   }
   std::vector<std::string> names;
   for (auto it = c.params.begin(); it != c.params.end(); ++it) {
@@ -117,14 +108,7 @@ Result<std::string> CheckConfig(const TaskSpec& task, const Configuration& c, Re
     std::vector<Doubles> outs;
     std::vector<ArenaHostTensor> out_views;
     for (const auto& shape : out_shapes) outs.push_back(hip2hip::NaNs(Numel(shape)));
-    for (size_t i = 0; i < outs.size(); ++i) {
-      ArenaHostTensor v{};
-      v.data = outs[i].data();
-      v.ndim = static_cast<int>(out_shapes[i].size());
-      for (int d = 0; d < v.ndim; ++d) v.shape[d] = out_shapes[i][static_cast<size_t>(d)];
-      v.numel = Numel(out_shapes[i]);
-      out_views.push_back(v);
-    }
+    for (size_t i = 0; i < outs.size(); ++i) out_views.push_back(ViewOf<ArenaHostTensor>(outs[i].data(), out_shapes[i]));
     codes.push_back(reference(in_views.data(), static_cast<int>(in_views.size()), out_views.data(),
                               static_cast<int>(out_views.size()), params.data(), static_cast<int>(params.size())));
     written.push_back(std::move(outs));

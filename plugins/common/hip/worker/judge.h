@@ -258,12 +258,7 @@ class Judge {
   }
 
   Result<std::vector<int64_t>> Shape(const TensorSpec& t, const ParameterValues& p) {
-    std::vector<int64_t> shape;
-    for (const auto& d : t.shape) {
-      ARENA_ASSIGN_OR_RETURN(long long v, EvaluateExtent(d, p));
-      shape.push_back(v);
-    }
-    return shape;
+    return EvaluateShape(t.shape, p);
   }
 
   static ParameterValues Numeric(const Json& params) {
@@ -522,16 +517,7 @@ class Judge {
   Json Check(const Json& req);
 
   // Input i's init with its expressions evaluated.
-  Result<Json> EvaluatedInit(size_t i, const ParameterValues& p) const {
-    Json init = inputs_[i].init;
-    for (const char* k : {"low", "high", "mean", "std"}) {
-      if (init.contains(k) && init[k].is_string()) {
-        ARENA_ASSIGN_OR_RETURN(double v, EvaluateExpression(init[k].get<std::string>(), p));
-        init[k] = v;
-      }
-    }
-    return init;
-  }
+  Result<Json> EvaluatedInit(size_t i, const ParameterValues& p) const { return EvaluateInit(inputs_[i].init, p); }
 
   // Microseconds from a request to its accepted answer; a runner's failure
   // goes to `*failure`.

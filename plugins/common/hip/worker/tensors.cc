@@ -239,6 +239,25 @@ double DefaultTolerance(ArenaDtype dtype) {
   }
 }
 
+Result<std::vector<int64_t>> EvaluateShape(const std::vector<std::string>& extents, const ParameterValues& p) {
+  std::vector<int64_t> shape;
+  for (const auto& d : extents) {
+    ARENA_ASSIGN_OR_RETURN(long long v, EvaluateExtent(d, p));
+    shape.push_back(v);
+  }
+  return shape;
+}
+
+Result<nlohmann::json> EvaluateInit(nlohmann::json init, const ParameterValues& p) {
+  for (const char* k : {"low", "high", "mean", "std"}) {
+    if (init.contains(k) && init[k].is_string()) {
+      ARENA_ASSIGN_OR_RETURN(double v, EvaluateExpression(init[k].get<std::string>(), p));
+      init[k] = v;
+    }
+  }
+  return init;
+}
+
 Result<HostTensor> DrawInput(ArenaDtype dtype, const std::vector<int64_t>& shape,
                              const nlohmann::json& init, uint64_t seed) {
   HostTensor t = Unwritten(dtype, shape);  // every element drawn below

@@ -16,6 +16,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/expr.h"
 #include "core/status.h"
 #include "plugins/common/hip/include/arena_hip.h"
 
@@ -57,6 +58,13 @@ struct HostTensor {
   int64_t numel = 0;
   Bytes bytes;
 };
+
+// A tensor's shape: its extents (expressions of the parameters) evaluated.
+Result<std::vector<int64_t>> EvaluateShape(const std::vector<std::string>& extents, const ParameterValues& p);
+
+// An input's init with its bounds ("low", "high", "mean", "std"; numbers or
+// expressions of the parameters) evaluated, as DrawInput takes it.
+Result<nlohmann::json> EvaluateInit(nlohmann::json init, const ParameterValues& p);
 
 // Draws a tensor from `init` ({dist: normal|uniform|randint, ...}); bounds
 // are already evaluated numbers.
