@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# One call, from inside the bundle: five HIP tasks of callV.sh's second and
-# third runs again (the run cut at 200 s), with a configuration's held sets drawn in the
-# background, both runners launched side by side, and a device-drawn
-# trial's inputs drawn again on the device rather than uploaded.
+# One call, from inside the bundle: five HIP tasks of callV.sh's second
+# and third runs again (the run cut at 200 s), with a configuration's held
+# sets drawn in the background, both runners launched side by side, a
+# device-drawn trial's inputs drawn again on the device rather than
+# uploaded, and a stopped runner's time read once settled.
 export ARENA_PYTHON=python3 ARENA_BWRAP=$PWD/bin/bwrap PYTHONUNBUFFERED=1
 tasks=hip2hip/elementwise/silu_mul,hip2hip/losses/cross_entropy,hip2hip/softmax/softmax_rows
 tasks=$tasks,hip2hip/norms/layernorm,hip2hip/norms/fused_add_rmsnorm
