@@ -349,6 +349,12 @@ class Judge {
   // quarter of the free device memory.
   using DeviceTensors = std::vector<std::unique_ptr<DeviceBuffer>>;
   Result<const DeviceTensors*> DeviceInputs(uint64_t seed, const Trial& t);
+  // Input `x` of a trial the device generator drew, drawn again at `dst`
+  // (DrawnSet's fill, from `init` and `seed`: a fraction of an upload's
+  // time) and held to the host's copy on a sample of 64 Ki elements. False
+  // where the fill failed or the sample differs: the caller uploads, and
+  // after a difference nothing is drawn again for the judge's life.
+  bool Redrawn(void* dst, const HostTensor& x, const Json& init, uint64_t seed);
 
   Status EnsureFill();
 
@@ -630,6 +636,7 @@ class Judge {
   // A check's trials drawn by the device generator (DrawnSet) rather than
   // on the host (DrawInputs).
   bool device_trials_ = false;
+  bool redraw_ = true;  // Redrawn has not yet found a difference
   std::string log_dir_;
   ReferenceFn reference_ = nullptr;
   size_t l2_bytes_ = 0;

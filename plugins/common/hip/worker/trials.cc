@@ -47,20 +47,34 @@ Result<const Judge::DeviceTensors*> Judge::DeviceInputs(uint64_t seed, const Tri
       cudaGetLastError();  // the failed allocation is not an error of what follows
       return Unavailable("out of device memory for a trial's inputs");
     }
-    if (x.bytes.empty()) {
-      // nothing to copy
-    } else if (i < t.drawn_inits.size()) {
-      // Drawn again where it was drawn (DrawnSet: the same fill), in a
-      // fraction of the upload's time.
-      ARENA_RETURN_IF_ERROR(fill_->Fill(b->ptr, x.bytes.size(), 1, static_cast<size_t>(x.numel), x.dtype,
-                                        t.drawn_inits[i], InputSeed(t.drawn_seed, i), 0));
-    } else if (cudaMemcpy(b->ptr, x.bytes.data(), x.bytes.size(), cudaMemcpyHostToDevice) != cudaSuccess) {
+    const bool redrawn = !x.bytes.empty() && redraw_ && i < t.drawn_inits.size() &&
+                         Redrawn(b->ptr, x, t.drawn_inits[i], InputSeed(t.drawn_seed, i));
+    if (!x.bytes.empty() && !redrawn &&
+        cudaMemcpy(b->ptr, x.bytes.data(), x.bytes.size(), cudaMemcpyHostToDevice) != cudaSuccess) {
       return Internal("copying an input to the device failed");
     }
     copies.push_back(std::move(b));
   }
   device_inputs_bytes_ += bytes;
   return &(device_inputs_[seed] = std::move(copies));
+}
+
+bool Judge::Redrawn(void* dst, const HostTensor& x, const Json& init, uint64_t seed) {
+  const size_t numel = static_cast<size_t>(x.numel);
+  if (!fill_->Fill(dst, x.bytes.size(), 1, numel, x.dtype, init, seed, 0).ok()) return false;
+  std::mt19937_64 rng(seed);
+  const Sample s = PickSample(numel, rng);
+  const HostTensor got = Sampled(static_cast<const uint8_t*>(dst), x.dtype, s);
+  const size_t es = DtypeSize(x.dtype);
+  for (size_t k = 0; k < s.count; ++k) {
+    if (std::memcmp(got.bytes.data() + k * es, x.bytes.data() + (s.start + k * s.stride) * es, es) != 0) {
+      redraw_ = false;
+      Log("an input drawn again on the device differs from the host's copy at element " +
+          std::to_string(s.start + k * s.stride) + ": inputs are uploaded from now on");
+      return false;
+    }
+  }
+  return true;
 }
 
 Status Judge::EnsureFill() {
