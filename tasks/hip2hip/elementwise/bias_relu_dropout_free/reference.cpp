@@ -12,7 +12,6 @@ extern "C" int arena_reference(const ArenaHostConstTensor* inputs, int num_input
   const int64_t rows = inputs[0].shape[0];
   const int64_t cols = inputs[0].shape[1];
   const double scale = arena_param(params, num_params, "scale", 1.0);
-#pragma omp parallel for schedule(static)
   for (int64_t r = 0; r < rows; ++r) {
     for (int64_t c = 0; c < cols; ++c) {
       y[r * cols + c] = std::max(x[r * cols + c] + bias[c], 0.0) * scale;

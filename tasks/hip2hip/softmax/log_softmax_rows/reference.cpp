@@ -11,7 +11,6 @@ extern "C" int arena_reference(const ArenaHostConstTensor* inputs, int num_input
   double* y = outputs[0].data;
   const int64_t rows = inputs[0].shape[0];
   const int64_t cols = inputs[0].shape[1];
-#pragma omp parallel for schedule(static)
   for (int64_t r = 0; r < rows; ++r) {
     const double* xr = x + r * cols;
     double* yr = y + r * cols;
