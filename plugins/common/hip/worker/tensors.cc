@@ -1,11 +1,15 @@
 #include "plugins/common/hip/worker/tensors.h"
 
+#include <sys/mman.h>
+
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <limits>
 #include <mutex>
+#include <new>
 #include <thread>
 
 namespace arena::hip2hip {
@@ -236,6 +240,24 @@ double DefaultTolerance(ArenaDtype dtype) {
     case ARENA_FLOAT32: return 1e-4;
     case ARENA_FLOAT64: return 1e-8;
     default: return 0;
+  }
+}
+
+void* AllocateHostBuffer(size_t bytes) {
+  constexpr size_t kHuge = size_t{2} << 20;
+  if (bytes < kHuge) return ::operator new(bytes);
+  const size_t rounded = (bytes + kHuge - 1) / kHuge * kHuge;
+  void* p = nullptr;
+  if (posix_memalign(&p, kHuge, rounded) != 0) throw std::bad_alloc();
+  madvise(p, rounded, MADV_HUGEPAGE);  // a hint: where refused, ordinary pages
+  return p;
+}
+
+void FreeHostBuffer(void* p, size_t bytes) {
+  if (bytes < (size_t{2} << 20)) {
+    ::operator delete(p);
+  } else {
+    std::free(p);
   }
 }
 

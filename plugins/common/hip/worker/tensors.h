@@ -27,6 +27,13 @@ size_t DtypeSize(ArenaDtype dtype);
 bool IsFloating(ArenaDtype dtype);
 std::string DtypeName(ArenaDtype dtype);
 
+// Memory of `bytes` bytes; from 2 MiB up, aligned to 2 MiB and offered to
+// the kernel's transparent huge pages (MADV_HUGEPAGE), so that a buffer of
+// gigabytes takes one page fault per 2 MiB when first written, and is
+// given back as such, rather than one per 4 KiB.
+void* AllocateHostBuffer(size_t bytes);
+void FreeHostBuffer(void* p, size_t bytes);
+
 // An allocator that leaves the elements it makes default-initialized (for
 // bytes and doubles: not written). A buffer of gigabytes is then written
 // once, by the parallel pass that fills it, not first zeroed on one core
@@ -40,6 +47,8 @@ struct Uninitialized : std::allocator<T> {
   Uninitialized() = default;
   template <typename U>
   Uninitialized(const Uninitialized<U>&) noexcept {}  // NOLINT: as std::allocator
+  T* allocate(size_t n) { return static_cast<T*>(AllocateHostBuffer(n * sizeof(T))); }
+  void deallocate(T* p, size_t n) noexcept { FreeHostBuffer(p, n * sizeof(T)); }
   template <typename U>
   void construct(U* p) noexcept(std::is_nothrow_default_constructible_v<U>) {
     ::new (static_cast<void*>(p)) U;

@@ -1,6 +1,7 @@
 // Host-side throughput of a HIP check: drawing seeded inputs, widening to
 // double for the CPU reference, comparing, fingerprinting and poisoning, on
-// all cores of the machine, and a reference's loop on one core and on all.
+// all cores of the machine, a reference's loop on one core and on all, and
+// the page faults of a buffer's first writes.
 // A check of a configuration of N elements does each of these about once
 // per trial and tensor (the draw only where the device generator has no
 // room: MakeTrial).
@@ -117,6 +118,29 @@ void BM_ReferenceLoop(benchmark::State& state) {
   state.SetItemsProcessed(state.iterations() * kElements);
 }
 BENCHMARK(BM_ReferenceLoop)->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond)->UseRealTime();
+
+// A check's host buffer of 128 MiB (16 Mi doubles) written once on every
+// core and given back: its page faults, in 4 KiB pages from the C++ heap
+// (Arg 0), and from AllocateHostBuffer, offered to transparent huge pages
+// (Arg 1), as the harness's buffers are.
+void BM_FirstTouch(benchmark::State& state) {
+  const bool huge = state.range(0) != 0;
+  const size_t bytes = static_cast<size_t>(kElements) * sizeof(double);
+  for (auto _ : state) {
+    void* p = huge ? AllocateHostBuffer(bytes) : ::operator new(bytes);
+    auto* d = static_cast<double*>(p);
+#pragma omp parallel for
+    for (int64_t i = 0; i < kElements; ++i) d[i] = 1.0;
+    benchmark::DoNotOptimize(d);
+    if (huge) {
+      FreeHostBuffer(p, bytes);
+    } else {
+      ::operator delete(p);
+    }
+  }
+  state.SetBytesProcessed(state.iterations() * static_cast<int64_t>(bytes));
+}
+BENCHMARK(BM_FirstTouch)->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond)->UseRealTime();
 
 }  // namespace
 }  // namespace arena::hip2hip
