@@ -171,5 +171,13 @@ expect hip2hip-worker-h200-2026-11-30/autotune-session \
 expect hip2hip-worker-h200-2026-11-30/torch2hip-check \
   "configurations checked wrong (baseline or noop candidate): 0" \
   "whole family 121 s over 4 tasks"
+expect hip-trials-h200-2026-12-07/w \
+  "configurations checked wrong (baseline or noop candidate): 0" \
+  "stages failed with an integrity finding: 2" \
+  "A versus A over 358 timed configurations: 316/358 = 88.3% within 1.00 +- 0.02" \
+  "median 22.7 s, whole family 784 s over 32 tasks" \
+  "checks 218 s (28%), timing 502 s (64%)" \
+  "prepare 159 s, run 3 s, transfer 40 s" \
+  "median 0.21 s, max 0.78 s"
 [ "$fail" = 0 ] && echo "family_table: every quoted figure reproduced"
 exit "$fail"
