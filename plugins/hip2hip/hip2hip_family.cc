@@ -21,6 +21,7 @@
 #include "core/harness_worker.h"
 #include "core/process.h"
 #include "plugins/common/hip/build/hip_build.h"
+#include "plugins/hip2hip/reference_build.h"
 
 namespace arena {
 namespace {
@@ -47,13 +48,9 @@ class HipSession : public EvaluationSession {
                                       .string();
       // With OpenMP where the host compiler has it (a reference's loops may
       // be spread over cores: the judge says how many), else serial.
-      std::vector<std::string> argv = {"g++", "-std=c++17", "-O2", "-shared", "-fPIC", "-fopenmp",
-                                       "-I" + ArenaHipIncludeDir(ctx_.project_root), ref_src, "-o", ref};
-      auto r = RunBuildStep(build, argv);
-      if (!r.success()) {
-        argv.erase(std::find(argv.begin(), argv.end(), "-fopenmp"));
-        r = RunBuildStep(build, argv);
-      }
+      const std::string include = ArenaHipIncludeDir(ctx_.project_root);
+      auto r = RunBuildStep(build, ReferenceBuildArgv(include, ref_src, ref, /*openmp=*/true));
+      if (!r.success()) r = RunBuildStep(build, ReferenceBuildArgv(include, ref_src, ref, /*openmp=*/false));
       if (!r.success()) return StageOutcome::Failed("harness: the reference does not compile", r.err);
       reference_ = ref;
     }

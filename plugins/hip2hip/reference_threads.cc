@@ -28,6 +28,7 @@
 #include "core/task.h"
 #include "plugins/common/hip/include/arena_hip.h"
 #include "plugins/common/hip/worker/tensors.h"
+#include "plugins/hip2hip/reference_build.h"
 
 namespace arena {
 namespace {
@@ -41,29 +42,12 @@ using hip2hip::HostTensor;
 constexpr int64_t kMaxElements = int64_t{1} << 22;
 constexpr int kThreadCounts[] = {1, 3, 8};
 
-using ReferenceFn = int (*)(const ArenaHostConstTensor*, int, ArenaHostTensor*, int, const ArenaParam*, int);
 using SetThreadsFn = void (*)(int);
-
-int64_t Numel(const std::vector<int64_t>& shape) {
-  int64_t n = 1;
-  for (int64_t d : shape) n *= d;
-  return n;
-}
-
-// The view of `shape` over `data` that the reference's C ABI takes.
-template <typename View, typename T>
-View ViewOf(T* data, const std::vector<int64_t>& shape) {
-  View v{};
-  v.data = data;
-  v.ndim = static_cast<int>(shape.size());
-  for (int d = 0; d < v.ndim; ++d) v.shape[d] = shape[static_cast<size_t>(d)];
-  v.numel = Numel(shape);
-  return v;
-}
+using hip2hip::Numel;
 
 // One configuration: "" when every thread count wrote the same bytes (or
 // it was too large to run: `*ran` false), else what differs.
-Result<std::string> CheckConfig(const TaskSpec& task, const Configuration& c, ReferenceFn reference,
+Result<std::string> CheckConfig(const TaskSpec& task, const Configuration& c, hip2hip::ReferenceFn reference,
                                 SetThreadsFn set_threads, const std::vector<int>& thread_counts, bool* ran) {
   *ran = false;
   const ParameterValues& p = c.numeric;
@@ -82,35 +66,19 @@ Result<std::string> CheckConfig(const TaskSpec& task, const Configuration& c, Re
   if (elements > kMaxElements) return std::string();
   *ran = true;
   std::vector<Doubles> wide;
-  std::vector<ArenaHostConstTensor> in_views;
   for (size_t i = 0; i < task.inputs.size(); ++i) {
     ARENA_ASSIGN_OR_RETURN(Json init, hip2hip::EvaluateInit(task.inputs[i].init, p));
     ARENA_ASSIGN_OR_RETURN(ArenaDtype dtype, hip2hip::ParseDtype(task.inputs[i].dtype));
     ARENA_ASSIGN_OR_RETURN(HostTensor x, hip2hip::DrawInput(dtype, in_shapes[i], init, 7919 * (i + 1)));
     wide.push_back(hip2hip::Widen(x));
   }
-  for (size_t i = 0; i < task.inputs.size(); ++i) {
-    in_views.push_back(ViewOf<ArenaHostConstTensor>(static_cast<const double*>(wide[i].data()), in_shapes[i]));
-  }
-  std::vector<std::string> names;
-  for (auto it = c.params.begin(); it != c.params.end(); ++it) {
-    if (it->is_number() || it->is_boolean()) names.push_back(it.key());
-  }
-  std::vector<ArenaParam> params;
-  for (const auto& n : names) {
-    const Json& v = c.params[n];
-    params.push_back({n.c_str(), v.is_boolean() ? (v.get<bool>() ? 1.0 : 0.0) : v.get<double>()});
-  }
+  const hip2hip::ConfigParams params(c.params);
   std::vector<std::vector<Doubles>> written;  // by thread count, then output
   std::vector<int> codes;
   for (int threads : thread_counts) {
     if (set_threads != nullptr) set_threads(threads);
     std::vector<Doubles> outs;
-    std::vector<ArenaHostTensor> out_views;
-    for (const auto& shape : out_shapes) outs.push_back(hip2hip::NaNs(Numel(shape)));
-    for (size_t i = 0; i < outs.size(); ++i) out_views.push_back(ViewOf<ArenaHostTensor>(outs[i].data(), out_shapes[i]));
-    codes.push_back(reference(in_views.data(), static_cast<int>(in_views.size()), out_views.data(),
-                              static_cast<int>(out_views.size()), params.data(), static_cast<int>(params.size())));
+    codes.push_back(hip2hip::RunReference(reference, wide, in_shapes, out_shapes, params.args, &outs));
     written.push_back(std::move(outs));
   }
   if (codes[0] != 0) return "the reference rejected inputs drawn as the task says (returned " +
@@ -145,8 +113,7 @@ int Main(int argc, char** argv) {
   const std::string source = (fs::path(task->dir) / task->family_json.value("reference", "reference.cpp")).string();
   const std::string library = (fs::absolute(argv[4]) / "reference.so").string();
   ProcessOptions build;
-  build.argv = {"g++", "-std=c++17", "-O2", "-shared", "-fPIC", "-fopenmp", "-I" + std::string(argv[3]),
-                source, "-o", library};
+  build.argv = ReferenceBuildArgv(argv[3], source, library, /*openmp=*/true);
   build.timeout_s = 120;
   auto built = RunProcess(build);
   if (!built.ok() || !built->success()) {
@@ -159,7 +126,7 @@ int Main(int argc, char** argv) {
     std::cerr << library << ": " << dlerror() << "\n";
     return 1;
   }
-  auto reference = reinterpret_cast<ReferenceFn>(dlsym(handle, "arena_reference"));
+  auto reference = reinterpret_cast<hip2hip::ReferenceFn>(dlsym(handle, "arena_reference"));
   auto set_threads = reinterpret_cast<SetThreadsFn>(dlsym(RTLD_DEFAULT, "omp_set_num_threads"));
   if (reference == nullptr) {
     std::cerr << source << ": no arena_reference\n";

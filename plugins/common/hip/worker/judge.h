@@ -261,38 +261,8 @@ class Judge {
     return EvaluateShape(t.shape, p);
   }
 
-  static ParameterValues Numeric(const Json& params) {
-    ParameterValues p;
-    for (auto it = params.begin(); it != params.end(); ++it) {
-      if (it->is_number()) p[it.key()] = it->get<double>();
-      if (it->is_boolean()) p[it.key()] = it->get<bool>() ? 1 : 0;
-    }
-    return p;
-  }
-
   // Inputs for one trial, drawn on the host (bounds may be expressions).
   Result<std::vector<HostTensor>> DrawInputs(const ParameterValues& p, uint64_t seed);
-
-  // A configuration's parameters, as numbers for shape expressions and as
-  // the ArenaParam list arena_run receives; `args` points into `names`, so it
-  // is moved, never copied.
-  struct ConfigParams {
-    ParameterValues numeric;
-    std::vector<std::string> names;
-    std::vector<ArenaParam> args;
-
-    explicit ConfigParams(const Json& params) : numeric(Numeric(params)) {
-      for (auto it = params.begin(); it != params.end(); ++it) {
-        if (it->is_number() || it->is_boolean()) names.push_back(it.key());
-      }
-      for (const auto& n : names) {
-        const Json& v = params[n];
-        args.push_back({n.c_str(), v.is_boolean() ? (v.get<bool>() ? 1.0 : 0.0) : v.get<double>()});
-      }
-    }
-    ConfigParams(const ConfigParams&) = delete;
-    ConfigParams& operator=(const ConfigParams&) = delete;
-  };
 
   // The seed of trial `trial` of a check seeded with `seed`.
   static uint64_t TrialSeed(uint64_t seed, int trial) { return seed * 31 + static_cast<uint64_t>(trial); }
@@ -355,6 +325,10 @@ class Judge {
   // where the fill failed or the sample differs: the caller uploads, and
   // after a difference nothing is drawn again for the judge's life.
   bool Redrawn(void* dst, const HostTensor& x, const Json& init, uint64_t seed);
+  // A tensor of `like`'s dtype and size drawn at `dst` (device memory) by
+  // the device generator from `init` and `seed`: how DrawnSet draws each
+  // input, and Redrawn draws it again.
+  Status DrawLike(void* dst, const HostTensor& like, const Json& init, uint64_t seed) const;
 
   Status EnsureFill();
 
@@ -429,8 +403,10 @@ class Judge {
   // from `seed` (set 0: each round's chosen set is drawn from a seed of its
   // own), brought to the host; a check's trial too, where device_trials_.
   // Safe on the prefetch threads: the generator is made (EnsureFill) on the
-  // job's thread before any of them starts, and only read after.
-  Result<std::vector<HostTensor>> DrawnSet(const ParameterValues& p, uint64_t seed);
+  // job's thread before any of them starts, and only read after. Each
+  // input's init, evaluated, goes to `*inits` where given.
+  Result<std::vector<HostTensor>> DrawnSet(const ParameterValues& p, uint64_t seed,
+                                           std::vector<Json>* inits = nullptr);
   // The seed of input i of a round's sets drawn from `seed`.
   static uint64_t InputSeed(uint64_t seed, size_t i) { return seed + 0x9E3779B97F4A7C15ull * i; }
   // What a trial of configuration `p` takes in the host's memory while made:

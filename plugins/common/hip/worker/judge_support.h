@@ -20,8 +20,6 @@
 namespace arena::hip2hip {
 
 using Json = nlohmann::json;
-using ReferenceFn = int (*)(const ArenaHostConstTensor*, int, ArenaHostTensor*, int,
-                            const ArenaParam*, int);
 
 constexpr size_t kAlign = 256;
 inline const std::vector<std::string> kSubjects = {"baseline", "candidate"};
@@ -93,12 +91,6 @@ struct Placed {
   size_t off = 0;
   size_t stride = 0;
 };
-
-inline int64_t Numel(const std::vector<int64_t>& shape) {
-  int64_t n = 1;
-  for (int64_t d : shape) n *= d;
-  return n;
-}
 
 // Inputs and outputs of `sets` sets, tensor by tensor (each tensor's sets
 // side by side, 256-byte aligned), in memory of `*total` bytes.

@@ -243,22 +243,72 @@ double DefaultTolerance(ArenaDtype dtype) {
   }
 }
 
+namespace {
+
+constexpr size_t kHugePage = size_t{2} << 20;
+
+}  // namespace
+
 void* AllocateHostBuffer(size_t bytes) {
-  constexpr size_t kHuge = size_t{2} << 20;
-  if (bytes < kHuge) return ::operator new(bytes);
-  const size_t rounded = (bytes + kHuge - 1) / kHuge * kHuge;
+  if (bytes < kHugePage) return ::operator new(bytes);
+  const size_t rounded = (bytes + kHugePage - 1) / kHugePage * kHugePage;
   void* p = nullptr;
-  if (posix_memalign(&p, kHuge, rounded) != 0) throw std::bad_alloc();
+  if (posix_memalign(&p, kHugePage, rounded) != 0) throw std::bad_alloc();
   madvise(p, rounded, MADV_HUGEPAGE);  // a hint: where refused, ordinary pages
   return p;
 }
 
 void FreeHostBuffer(void* p, size_t bytes) {
-  if (bytes < (size_t{2} << 20)) {
+  if (bytes < kHugePage) {
     ::operator delete(p);
   } else {
     std::free(p);
   }
+}
+
+ConfigParams::ConfigParams(const nlohmann::json& params) {
+  for (auto it = params.begin(); it != params.end(); ++it) {
+    if (it->is_number()) numeric[it.key()] = it->get<double>();
+    if (it->is_boolean()) numeric[it.key()] = it->get<bool>() ? 1 : 0;
+    if (it->is_number() || it->is_boolean()) names.push_back(it.key());
+  }
+  for (const auto& n : names) {
+    const nlohmann::json& v = params[n];
+    args.push_back({n.c_str(), v.is_boolean() ? (v.get<bool>() ? 1.0 : 0.0) : v.get<double>()});
+  }
+}
+
+namespace {
+
+// The view of `shape` over `data` that the reference's C ABI takes.
+template <typename View, typename T>
+View ViewOf(T* data, const std::vector<int64_t>& shape) {
+  View v{};
+  v.data = data;
+  v.ndim = static_cast<int>(shape.size());
+  for (int d = 0; d < v.ndim; ++d) v.shape[d] = shape[static_cast<size_t>(d)];
+  v.numel = Numel(shape);
+  return v;
+}
+
+}  // namespace
+
+int RunReference(ReferenceFn reference, const std::vector<Doubles>& inputs,
+                 const std::vector<std::vector<int64_t>>& in_shapes,
+                 const std::vector<std::vector<int64_t>>& out_shapes, const std::vector<ArenaParam>& params,
+                 std::vector<Doubles>* outputs) {
+  std::vector<ArenaHostConstTensor> in_views;
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    in_views.push_back(ViewOf<ArenaHostConstTensor>(static_cast<const double*>(inputs[i].data()), in_shapes[i]));
+  }
+  outputs->clear();
+  for (const auto& shape : out_shapes) outputs->push_back(NaNs(Numel(shape)));
+  std::vector<ArenaHostTensor> out_views;
+  for (size_t i = 0; i < outputs->size(); ++i) {
+    out_views.push_back(ViewOf<ArenaHostTensor>((*outputs)[i].data(), out_shapes[i]));
+  }
+  return reference(in_views.data(), static_cast<int>(in_views.size()), out_views.data(),
+                   static_cast<int>(out_views.size()), params.data(), static_cast<int>(params.size()));
 }
 
 Result<std::vector<int64_t>> EvaluateShape(const std::vector<std::string>& extents, const ParameterValues& p) {

@@ -68,6 +68,36 @@ struct HostTensor {
   Bytes bytes;
 };
 
+inline int64_t Numel(const std::vector<int64_t>& shape) {
+  int64_t n = 1;
+  for (int64_t d : shape) n *= d;
+  return n;
+}
+
+// A configuration's parameters, as numbers for shape expressions and as
+// the ArenaParam list arena_run and arena_reference receive; `args` points
+// into `names`, so it is moved, never copied.
+struct ConfigParams {
+  ParameterValues numeric;
+  std::vector<std::string> names;
+  std::vector<ArenaParam> args;
+
+  explicit ConfigParams(const nlohmann::json& params);
+  ConfigParams(const ConfigParams&) = delete;
+  ConfigParams& operator=(const ConfigParams&) = delete;
+};
+
+// A task's CPU reference (reference.cpp's arena_reference).
+using ReferenceFn = int (*)(const ArenaHostConstTensor*, int, ArenaHostTensor*, int, const ArenaParam*, int);
+
+// `reference` run on `inputs` (in double, of `in_shapes`), its outputs of
+// `out_shapes` in `*outputs`, NaN where it writes nothing; its return code
+// (0: done).
+int RunReference(ReferenceFn reference, const std::vector<Doubles>& inputs,
+                 const std::vector<std::vector<int64_t>>& in_shapes,
+                 const std::vector<std::vector<int64_t>>& out_shapes, const std::vector<ArenaParam>& params,
+                 std::vector<Doubles>* outputs);
+
 // A tensor's shape: its extents (expressions of the parameters) evaluated.
 Result<std::vector<int64_t>> EvaluateShape(const std::vector<std::string>& extents, const ParameterValues& p);
 

@@ -59,11 +59,14 @@ Result<const Judge::DeviceTensors*> Judge::DeviceInputs(uint64_t seed, const Tri
   return &(device_inputs_[seed] = std::move(copies));
 }
 
+Status Judge::DrawLike(void* dst, const HostTensor& like, const Json& init, uint64_t seed) const {
+  return fill_->Fill(dst, like.bytes.size(), 1, static_cast<size_t>(like.numel), like.dtype, init, seed, 0);
+}
+
 bool Judge::Redrawn(void* dst, const HostTensor& x, const Json& init, uint64_t seed) {
-  const size_t numel = static_cast<size_t>(x.numel);
-  if (!fill_->Fill(dst, x.bytes.size(), 1, numel, x.dtype, init, seed, 0).ok()) return false;
+  if (!DrawLike(dst, x, init, seed).ok()) return false;
   std::mt19937_64 rng(seed);
-  const Sample s = PickSample(numel, rng);
+  const Sample s = PickSample(static_cast<size_t>(x.numel), rng);
   const HostTensor got = Sampled(static_cast<const uint8_t*>(dst), x.dtype, s);
   const size_t es = DtypeSize(x.dtype);
   for (size_t k = 0; k < s.count; ++k) {
@@ -91,14 +94,12 @@ Result<Judge::Trial> Judge::MakeTrial(const ParameterValues& p, const std::vecto
     // milliseconds where the host's draw takes most of a large trial's
     // making (tensors_benchmark: BM_DrawNormal against BM_ReferenceLoop).
     // The host draws where the device cannot (no room for the set).
-    Result<std::vector<HostTensor>> drawn = DrawnSet(p, seed);
+    std::vector<Json> inits;
+    Result<std::vector<HostTensor>> drawn = DrawnSet(p, seed, &inits);
     if (drawn.ok()) {
       ARENA_ASSIGN_OR_RETURN(Trial t, TrialOf(std::move(*drawn), p, params));
       t.drawn_seed = seed;
-      for (size_t i = 0; i < inputs_.size(); ++i) {
-        ARENA_ASSIGN_OR_RETURN(Json init, EvaluatedInit(i, p));
-        t.drawn_inits.push_back(std::move(init));
-      }
+      t.drawn_inits = std::move(inits);
       return t;
     }
   }
@@ -116,33 +117,12 @@ Result<Judge::Trial> Judge::TrialOf(std::vector<HostTensor> inputs, const Parame
   }
   // The reference, in double, on exactly the values the kernel sees.
   std::vector<Doubles> wide_in;
-  std::vector<ArenaHostConstTensor> ref_in;
-  for (const auto& x : t.inputs) wide_in.push_back(Widen(x));
-  for (size_t i = 0; i < t.inputs.size(); ++i) {
-    ArenaHostConstTensor v{};
-    v.data = wide_in[i].data();
-    v.ndim = static_cast<int>(t.inputs[i].shape.size());
-    for (int d = 0; d < v.ndim; ++d) v.shape[d] = t.inputs[i].shape[static_cast<size_t>(d)];
-    v.numel = t.inputs[i].numel;
-    ref_in.push_back(v);
+  std::vector<std::vector<int64_t>> in_shapes;
+  for (const auto& x : t.inputs) {
+    wide_in.push_back(Widen(x));
+    in_shapes.push_back(x.shape);
   }
-  std::vector<ArenaHostTensor> ref_views;
-  for (const auto& shape : t.out_shapes) {
-    int64_t numel = 1;
-    for (int64_t d : shape) numel *= d;
-    t.reference.push_back(NaNs(numel));
-  }
-  for (size_t i = 0; i < outputs_.size(); ++i) {
-    ArenaHostTensor v{};
-    v.data = t.reference[i].data();
-    v.ndim = static_cast<int>(t.out_shapes[i].size());
-    for (int d = 0; d < v.ndim; ++d) v.shape[d] = t.out_shapes[i][static_cast<size_t>(d)];
-    v.numel = static_cast<int64_t>(t.reference[i].size());
-    ref_views.push_back(v);
-  }
-  if (reference_(ref_in.data(), static_cast<int>(ref_in.size()), ref_views.data(),
-                 static_cast<int>(ref_views.size()), params.data(),
-                 static_cast<int>(params.size())) != 0) {
+  if (RunReference(reference_, wide_in, in_shapes, t.out_shapes, params, &t.reference) != 0) {
     return Internal("the reference reported an error");
   }
   return t;
@@ -241,7 +221,8 @@ Result<size_t> Judge::TrialBytes(const ParameterValues& p) {
   return bytes;
 }
 
-Result<std::vector<HostTensor>> Judge::DrawnSet(const ParameterValues& p, uint64_t seed) {
+Result<std::vector<HostTensor>> Judge::DrawnSet(const ParameterValues& p, uint64_t seed,
+                                                std::vector<Json>* inits) {
   ARENA_RETURN_IF_ERROR(EnsureFill());
   // Also called on the prefetch threads, whose current device is the
   // runtime's default until set.
@@ -250,6 +231,7 @@ Result<std::vector<HostTensor>> Judge::DrawnSet(const ParameterValues& p, uint64
   for (size_t i = 0; i < inputs_.size(); ++i) {
     ARENA_ASSIGN_OR_RETURN(auto shape, Shape(inputs_[i], p));
     ARENA_ASSIGN_OR_RETURN(Json init, EvaluatedInit(i, p));
+    if (inits != nullptr) inits->push_back(init);
     HostTensor t = Empty(inputs_[i].dtype, shape);
     if (t.bytes.empty()) {
       inputs.push_back(std::move(t));
@@ -260,8 +242,7 @@ Result<std::vector<HostTensor>> Judge::DrawnSet(const ParameterValues& p, uint64
       cudaGetLastError();
       return Unavailable("out of device memory for a drawn set's inputs");
     }
-    ARENA_RETURN_IF_ERROR(fill_->Fill(drawn.ptr, t.bytes.size(), 1, static_cast<size_t>(Numel(shape)),
-                                      inputs_[i].dtype, init, InputSeed(seed, i), 0));
+    ARENA_RETURN_IF_ERROR(DrawLike(drawn.ptr, t, init, InputSeed(seed, i)));
     if (cudaMemcpy(t.bytes.data(), drawn.ptr, t.bytes.size(), cudaMemcpyDeviceToHost) != cudaSuccess) {
       return Internal("reading a drawn set's inputs back failed");
     }
