@@ -4,6 +4,7 @@
 # sets drawn in the background, both runners launched side by side, a
 # device-drawn trial's inputs drawn again on the device rather than
 # uploaded, and a stopped runner's time read once settled.
+echo "thp: $(cat /sys/kernel/mm/transparent_hugepage/enabled 2>&1); defrag: $(cat /sys/kernel/mm/transparent_hugepage/defrag 2>&1)"
 export ARENA_PYTHON=python3 ARENA_BWRAP=$PWD/bin/bwrap PYTHONUNBUFFERED=1
 tasks=hip2hip/elementwise/silu_mul,hip2hip/losses/cross_entropy,hip2hip/softmax/softmax_rows
 tasks=$tasks,hip2hip/norms/layernorm,hip2hip/norms/fused_add_rmsnorm
