@@ -177,6 +177,59 @@ uint64_t SettledCpuNs(const std::vector<pid_t>& pids, bool* coarse, std::chrono:
   return last;
 }
 
+// How many times the thread at `thread` (/proc/PID/task/TID) was put on
+// a CPU (schedstat's third field), or, where the kernel keeps no
+// schedstat, how many times it left one (status's context switches); -1
+// once it ended. Both only grow, and a stopped thread's stand still: the
+// kernel puts a stopped thread on a CPU again only once it is continued
+// (SIGCONT) or killed.
+int64_t Slices(const std::string& thread) {
+  {
+    std::ifstream sched(thread + "/schedstat");
+    uint64_t on_cpu = 0, waited = 0;
+    int64_t slices = 0;
+    if (sched >> on_cpu >> waited >> slices) return slices;
+  }
+  std::ifstream status(thread + "/status");
+  if (!status) return -1;
+  int64_t switches = 0;
+  bool any = false;
+  for (std::string line; std::getline(status, line);) {
+    for (const char* key : {"voluntary_ctxt_switches:", "nonvoluntary_ctxt_switches:"}) {
+      if (line.rfind(key, 0) == 0) {
+        switches += std::strtoll(line.c_str() + std::strlen(key), nullptr, 10);
+        any = true;
+      }
+    }
+  }
+  return any ? switches : -1;
+}
+
+// Whether the thread at `thread` waits off every CPU's run queue: its
+// wchan names where it sleeps. A thread is marked stopped before it leaves
+// its CPU, and one preempted in between waits on a run queue, marked
+// stopped, to be put on a CPU once more to leave it: its wchan is "0"
+// (Linux 5.16 on), as it is where the judge may not read it.
+bool OffTheRunQueue(const std::string& thread) {
+  std::ifstream f(thread + "/wchan");
+  std::string where;
+  return (f >> where) && where != "0";
+}
+
+// Every thread of `pids` that is stopped now, off the run queue, with its
+// Slices.
+std::map<std::string, int64_t> StoppedSlices(const std::vector<pid_t>& pids) {
+  std::map<std::string, int64_t> stopped;
+  for (pid_t p : pids) {
+    for (const std::string& thread : ThreadDirs(p)) {
+      const std::string fields = StatFields(thread + "/stat");
+      if (fields.empty() || (fields[0] != 'T' && fields[0] != 't') || !OffTheRunQueue(thread)) continue;
+      if (const int64_t slices = Slices(thread); slices >= 0) stopped[thread] = slices;
+    }
+  }
+  return stopped;
+}
+
 }  // namespace
 
 Status RunnerClient::Start(double timeout_s) {
@@ -380,9 +433,14 @@ void RunnerClient::Freeze(bool stopped) {
   if (stopped) {
     WaitStopped(frozen_, std::chrono::milliseconds(200));
     stopped_coarse_ = false;
-    stopped_cpu_ns_ = SettledCpuNs(Tree(pid_), &stopped_coarse_, std::chrono::milliseconds(20));
+    const std::vector<pid_t> tree = Tree(pid_);
+    stopped_cpu_ns_ = SettledCpuNs(tree, &stopped_coarse_, std::chrono::milliseconds(20));
+    stopped_slices_ = StoppedSlices(tree);
   }
-  if (!stopped) frozen_.clear();
+  if (!stopped) {
+    frozen_.clear();
+    stopped_slices_.clear();
+  }
 }
 
 std::string RunnerClient::RanWhileStopped() {
@@ -393,11 +451,33 @@ std::string RunnerClient::RanWhileStopped() {
   // one more tick as the kernel settles its account: the slack is then
   // the counter's own step too.
   const uint64_t slack = kStoppedSlackNs + (coarse ? TickNs() : 0);
-  if (now <= stopped_cpu_ns_ + slack) return "";
-  char ran[64];
-  std::snprintf(ran, sizeof(ran), "%.1f ms", static_cast<double>(now - stopped_cpu_ns_) / 1e6);
-  return "tampering: " + subject_ + "'s runner ran while it was stopped (" + ran +
-         " on a CPU): a process that resumes itself (a timer's SIGCONT) works while the other subject is timed";
+  const std::string why =
+      ": a process that resumes itself (a timer's SIGCONT) works while the other subject is timed";
+  if (now > stopped_cpu_ns_ + slack) {
+    char ran[64];
+    std::snprintf(ran, sizeof(ran), "%.1f ms", static_cast<double>(now - stopped_cpu_ns_) / 1e6);
+    return "tampering: " + subject_ + "'s runner ran while it was stopped (" + ran + " on a CPU)" + why;
+  }
+  // Time on a CPU under the slack is still running: one resumed for a
+  // moment to queue work on the GPU, and stopped again, is put on a CPU at
+  // least once, which a thread that stayed stopped never is. A stopped
+  // thread that ended ran too (it was continued or killed, and the judge
+  // kills none while the runner lives).
+  int scheduled = 0, ended = 0;
+  for (const auto& [thread, slices] : stopped_slices_) {
+    const int64_t later = Slices(thread);
+    if (later < 0) {
+      ++ended;
+    } else if (later != slices) {
+      ++scheduled;
+    }
+  }
+  if (scheduled == 0 && ended == 0) return "";
+  if (!alive()) return "";  // the whole runner ended meanwhile: its exit tells
+  std::string what;
+  if (scheduled > 0) what = std::to_string(scheduled) + " of its stopped threads put on a CPU again";
+  if (ended > 0) what += (what.empty() ? "" : ", ") + std::to_string(ended) + " of them ended";
+  return "tampering: " + subject_ + "'s runner ran while it was stopped (" + what + ")" + why;
 }
 
 Status RunnerClient::Reserve(const Vmm& vmm, size_t bytes, double timeout_s) {

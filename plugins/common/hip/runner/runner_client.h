@@ -11,6 +11,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -101,6 +102,9 @@ class RunnerClient {
   uint64_t stopped_cpu_ns_ = 0;
   static constexpr uint64_t kStoppedSlackNs = 500000;
   bool stopped_coarse_ = false;  // that time counted in clock ticks
+  // Every thread seen stopped then (its /proc/PID/task/TID), with the
+  // times it had been put on a CPU: any change is a stop undone.
+  std::map<std::string, int64_t> stopped_slices_;
   const Vmm* vmm_ = nullptr;
   VmmMemory slab_;
   int slab_id_ = 0;

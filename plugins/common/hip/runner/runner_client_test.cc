@@ -147,6 +147,38 @@ TEST(RunnerClient, ARunnerThatResumesItselfIsNamed) {
   EXPECT_EQ(still.RanWhileStopped(), "");  // not stopped: nothing to tell
 }
 
+TEST(RunnerClient, ARunnerResumedForAMomentIsNamed) {
+  // Resumed once for a moment by a process outside its tree, and stopped
+  // again at once: the runner (a sleep) spends microseconds on a CPU, far
+  // under what the time check lets by, and is named all the same: its
+  // stopped thread was put on a CPU again. Time enough to queue work on
+  // the GPU, which is what a resumed runner would do.
+  auto r = Runner(std::string(kReady) +
+                  "( setsid sh -c \"while ! grep -q '^State:.*T' /proc/$$/status; do sleep 0.01; done; "
+                  "sleep 0.05; kill -CONT $$; kill -STOP $$\" & ); exec sleep 100");
+  ASSERT_TRUE(r.Start(5).ok());
+  usleep(100000);
+  r.Freeze(true);
+  EXPECT_EQ(r.RanWhileStopped(), "");  // not yet
+  usleep(400000);
+  const std::string ran = r.RanWhileStopped();
+  EXPECT_NE(ran.find("ran while it was stopped (1 of its stopped threads put on a CPU again)"), std::string::npos)
+      << ran;
+  r.Freeze(false);
+  // Stopped and resumed by the judge alone, a runner with several
+  // threads (a pipeline's processes, each waiting) is not.
+  auto still = Runner(std::string(kReady) + "sleep 100 | sleep 100 | cat");
+  ASSERT_TRUE(still.Start(5).ok());
+  usleep(100000);
+  for (int i = 0; i < 3; ++i) {
+    still.Freeze(true);
+    usleep(100000);
+    EXPECT_EQ(still.RanWhileStopped(), "");
+    still.Freeze(false);
+    usleep(20000);
+  }
+}
+
 TEST(RunnerClient, APauseAtACallAlreadyWitnessedBreaksTheProtocol) {
   // {"op":"call","sets":4} (22 bytes + 4); {"pause":1}, resumed ({"op":
   // "resume"}, 15 + 4), then {"pause":1} again: a pause the runner never
