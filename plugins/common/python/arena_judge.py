@@ -25,7 +25,7 @@ the observer was switched to something the runner was not doing, becomes
 a finding (launch_findings), as the runner's findings do.
 
 Public API: RunnerClient (start, stop, alive, request, bind, unbind, freeze,
-process_tree, findings, frozen_pids, observer), SubjectFailure,
+settle_stop, ran_while_stopped, process_tree, findings, frozen_pids, observer), SubjectFailure,
 siphash24, parse_report, launch_findings, and CHILDREN_LISTED (whether
 this kernel lists a thread's children in /proc). Imports no torch.
 """
@@ -109,6 +109,90 @@ def _wait_stopped(pids, limit_s=0.2):
                 if not fields or fields[0] in (b"T", b"t", b"Z", b"X"):
                     break  # stopped, or gone
                 time.sleep(0.0001)
+
+
+_TICK_NS = 1_000_000_000 // max(1, os.sysconf("SC_CLK_TCK"))
+# What a stopped tree may still be charged on a CPU (a signal's delivery).
+_STOPPED_SLACK_NS = 500_000
+
+
+def _cpu_ns(pids):
+    """The time every thread of `pids` has run on a CPU, in nanoseconds, and
+    whether it was counted in clock ticks (schedstat; where the kernel keeps
+    none, the stat file's user and system time)."""
+    ns, coarse = 0, False
+    for pid in pids:
+        for thread in _thread_dirs(pid):
+            try:
+                with open(f"{thread}/schedstat", "rb") as f:
+                    ns += int(f.read().split()[0])
+                continue
+            except (OSError, ValueError, IndexError):
+                pass
+            fields = _stat_fields(f"{thread}/stat")
+            try:
+                ns += (int(fields[11]) + int(fields[12])) * _TICK_NS  # utime, stime
+                coarse = True
+            except (ValueError, IndexError):
+                continue
+    return ns, coarse
+
+
+def _settled_cpu_ns(pids, limit_s=0.02):
+    """_cpu_ns of a tree just stopped, once two readings 200 us apart agree
+    (a thread marked stopped can still be on a CPU, its last stretch not yet
+    in its account), or `limit_s` passed."""
+    deadline = time.monotonic() + limit_s
+    last = _cpu_ns(pids)
+    while time.monotonic() < deadline:
+        time.sleep(0.0002)
+        now = _cpu_ns(pids)
+        if now[0] == last[0]:
+            break
+        last = now
+    return last
+
+
+def _slices(thread):
+    """How many times the thread at `thread` was put on a CPU (schedstat's
+    third field), or, without schedstat, how many times it left one (its
+    context switches); None once it ended. A stopped thread's stand still
+    until it is continued or killed."""
+    try:
+        with open(f"{thread}/schedstat", "rb") as f:
+            return int(f.read().split()[2])
+    except (OSError, ValueError, IndexError):
+        pass
+    try:
+        with open(f"{thread}/status", "rb") as f:
+            lines = f.read().splitlines()
+    except OSError:
+        return None
+    counts = [int(line.split()[1]) for line in lines
+              if line.split(b":")[0] in (b"voluntary_ctxt_switches", b"nonvoluntary_ctxt_switches")]
+    return sum(counts) if counts else None
+
+
+def _stopped_slices(pids):
+    """Every thread of `pids` stopped now and off every run queue (its wchan
+    names where it sleeps: a thread preempted as it stops waits on a run
+    queue, marked stopped, with a wchan of 0), with its _slices."""
+    stopped = {}
+    for pid in pids:
+        for thread in _thread_dirs(pid):
+            fields = _stat_fields(f"{thread}/stat")
+            if not fields or fields[0] not in (b"T", b"t"):
+                continue
+            try:
+                with open(f"{thread}/wchan", "rb") as f:
+                    if f.read().strip() in (b"", b"0"):
+                        continue
+            except OSError:
+                continue
+            n = _slices(thread)
+            if n is not None:
+                stopped[thread] = n
+    return stopped
 
 
 # The most descriptors one message to a runner carries (its receive takes
@@ -290,6 +374,10 @@ class RunnerClient:
         self._buffer = b""
         self._next_id = 0
         self.frozen_pids = None
+        # The stopped tree's account (time on a CPU, whether in ticks, each
+        # stopped thread's times put on a CPU), read once the stop settled.
+        self._stopped_account = None
+        self._frozen = False
         self.bound = {}  # first set id -> [Buffer]
         # Called with I when the runner pauses after a witnessed call I, or
         # between the two parts of a replay whose first ends with call I
@@ -361,6 +449,7 @@ class RunnerClient:
             except subprocess.TimeoutExpired:
                 pass
         self.builder = None
+        self._frozen, self._stopped_account = False, None
         if self.sock is not None:
             self.sock.close()
         self.proc, self.sock = None, None
@@ -397,8 +486,46 @@ class RunnerClient:
                 os.kill(pid, sig)
             except (ProcessLookupError, PermissionError):
                 pass
+        self._frozen = stopped
+        self._stopped_account = None
         if stopped and settle:
-            _wait_stopped(self.frozen_pids)
+            self.settle_stop()
+
+    def settle_stop(self):
+        """Once stopped (freeze(True, settle=False) returns at once): waits
+        until every thread is stopped and reads the tree's account, against
+        which ran_while_stopped tells."""
+        if not self._frozen or not self.alive() or self._stopped_account is not None:
+            return
+        _wait_stopped(self.frozen_pids)
+        tree = self.process_tree()
+        ns, coarse = _settled_cpu_ns(tree)
+        self._stopped_account = (ns, coarse, _stopped_slices(tree))
+
+    def ran_while_stopped(self):
+        """A finding if the runner's tree ran on a CPU since its stop settled
+        ("" if not, or if it is not stopped): a SIGCONT from anything but the
+        judge (a timer's, a signal on I/O) undoes a stop, and the tree then
+        works while the other subject is timed, or reads a round's inputs as
+        they are written. Named past 0.5 ms on a CPU, and, under that, once
+        any thread seen stopped was put on a CPU again (or ended), which one
+        that stays stopped never is."""
+        if self._stopped_account is None or not self.alive():
+            return ""
+        ns0, coarse0, slices0 = self._stopped_account
+        ns, coarse = _cpu_ns(self.process_tree())
+        why = ": a process that resumes itself works while the other subject is timed"
+        if ns > ns0 + _STOPPED_SLACK_NS + (_TICK_NS if coarse or coarse0 else 0):
+            return (f"tampering: {self.subject}'s runner ran while it was stopped "
+                    f"({(ns - ns0) / 1e6:.1f} ms on a CPU){why}")
+        later = {thread: _slices(thread) for thread in slices0}
+        ended = sum(1 for n in later.values() if n is None)
+        scheduled = sum(1 for t, n in later.items() if n is not None and n != slices0[t])
+        if not scheduled and not ended:
+            return ""
+        what = ", ".join(w for w in (f"{scheduled} of its stopped threads put on a CPU again" if scheduled else "",
+                                     f"{ended} of them ended" if ended else "") if w)
+        return f"tampering: {self.subject}'s runner ran while it was stopped ({what}){why}"
 
     def log_tail(self, n=4000):
         try:

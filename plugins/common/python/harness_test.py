@@ -8,6 +8,7 @@ import gc
 import json
 import ctypes
 import os
+import signal
 import sys
 import tempfile
 import time
@@ -989,6 +990,38 @@ class RunnerClientTest(unittest.TestCase):
             r.request({"op": "empty"}, 1)
         self.assertIn("timed out after 1.0 s", str(e.exception))
         self.assertFalse(r.alive())
+
+    def test_a_runner_resumed_while_stopped_is_named(self):
+        # Stopped by the judge, then resumed for a moment by something else
+        # (here the test, as a timer's SIGCONT would) and stopped again: its
+        # threads spend microseconds on a CPU, under the time check's slack,
+        # and are named for being put on a CPU again. One that stays stopped,
+        # and one stopped without waiting and settled later, is not.
+        r = self.client("import threading, time\n"
+                        "threading.Thread(target=time.sleep, args=(60,), daemon=True).start()\n"
+                        "time.sleep(60)\n")
+        try:
+            time.sleep(0.3)
+            for _ in range(3):
+                r.freeze(True)
+                time.sleep(0.05)
+                self.assertEqual(r.ran_while_stopped(), "")
+                r.freeze(False)
+            r.freeze(True, settle=False)
+            self.assertEqual(r.ran_while_stopped(), "")  # nothing to tell before it settled
+            r.settle_stop()
+            time.sleep(0.05)
+            self.assertEqual(r.ran_while_stopped(), "")
+            os.kill(r.proc.pid, signal.SIGCONT)
+            os.kill(r.proc.pid, signal.SIGSTOP)
+            time.sleep(0.05)
+            ran = r.ran_while_stopped()
+            self.assertIn("candidate's runner ran while it was stopped (", ran)
+            self.assertIn("of its stopped threads put on a CPU again", ran)
+            r.freeze(False)
+            self.assertEqual(r.ran_while_stopped(), "")  # not stopped: nothing to tell
+        finally:
+            r.stop()
 
     def test_the_tree_holds_every_descendant_either_way(self):
         # A grandchild in a session of its own, as a subject that setsid's

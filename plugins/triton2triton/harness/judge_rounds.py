@@ -337,6 +337,14 @@ class TimingRounds:
                                 "a subject left work running on the GPU for over 2 s after its "
                                 f"runner was stopped, before {s} was timed ({busy})"])
                         quiet_us = (time.perf_counter() - quiet_from) * 1e6
+                        # Stopped while the inputs were written, and the
+                        # other while this one is timed: stopped indeed.
+                        ran = r.ran_while_stopped()
+                        if ran:
+                            raise IntegrityFailure([f"{ran} (round {i}, as its inputs were written)"])
+                        for o in order:
+                            if o != s:
+                                runners[o].settle_stop()
                         r.freeze(False)
                         phases.lap("quiet_s")
                         # Woken outside the round: it was stopped.
@@ -367,6 +375,10 @@ class TimingRounds:
                         if i in untimed and len(witnesses[s]) != 1:
                             raise IntegrityFailure([f"tampering: {s}'s runner replayed its captured calls "
                                                     "without telling where the first part ended"])
+                        for o in order:
+                            ran = runners[o].ran_while_stopped() if o != s else ""
+                            if ran:
+                                raise IntegrityFailure([f"{ran} (round {i}, while {s} was timed)"])
                 finally:
                     for any_runner in runners.values():
                         any_runner.freeze(False)
