@@ -55,6 +55,7 @@ def main():
     # and wake before a clock started, and the configurations' median ones,
     # in us.
     before_clock = {}
+    stops = [0, float("inf")]  # runners stopped for a round; the fewest threads a stop counted
     family = report["tasks"][0]["family"] if report["tasks"] else "?"
     nvcc = []  # hip families: the platform compiler's time per subject
     rtc = []  # the same, for subjects built by runtime compilation
@@ -91,6 +92,10 @@ def main():
             for subject, seen in (timed_metrics.get("before_clock") or {}).items():
                 for what, v in seen.items():
                     before_clock.setdefault((subject, what), []).append((v["median"], v["max"]))
+            for subject, tally in (timed_metrics.get("stops") or {}).items():
+                stops[0] += tally["stops"]
+                if tally["stops"]:
+                    stops[1] = min(stops[1], tally["fewest_threads_counted"])
             if "inputs_drawn_by" in timed_metrics:
                 drawn_by[timed_metrics["inputs_drawn_by"].split(" (")[0]] += 1
             if t["stage"]["status"] != "passed":
@@ -208,6 +213,9 @@ def main():
     if drawn_by:
         print("- timed rounds' inputs drawn by: " + ", ".join(
             f"{k} {v}" for k, v in sorted(drawn_by.items())))
+    if stops[0]:
+        print(f"- runners stopped around rounds: {stops[0]}, each with at least {stops[1]} thread(s) whose "
+              "times on a CPU were counted (0: the time on a CPU alone told)")
     if before_clock:
         print("- before a subject's clock (us; median of the configurations' medians / longest): " +
               ", ".join(f"{subject} {what.removesuffix('_us')} {median([m for m, _ in v]):.0f} / "

@@ -25,7 +25,7 @@ the observer was switched to something the runner was not doing, becomes
 a finding (launch_findings), as the runner's findings do.
 
 Public API: RunnerClient (start, stop, alive, request, bind, unbind, freeze,
-settle_stop, ran_while_stopped, process_tree, findings, frozen_pids, observer), SubjectFailure,
+settle_stop, ran_while_stopped, take_stop_tally, process_tree, findings, frozen_pids, observer), SubjectFailure,
 siphash24, parse_report, launch_findings, and CHILDREN_LISTED (whether
 this kernel lists a thread's children in /proc). Imports no torch.
 """
@@ -378,6 +378,7 @@ class RunnerClient:
         # stopped thread's times put on a CPU), read once the stop settled.
         self._stopped_account = None
         self._frozen = False
+        self._stop_tally = (0, 0)  # settled stops, the fewest threads one counted
         self.bound = {}  # first set id -> [Buffer]
         # Called with I when the runner pauses after a witnessed call I, or
         # between the two parts of a replay whose first ends with call I
@@ -501,6 +502,17 @@ class RunnerClient:
         tree = self.process_tree()
         ns, coarse = _settled_cpu_ns(tree)
         self._stopped_account = (ns, coarse, _stopped_slices(tree))
+        counted = len(self._stopped_account[2])
+        stops, fewest = self._stop_tally
+        self._stop_tally = (stops + 1, counted if stops == 0 else min(fewest, counted))
+
+    def take_stop_tally(self):
+        """The stops settled since the last call, and the fewest threads one
+        of them counted (seen stopped and off every run queue: none where
+        the judge may not read their wchan, and the time on a CPU alone then
+        tells): reported with a timing, so that a run shows the check held."""
+        tally, self._stop_tally = self._stop_tally, (0, 0)
+        return {"stops": tally[0], "fewest_threads_counted": tally[1]}
 
     def ran_while_stopped(self):
         """A finding if the runner's tree ran on a CPU since its stop settled

@@ -249,6 +249,8 @@ class TimingRounds:
             rounds = self._plan_block(1, FIRST_BLOCK_ROUNDS, graph_witnessed, held, untimed, rng)
             planned, last_block = FIRST_BLOCK_ROUNDS, False
             witnessed = {s: 0 for s in SUBJECTS}
+            for r in runners.values():
+                r.take_stop_tally()  # this timing's stops alone
             kept = []  # (round, its chosen set's inputs, the candidate's outputs)
             # What evicting the L2 takes on an idle GPU, every runner stopped
             # (never more than it took before any subject ran: IdleGpu).
@@ -485,7 +487,8 @@ class TimingRounds:
                    "single_call_us": single, "verified": worst, "phases": phases.seconds,
                    "witnessed_calls": witnessed if chance or untimed else None,
                    "before_clock": {s: {k: {"median": median(v), "max": max(v)} for k, v in d.items() if v}
-                                    for s, d in before_clock.items()}}
+                                    for s, d in before_clock.items()},
+                   "stops": {s: runners[s].take_stop_tally() for s in SUBJECTS}}
         return make_reply("passed", method, metrics=metrics,
                           extra={"baseline_us": samples["baseline"],
                                  "candidate_us": samples["candidate"],

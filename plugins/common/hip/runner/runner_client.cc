@@ -436,11 +436,20 @@ void RunnerClient::Freeze(bool stopped) {
     const std::vector<pid_t> tree = Tree(pid_);
     stopped_cpu_ns_ = SettledCpuNs(tree, &stopped_coarse_, std::chrono::milliseconds(20));
     stopped_slices_ = StoppedSlices(tree);
+    tally_.fewest_counted =
+        tally_.stops == 0 ? stopped_slices_.size() : std::min(tally_.fewest_counted, stopped_slices_.size());
+    ++tally_.stops;
   }
   if (!stopped) {
     frozen_.clear();
     stopped_slices_.clear();
   }
+}
+
+RunnerClient::StopTally RunnerClient::TakeStopTally() {
+  const StopTally t = tally_;
+  tally_ = StopTally();
+  return t;
 }
 
 std::string RunnerClient::RanWhileStopped() {

@@ -69,6 +69,16 @@ class RunnerClient {
   // subject is timed, or reads a round's inputs as they are written. Its
   // threads' time on a CPU is the judge's to read and no signal's to undo.
   std::string RanWhileStopped();
+  // The stops since the last call, and the fewest threads one of them
+  // counted (seen stopped and off every run queue: RanWhileStopped's
+  // count of times on a CPU holds for those; none where the judge may not
+  // read their wchan, and the time on a CPU alone then tells). Reported
+  // with a timing, so that a run shows the check held.
+  struct StopTally {
+    int stops = 0;
+    size_t fewest_counted = 0;
+  };
+  StopTally TakeStopTally();
 
   // At least `bytes` of the judge's device memory lent to this runner; the
   // slab is kept (and grown) across requests. `judge_ptr` is the judge's
@@ -105,6 +115,7 @@ class RunnerClient {
   // Every thread seen stopped then (its /proc/PID/task/TID), with the
   // times it had been put on a CPU: any change is a stop undone.
   std::map<std::string, int64_t> stopped_slices_;
+  StopTally tally_;
   const Vmm* vmm_ = nullptr;
   VmmMemory slab_;
   int slab_id_ = 0;

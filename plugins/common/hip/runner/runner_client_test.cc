@@ -170,6 +170,7 @@ TEST(RunnerClient, ARunnerResumedForAMomentIsNamed) {
   auto still = Runner(std::string(kReady) + "sleep 100 | sleep 100 | cat");
   ASSERT_TRUE(still.Start(5).ok());
   usleep(100000);
+  still.TakeStopTally();
   for (int i = 0; i < 3; ++i) {
     still.Freeze(true);
     usleep(100000);
@@ -177,6 +178,11 @@ TEST(RunnerClient, ARunnerResumedForAMomentIsNamed) {
     still.Freeze(false);
     usleep(20000);
   }
+  // Each stop counted the pipeline's shell and its three processes' threads.
+  const RunnerClient::StopTally tally = still.TakeStopTally();
+  EXPECT_EQ(tally.stops, 3);
+  EXPECT_GE(tally.fewest_counted, 4u);
+  EXPECT_EQ(still.TakeStopTally().stops, 0);
 }
 
 TEST(RunnerClient, APauseAtACallAlreadyWitnessedBreaksTheProtocol) {

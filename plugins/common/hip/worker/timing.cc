@@ -51,6 +51,7 @@ Json Judge::Time(const Json& req) {
     auto r = Runner(s);
     if (!r.ok()) return Reply("failed", r.status().message());
     runners[s] = *r;
+    (*r)->TakeStopTally();  // this timing's stops alone
   }
   const ConfigParams config_params(req["config"]["params"]);
   const ParameterValues& p = config_params.numeric;
@@ -867,6 +868,10 @@ Json Judge::Time(const Json& req) {
       metrics["before_clock"][subject][what] = {{"median", Median(us)},
                                                 {"max", *std::max_element(us.begin(), us.end())}};
     }
+  }
+  for (const auto& [s, r] : runners) {
+    const RunnerClient::StopTally t = r->TakeStopTally();
+    metrics["stops"][s] = {{"stops", t.stops}, {"fewest_threads_counted", t.fewest_counted}};
   }
   if (alone) {
     metrics["alone_rounds"] = {{"new_inputs", alone_.new_us.size()}, {"seen_inputs", alone_.seen_us.size()}};
