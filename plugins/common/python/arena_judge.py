@@ -498,7 +498,23 @@ class RunnerClient:
         which ran_while_stopped tells."""
         if not self._frozen or not self.alive() or self._stopped_account is not None:
             return
-        _wait_stopped(self.frozen_pids)
+        # A process forked after the tree was read, by one not yet stopped,
+        # would never be: once what was read has stopped, the tree is read
+        # again and what is new stopped, until nothing is (a stopped
+        # process forks nothing).
+        fresh = list(self.frozen_pids)
+        for _ in range(64):
+            if not fresh:
+                break
+            _wait_stopped(fresh)
+            known = set(self.frozen_pids)
+            fresh = [pid for pid in self.process_tree() if pid not in known]
+            for pid in fresh:
+                try:
+                    os.kill(pid, signal.SIGSTOP)
+                except (ProcessLookupError, PermissionError):
+                    pass
+            self.frozen_pids.extend(fresh)
         tree = self.process_tree()
         ns, coarse = _settled_cpu_ns(tree)
         self._stopped_account = (ns, coarse, _stopped_slices(tree))
@@ -521,12 +537,17 @@ class RunnerClient:
         works while the other subject is timed, or reads a round's inputs as
         they are written. Named past 0.5 ms on a CPU, and, under that, once
         any thread seen stopped was put on a CPU again (or ended), which one
-        that stays stopped never is."""
+        that stays stopped never is, or a process appeared in it."""
         if self._stopped_account is None or not self.alive():
             return ""
         ns0, coarse0, slices0 = self._stopped_account
-        ns, coarse = _cpu_ns(self.process_tree())
+        tree = self.process_tree()
         why = ": a process that resumes itself works while the other subject is timed"
+        known = set(self.frozen_pids)
+        if any(pid not in known for pid in tree):
+            return (f"tampering: {self.subject}'s runner ran while it was stopped "
+                    f"(a process was started in it){why}")
+        ns, coarse = _cpu_ns(tree)
         if ns > ns0 + _STOPPED_SLACK_NS + (_TICK_NS if coarse or coarse0 else 0):
             return (f"tampering: {self.subject}'s runner ran while it was stopped "
                     f"({(ns - ns0) / 1e6:.1f} ms on a CPU){why}")

@@ -1028,6 +1028,36 @@ class RunnerClientTest(unittest.TestCase):
         finally:
             r.stop()
 
+    def test_what_forks_as_the_runner_stops_is_stopped_too(self):
+        # Four threads start a process each every millisecond or so: one
+        # started after the judge read the tree, before its parent stopped,
+        # is found by reading it again. Every process of the tree is stopped
+        # (or ended) once the stop settles, and it is not taken for running.
+        r = self.client("import os, threading, time\n"
+                        "def spawn():\n"
+                        "    while True:\n"
+                        "        os.posix_spawn('/bin/sleep', ['sleep', '0.05'], os.environ)\n"
+                        "        time.sleep(0.001)\n"
+                        "for _ in range(4):\n"
+                        "    threading.Thread(target=spawn, daemon=True).start()\n"
+                        "time.sleep(60)\n")
+        try:
+            time.sleep(0.3)
+            for _ in range(5):
+                r.freeze(True)
+                states = []
+                for pid in r.process_tree():
+                    fields = arena_judge._stat_fields(f"/proc/{pid}/stat")
+                    if fields:
+                        states.append(fields[0].decode())
+                self.assertEqual(set(states) - {"T", "t", "Z"}, set(), states)
+                time.sleep(0.05)
+                self.assertEqual(r.ran_while_stopped(), "")
+                r.freeze(False)
+                time.sleep(0.05)
+        finally:
+            r.stop()
+
     def test_the_tree_holds_every_descendant_either_way(self):
         # A grandchild in a session of its own, as a subject that setsid's
         # away would make it; both ways of reading the tree must find it.

@@ -431,7 +431,20 @@ void RunnerClient::Freeze(bool stopped) {
   if (stopped || frozen_.empty()) frozen_ = Tree(pid_);
   for (pid_t p : frozen_) kill(p, stopped ? SIGSTOP : SIGCONT);
   if (stopped) {
-    WaitStopped(frozen_, std::chrono::milliseconds(200));
+    // A process forked after the tree was read, by one not yet stopped,
+    // would never be: once what was read has stopped, the tree is read
+    // again and what is new stopped, until nothing is (a stopped process
+    // forks nothing).
+    std::vector<pid_t> fresh = frozen_;
+    for (int pass = 0; pass < 64 && !fresh.empty(); ++pass) {
+      WaitStopped(fresh, std::chrono::milliseconds(200));
+      fresh.clear();
+      for (pid_t p : Tree(pid_)) {
+        if (std::find(frozen_.begin(), frozen_.end(), p) == frozen_.end()) fresh.push_back(p);
+      }
+      for (pid_t p : fresh) kill(p, SIGSTOP);
+      frozen_.insert(frozen_.end(), fresh.begin(), fresh.end());
+    }
     stopped_coarse_ = false;
     const std::vector<pid_t> tree = Tree(pid_);
     stopped_cpu_ns_ = SettledCpuNs(tree, &stopped_coarse_, std::chrono::milliseconds(20));
@@ -454,18 +467,24 @@ RunnerClient::StopTally RunnerClient::TakeStopTally() {
 
 std::string RunnerClient::RanWhileStopped() {
   if (frozen_.empty() || !alive()) return "";
+  const std::string ran = "tampering: " + subject_ + "'s runner ran while it was stopped (";
+  const std::string why =
+      "): a process that resumes itself (a timer's SIGCONT) works while the other subject is timed";
+  // A process the stopped tree did not hold: something in it forked.
+  const std::vector<pid_t> tree = Tree(pid_);
+  for (pid_t p : tree) {
+    if (std::find(frozen_.begin(), frozen_.end(), p) == frozen_.end()) return ran + "a process was started in it" + why;
+  }
   bool coarse = stopped_coarse_;
-  const uint64_t now = CpuNs(Tree(pid_), &coarse);
+  const uint64_t now = CpuNs(tree, &coarse);
   // Counted in clock ticks, a tree that ran up to the stop can be charged
   // one more tick as the kernel settles its account: the slack is then
   // the counter's own step too.
   const uint64_t slack = kStoppedSlackNs + (coarse ? TickNs() : 0);
-  const std::string why =
-      ": a process that resumes itself (a timer's SIGCONT) works while the other subject is timed";
   if (now > stopped_cpu_ns_ + slack) {
-    char ran[64];
-    std::snprintf(ran, sizeof(ran), "%.1f ms", static_cast<double>(now - stopped_cpu_ns_) / 1e6);
-    return "tampering: " + subject_ + "'s runner ran while it was stopped (" + ran + " on a CPU)" + why;
+    char ms[64];
+    std::snprintf(ms, sizeof(ms), "%.1f ms", static_cast<double>(now - stopped_cpu_ns_) / 1e6);
+    return ran + ms + " on a CPU" + why;
   }
   // Time on a CPU under the slack is still running: one resumed for a
   // moment to queue work on the GPU, and stopped again, is put on a CPU at
@@ -486,7 +505,7 @@ std::string RunnerClient::RanWhileStopped() {
   std::string what;
   if (scheduled > 0) what = std::to_string(scheduled) + " of its stopped threads put on a CPU again";
   if (ended > 0) what += (what.empty() ? "" : ", ") + std::to_string(ended) + " of them ended";
-  return "tampering: " + subject_ + "'s runner ran while it was stopped (" + what + ")" + why;
+  return ran + what + why;
 }
 
 Status RunnerClient::Reserve(const Vmm& vmm, size_t bytes, double timeout_s) {

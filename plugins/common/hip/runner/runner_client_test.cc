@@ -6,7 +6,10 @@
 #include <unistd.h>
 
 #include <cstdlib>
+#include <fstream>
+#include <iterator>
 #include <string>
+#include <vector>
 
 #include <gtest/gtest.h>
 
@@ -183,6 +186,67 @@ TEST(RunnerClient, ARunnerResumedForAMomentIsNamed) {
   EXPECT_EQ(tally.stops, 3);
   EXPECT_GE(tally.fewest_counted, 4u);
   EXPECT_EQ(still.TakeStopTally().stops, 0);
+}
+
+// The state letter of every process below (and with) `pid`, from the
+// children lists (read while the tree is stopped, it stands still).
+std::string TreeStates(pid_t pid) {
+  std::string states;
+  std::vector<pid_t> todo{pid};
+  while (!todo.empty()) {
+    const pid_t p = todo.back();
+    todo.pop_back();
+    std::ifstream stat("/proc/" + std::to_string(p) + "/stat");
+    const std::string text((std::istreambuf_iterator<char>(stat)), std::istreambuf_iterator<char>());
+    const size_t close = text.rfind(')');
+    if (close == std::string::npos || close + 2 >= text.size()) continue;
+    states += text[close + 2];
+    const std::string task = "/proc/" + std::to_string(p) + "/task/" + std::to_string(p) + "/children";
+    std::ifstream children(task);
+    for (long child; children >> child;) todo.push_back(static_cast<pid_t>(child));
+  }
+  return states;
+}
+
+TEST(RunnerClient, WhatForksAsTheRunnerStopsIsStoppedToo) {
+  // A runner whose four processes each start one every millisecond or so
+  // (a tree of a few hundred, read in milliseconds): one started
+  // after the judge read the tree, before its parent stopped, is found by
+  // reading it again and stopped too. Every process of the tree is
+  // stopped (or ended) once Freeze returns, and the stop is not taken for
+  // running.
+  const std::string pid_file = testing::TempDir() + "/forking.pid";
+  auto r = Runner(std::string(kReady) + "echo $$ > " + pid_file +
+                  "; for i in 1 2 3 4; do (while :; do sleep 0.05 & done) & done; wait");
+  ASSERT_TRUE(r.Start(5).ok());
+  usleep(200000);
+  std::ifstream in(pid_file);
+  pid_t pid = 0;
+  ASSERT_TRUE(in >> pid);
+  for (int i = 0; i < 5; ++i) {
+    r.Freeze(true);
+    const std::string states = TreeStates(pid);
+    EXPECT_EQ(states.find_first_not_of("TtZ"), std::string::npos) << states;
+    usleep(100000);
+    EXPECT_EQ(r.RanWhileStopped(), "");
+    r.Freeze(false);
+    usleep(50000);
+  }
+}
+
+TEST(RunnerClient, AProcessStartedWhileStoppedIsNamed) {
+  // Resumed by a process outside its tree, the runner starts a process and
+  // stops itself again: something in a stopped tree ran.
+  auto r = Runner(std::string(kReady) + "trap 'sleep 10 & kill -STOP $$' CONT; " +
+                  "( setsid sh -c \"while ! grep -q '^State:.*T' /proc/$$/status; do sleep 0.01; done; "
+                  "sleep 0.05; kill -CONT $$\" & ); while :; do :; done");
+  ASSERT_TRUE(r.Start(5).ok());
+  usleep(100000);
+  r.Freeze(true);
+  usleep(400000);
+  const std::string ran = r.RanWhileStopped();
+  EXPECT_NE(ran.find("ran while it was stopped (a process was started in it)"), std::string::npos) << ran;
+  r.Freeze(false);
 }
 
 TEST(RunnerClient, APauseAtACallAlreadyWitnessedBreaksTheProtocol) {
