@@ -57,14 +57,25 @@ def _thread_dirs(pid):
         return []
 
 
+def _read(path):
+    """A small /proc file's bytes (b"" once its process or thread ended):
+    without Python's file objects, the freeze checks read hundreds a round."""
+    try:
+        fd = os.open(path, os.O_RDONLY)
+    except OSError:
+        return b""
+    try:
+        return os.read(fd, 4096)
+    except OSError:
+        return b""
+    finally:
+        os.close(fd)
+
+
 def _stat_fields(path):
     """The fields of a /proc stat file after the name, which is in
     parentheses (state, parent, ...); [] once the process or thread ended."""
-    try:
-        with open(path, "rb") as f:
-            stat = f.read()
-    except OSError:
-        return []
+    stat = _read(path)
     return stat[stat.rindex(b")") + 2:].split() if b")" in stat else []
 
 
@@ -74,9 +85,8 @@ def _listed_children(pid):
     found = []
     for thread in _thread_dirs(pid):
         try:
-            with open(f"{thread}/children", "rb") as f:
-                found.extend(int(c) for c in f.read().split())
-        except (OSError, ValueError):
+            found.extend(int(c) for c in _read(f"{thread}/children").split())
+        except ValueError:
             continue
     return found
 
@@ -116,83 +126,81 @@ _TICK_NS = 1_000_000_000 // max(1, os.sysconf("SC_CLK_TCK"))
 _STOPPED_SLACK_NS = 500_000
 
 
-def _cpu_ns(pids):
-    """The time every thread of `pids` has run on a CPU, in nanoseconds, and
-    whether it was counted in clock ticks (schedstat; where the kernel keeps
-    none, the stat file's user and system time)."""
-    ns, coarse = 0, False
-    for pid in pids:
-        for thread in _thread_dirs(pid):
-            try:
-                with open(f"{thread}/schedstat", "rb") as f:
-                    ns += int(f.read().split()[0])
-                continue
-            except (OSError, ValueError, IndexError):
-                pass
-            fields = _stat_fields(f"{thread}/stat")
-            try:
-                ns += (int(fields[11]) + int(fields[12])) * _TICK_NS  # utime, stime
-                coarse = True
-            except (ValueError, IndexError):
-                continue
-    return ns, coarse
-
-
-def _settled_cpu_ns(pids, limit_s=0.02):
-    """_cpu_ns of a tree just stopped, once two readings 200 us apart agree
-    (a thread marked stopped can still be on a CPU, its last stretch not yet
-    in its account), or `limit_s` passed."""
-    deadline = time.monotonic() + limit_s
-    last = _cpu_ns(pids)
-    while time.monotonic() < deadline:
-        time.sleep(0.0002)
-        now = _cpu_ns(pids)
-        if now[0] == last[0]:
-            break
-        last = now
-    return last
-
-
-def _slices(thread):
-    """How many times the thread at `thread` was put on a CPU (schedstat's
-    third field), or, without schedstat, how many times it left one (its
-    context switches); None once it ended. A stopped thread's stand still
-    until it is continued or killed."""
+def _thread_account(thread):
+    """(its time on a CPU in ns, whether counted in clock ticks, how many
+    times it was put on a CPU) for the thread at `thread`, or None once it
+    ended. schedstat's first and third fields; where the kernel keeps no
+    schedstat, the stat file's user and system time and status's context
+    switches (how many times it left a CPU). Both counts only grow, and a
+    stopped thread's stand still until it is continued or killed."""
+    sched = _read(f"{thread}/schedstat").split()
+    if len(sched) >= 3:
+        try:
+            return int(sched[0]), False, int(sched[2])
+        except ValueError:
+            pass
+    fields = _stat_fields(f"{thread}/stat")
+    switches = [int(line.split()[1]) for line in _read(f"{thread}/status").splitlines()
+                if line.split(b":")[0] in (b"voluntary_ctxt_switches", b"nonvoluntary_ctxt_switches")]
     try:
-        with open(f"{thread}/schedstat", "rb") as f:
-            return int(f.read().split()[2])
-    except (OSError, ValueError, IndexError):
-        pass
+        return (int(fields[11]) + int(fields[12])) * _TICK_NS, True, sum(switches)  # utime, stime
+    except (ValueError, IndexError):
+        return None
+
+
+def _process_cpu_ns(pid):
+    """The time every thread of process `pid` has run on a CPU, those that
+    ended included, in nanoseconds (its process CPU-time clock, which the
+    kernel lets anyone read: one system call), or None where it cannot be
+    read."""
     try:
-        with open(f"{thread}/status", "rb") as f:
-            lines = f.read().splitlines()
+        return time.clock_gettime_ns((~pid << 3) | 2)  # CPUCLOCK_SCHED of the process
     except OSError:
         return None
-    counts = [int(line.split()[1]) for line in lines
-              if line.split(b":")[0] in (b"voluntary_ctxt_switches", b"nonvoluntary_ctxt_switches")]
-    return sum(counts) if counts else None
 
 
-def _stopped_slices(pids):
-    """Every thread of `pids` stopped now and off every run queue (its wchan
-    names where it sleeps: a thread preempted as it stops waits on a run
-    queue, marked stopped, with a wchan of 0), with its _slices."""
-    stopped = {}
+def _account(pids, stopped_slices=True):
+    """The tree's time on a CPU (ns), whether counted in ticks, and, where
+    `stopped_slices`, one thread a process that is stopped now and off every
+    run queue, with its times put on a CPU: a SIGCONT continues every thread
+    of its process, and each is put on a CPU to go on. (Off the run queue:
+    its wchan names where it sleeps; a thread preempted as it stops waits on
+    a run queue, marked stopped, with a wchan of 0, as it is where the judge
+    may not read it.)"""
+    ns, coarse, slices = 0, False, {}
     for pid in pids:
-        for thread in _thread_dirs(pid):
+        own = _process_cpu_ns(pid)
+        threads = _thread_dirs(pid) if own is None or stopped_slices else ()
+        if own is not None:
+            ns += own
+        else:
+            for thread in threads:
+                account = _thread_account(thread)
+                if account is not None:
+                    ns, coarse = ns + account[0], coarse or account[1]
+        for thread in threads if stopped_slices else ():
             fields = _stat_fields(f"{thread}/stat")
-            if not fields or fields[0] not in (b"T", b"t"):
-                continue
-            try:
-                with open(f"{thread}/wchan", "rb") as f:
-                    if f.read().strip() in (b"", b"0"):
-                        continue
-            except OSError:
-                continue
-            n = _slices(thread)
-            if n is not None:
-                stopped[thread] = n
-    return stopped
+            if fields and fields[0] in (b"T", b"t") and _read(f"{thread}/wchan").strip() not in (b"", b"0"):
+                account = _thread_account(thread)
+                if account is not None:
+                    slices[thread] = account[2]
+                    break
+    return ns, coarse, slices
+
+
+def _settled_account(pids, limit_s=0.02):
+    """_account of a tree just stopped, once two readings of its time 200 us
+    apart agree (a thread marked stopped can still be on a CPU, its last
+    stretch not yet in its account), or `limit_s` passed."""
+    deadline = time.monotonic() + limit_s
+    last = _account(pids, stopped_slices=False)
+    while time.monotonic() < deadline:
+        time.sleep(0.0002)
+        now = _account(pids)
+        if now[0] == last[0]:
+            return now
+        last = now
+    return _account(pids)
 
 
 # The most descriptors one message to a runner carries (its receive takes
@@ -515,18 +523,17 @@ class RunnerClient:
                 except (ProcessLookupError, PermissionError):
                     pass
             self.frozen_pids.extend(fresh)
-        tree = self.process_tree()
-        ns, coarse = _settled_cpu_ns(tree)
-        self._stopped_account = (ns, coarse, _stopped_slices(tree))
+        self._stopped_account = _settled_account(self.process_tree())
         counted = len(self._stopped_account[2])
         stops, fewest = self._stop_tally
         self._stop_tally = (stops + 1, counted if stops == 0 else min(fewest, counted))
 
     def take_stop_tally(self):
         """The stops settled since the last call, and the fewest threads one
-        of them counted (seen stopped and off every run queue: none where
-        the judge may not read their wchan, and the time on a CPU alone then
-        tells): reported with a timing, so that a run shows the check held."""
+        of them counted (one a process, seen stopped and off every run queue:
+        none where the judge may not read their wchan, and the time on a CPU
+        alone then tells): reported with a timing, so that a run shows the
+        check held."""
         tally, self._stop_tally = self._stop_tally, (0, 0)
         return {"stops": tally[0], "fewest_threads_counted": tally[1]}
 
@@ -547,13 +554,13 @@ class RunnerClient:
         if any(pid not in known for pid in tree):
             return (f"tampering: {self.subject}'s runner ran while it was stopped "
                     f"(a process was started in it){why}")
-        ns, coarse = _cpu_ns(tree)
+        ns, coarse, _ = _account(tree, stopped_slices=False)
         if ns > ns0 + _STOPPED_SLACK_NS + (_TICK_NS if coarse or coarse0 else 0):
             return (f"tampering: {self.subject}'s runner ran while it was stopped "
                     f"({(ns - ns0) / 1e6:.1f} ms on a CPU){why}")
-        later = {thread: _slices(thread) for thread in slices0}
+        later = {thread: _thread_account(thread) for thread in slices0}
         ended = sum(1 for n in later.values() if n is None)
-        scheduled = sum(1 for t, n in later.items() if n is not None and n != slices0[t])
+        scheduled = sum(1 for t, n in later.items() if n is not None and n[2] != slices0[t])
         if not scheduled and not ended:
             return ""
         what = ", ".join(w for w in (f"{scheduled} of its stopped threads put on a CPU again" if scheduled else "",

@@ -7,6 +7,7 @@
 #include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -130,13 +131,22 @@ uint64_t TickNs() {
   return tick_ns;
 }
 
-// The time every thread of `pids` has run on a CPU, in nanoseconds
-// (schedstat; where the kernel keeps none, the stat file's user and system
-// time, in clock ticks: then `coarse`, where given, is set).
+// The time every thread of `pids` has run on a CPU, in nanoseconds (each
+// process's CPU-time clock; where it cannot be read, its threads'
+// schedstat, or, where the kernel keeps none, their stat file's user and
+// system time, in clock ticks: then `coarse`, where given, is set).
 uint64_t CpuNs(const std::vector<pid_t>& pids, bool* coarse = nullptr) {
   const uint64_t tick_ns = TickNs();
   uint64_t ns = 0;
   for (pid_t p : pids) {
+    // The process's CPU-time clock first (one system call, its ended
+    // threads' time included, readable for any process).
+    clockid_t clock;
+    timespec t{};
+    if (clock_getcpuclockid(p, &clock) == 0 && clock_gettime(clock, &t) == 0) {
+      ns += static_cast<uint64_t>(t.tv_sec) * 1000000000ULL + static_cast<uint64_t>(t.tv_nsec);
+      continue;
+    }
     for (const std::string& thread : ThreadDirs(p)) {
       std::ifstream sched(thread + "/schedstat");
       uint64_t on_cpu = 0;
