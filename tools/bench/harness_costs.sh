@@ -3,8 +3,9 @@
 # the core per evaluation (reading a task, staging, provenance hashes, a
 # whole evaluation with a family that does nothing), the results database,
 # a HIP check's host work (drawing, widening, comparing, fingerprinting,
-# poisoning), the judge-runner channel and the signing of a launch
-# observer's report. Prints one markdown document.
+# poisoning), the judge-runner channel, stopping a runner and checking the
+# stop (HIP's judge and Triton's), and the signing of a launch observer's
+# report. Prints one markdown document.
 #
 #   tools/bench/harness_costs.sh > harness_costs.md
 set -euo pipefail
@@ -15,6 +16,7 @@ targets=(
   "//core:results_store_benchmark|The results database"
   "//plugins/common/hip:tensors_benchmark|A HIP check's host work (16 Mi elements, all cores)"
   "//plugins/common/hip:channel_benchmark|The judge-runner channel"
+  "//plugins/common/hip:freeze_benchmark|Stopping a HIP runner and checking the stop"
   "//plugins/common/python:signed_report_benchmark|Signing a Triton launch observer's report"
 )
 bazel build -c opt "${targets[@]%%|*}" >&2
@@ -32,3 +34,7 @@ for t in "${targets[@]}"; do
   bazel run -c opt "$label" -- --benchmark_min_time=0.5 2>/dev/null | sed -n '/^----/,$p'
   echo '```'
 done
+echo
+echo "## Stopping a Triton runner and checking the stop (\`python3 plugins/common/python/freeze_benchmark.py\`)"
+echo
+python3 plugins/common/python/freeze_benchmark.py
