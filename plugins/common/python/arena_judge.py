@@ -510,20 +510,22 @@ class RunnerClient:
         # would never be: once what was read has stopped, the tree is read
         # again and what is new stopped, until nothing is (a stopped
         # process forks nothing).
-        fresh = list(self.frozen_pids)
+        fresh, tree = list(self.frozen_pids), []
         for _ in range(64):
             if not fresh:
                 break
             _wait_stopped(fresh)
             known = set(self.frozen_pids)
-            fresh = [pid for pid in self.process_tree() if pid not in known]
+            tree = self.process_tree()
+            fresh = [pid for pid in tree if pid not in known]
             for pid in fresh:
                 try:
                     os.kill(pid, signal.SIGSTOP)
                 except (ProcessLookupError, PermissionError):
                     pass
             self.frozen_pids.extend(fresh)
-        self._stopped_account = _settled_account(self.process_tree())
+        # The last reading found nothing new: it is the stopped tree.
+        self._stopped_account = _settled_account(tree if not fresh else self.process_tree())
         counted = len(self._stopped_account[2])
         stops, fewest = self._stop_tally
         self._stop_tally = (stops + 1, counted if stops == 0 else min(fewest, counted))
