@@ -107,6 +107,20 @@ def _children_by_parent():
     return children
 
 
+def _not_stopped(pids):
+    """A thread of `pids` that is neither stopped nor ended nor in an
+    uninterruptible wait (which it leaves only to stop: a pending stop is
+    taken before any of its own code runs), as "thread TID (state S)"; ""
+    if none. One that runs or sleeps on after its stop had time to take
+    effect evaded it: its tracer let the stop go (ptrace), say."""
+    for pid in pids:
+        for thread in _thread_dirs(pid):
+            fields = _stat_fields(f"{thread}/stat")
+            if fields and fields[0] in (b"R", b"S"):
+                return f"thread {thread.rsplit('/', 1)[1]} (state {fields[0].decode()})"
+    return ""
+
+
 def _wait_stopped(pids, limit_s=0.2):
     """Until every thread of `pids` is stopped (a signal is delivered, not
     waited for: a thread running on another core goes on for a moment), or
@@ -386,6 +400,7 @@ class RunnerClient:
         # stopped thread's times put on a CPU), read once the stop settled.
         self._stopped_account = None
         self._frozen = False
+        self._not_stopped = ""  # a thread that ran or slept on after the stop
         self._stop_tally = (0, 0)  # settled stops, the fewest threads one counted
         self.bound = {}  # first set id -> [Buffer]
         # Called with I when the runner pauses after a witnessed call I, or
@@ -496,7 +511,7 @@ class RunnerClient:
             except (ProcessLookupError, PermissionError):
                 pass
         self._frozen = stopped
-        self._stopped_account = None
+        self._stopped_account, self._not_stopped = None, ""
         if stopped and settle:
             self.settle_stop()
 
@@ -524,6 +539,12 @@ class RunnerClient:
                 except (ProcessLookupError, PermissionError):
                     pass
             self.frozen_pids.extend(fresh)
+        # Every thread stopped by now, or in an uninterruptible wait; one
+        # that is not gets a second more.
+        self._not_stopped = _not_stopped(self.frozen_pids)
+        if self._not_stopped:
+            _wait_stopped(self.frozen_pids, limit_s=1.0)
+            self._not_stopped = _not_stopped(self.frozen_pids)
         # The last reading found nothing new: it is the stopped tree.
         self._stopped_account = _settled_account(tree if not fresh else self.process_tree())
         counted = len(self._stopped_account[2])
@@ -546,7 +567,8 @@ class RunnerClient:
         works while the other subject is timed, or reads a round's inputs as
         they are written. Named past 0.5 ms on a CPU, and, under that, once
         any thread seen stopped was put on a CPU again (or ended), which one
-        that stays stopped never is, or a process appeared in it."""
+        that stays stopped never is, or a process appeared in it, or one of
+        its threads never stopped."""
         if self._stopped_account is None or not self.alive():
             return ""
         ns0, coarse0, slices0 = self._stopped_account
@@ -556,6 +578,10 @@ class RunnerClient:
         if any(pid not in known for pid in tree):
             return (f"tampering: {self.subject}'s runner ran while it was stopped "
                     f"(a process was started in it){why}")
+        not_stopped = self._not_stopped or _not_stopped(tree)  # then, or now
+        if not_stopped:
+            return (f"tampering: {self.subject}'s runner ran while it was stopped "
+                    f"(it never stopped: {not_stopped}){why}")
         ns, coarse, _ = _account(tree, stopped_slices=False)
         if ns > ns0 + _STOPPED_SLACK_NS + (_TICK_NS if coarse or coarse0 else 0):
             return (f"tampering: {self.subject}'s runner ran while it was stopped "

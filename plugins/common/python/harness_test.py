@@ -1059,6 +1059,52 @@ class RunnerClientTest(unittest.TestCase):
         finally:
             r.stop()
 
+    def test_a_process_whose_tracer_lets_the_stop_go_is_named(self):
+        # A process of the runner traced by another that lets every stop go
+        # (PTRACE_CONT without the signal): it never stops. Here the tracer
+        # is a process of the test's.
+        r = self.client("import subprocess, sys, time\n"
+                        "p = subprocess.Popen(['sleep', '100'])\n"
+                        "sys.stderr.write(f'traced {p.pid}\\n'); sys.stderr.flush()\n"
+                        "time.sleep(100)\n")
+        try:
+            deadline = time.time() + 10
+            traced = None
+            while traced is None and time.time() < deadline:
+                with open(r.log_path) as f:
+                    for line in f:
+                        if line.startswith("traced "):
+                            traced = int(line.split()[1])
+                time.sleep(0.05)
+            self.assertIsNotNone(traced)
+            libc = ctypes.CDLL(None, use_errno=True)
+            ptrace_seize, ptrace_cont = 0x4206, 7
+            ready_r, ready_w = os.pipe()
+            tracer = os.fork()
+            if tracer == 0:
+                ok = libc.ptrace(ptrace_seize, traced, None, None) == 0
+                os.write(ready_w, b"1" if ok else b"0")
+                while True:
+                    try:
+                        _, status = os.waitpid(traced, 0x40000000)  # __WALL
+                    except OSError:
+                        os._exit(0)
+                    if os.WIFSTOPPED(status):
+                        libc.ptrace(ptrace_cont, traced, None, None)  # the stop let go
+            try:
+                if os.read(ready_r, 1) != b"1":
+                    self.skipTest("this machine lets no process trace another")
+                r.freeze(True)
+                time.sleep(0.1)  # as long as a round
+                ran = r.ran_while_stopped()
+                self.assertIn(f"ran while it was stopped (it never stopped: thread {traced} (state S)", ran)
+                r.freeze(False)
+            finally:
+                os.kill(tracer, signal.SIGKILL)
+                os.waitpid(tracer, 0)
+        finally:
+            r.stop()
+
     def test_the_tree_holds_every_descendant_either_way(self):
         # A grandchild in a session of its own, as a subject that setsid's
         # away would make it; both ways of reading the tree must find it.

@@ -126,6 +126,23 @@ void WaitStopped(const std::vector<pid_t>& pids, std::chrono::milliseconds limit
   }
 }
 
+// A thread of `pids` that is neither stopped nor ended nor in an
+// uninterruptible wait (which it leaves only to stop: a pending stop is
+// taken before any of its own code runs), as "thread TID (state S)"; ""
+// if none. One that runs or sleeps on after its stop had time to take
+// effect evaded it: its tracer let the stop go (ptrace), say.
+std::string NotStopped(const std::vector<pid_t>& pids) {
+  for (pid_t p : pids) {
+    for (const std::string& thread : ThreadDirs(p)) {
+      const std::string fields = StatFields(thread + "/stat");
+      if (!fields.empty() && (fields[0] == 'R' || fields[0] == 'S')) {
+        return "thread " + thread.substr(thread.rfind('/') + 1) + " (state " + fields[0] + ")";
+      }
+    }
+  }
+  return "";
+}
+
 uint64_t TickNs() {
   static const uint64_t tick_ns = 1000000000ULL / static_cast<uint64_t>(std::max(1L, sysconf(_SC_CLK_TCK)));
   return tick_ns;
@@ -455,6 +472,13 @@ void RunnerClient::Freeze(bool stopped) {
       for (pid_t p : fresh) kill(p, SIGSTOP);
       frozen_.insert(frozen_.end(), fresh.begin(), fresh.end());
     }
+    // Every thread stopped by now, or in an uninterruptible wait; one that
+    // is not gets a second more.
+    not_stopped_ = NotStopped(frozen_);
+    if (!not_stopped_.empty()) {
+      WaitStopped(frozen_, std::chrono::milliseconds(1000));
+      not_stopped_ = NotStopped(frozen_);
+    }
     stopped_coarse_ = false;
     const std::vector<pid_t> tree = Tree(pid_);
     stopped_cpu_ns_ = SettledCpuNs(tree, &stopped_coarse_, std::chrono::milliseconds(20));
@@ -466,6 +490,7 @@ void RunnerClient::Freeze(bool stopped) {
   if (!stopped) {
     frozen_.clear();
     stopped_slices_.clear();
+    not_stopped_.clear();
   }
 }
 
@@ -484,6 +509,10 @@ std::string RunnerClient::RanWhileStopped() {
   const std::vector<pid_t> tree = Tree(pid_);
   for (pid_t p : tree) {
     if (std::find(frozen_.begin(), frozen_.end(), p) == frozen_.end()) return ran + "a process was started in it" + why;
+  }
+  // A thread that did not stop, then or now.
+  if (const std::string lag = !not_stopped_.empty() ? not_stopped_ : NotStopped(tree); !lag.empty()) {
+    return ran + "it never stopped: " + lag + why;
   }
   bool coarse = stopped_coarse_;
   const uint64_t now = CpuNs(tree, &coarse);

@@ -115,6 +115,8 @@ class RunnerClient {
   // Every thread seen stopped then (its /proc/PID/task/TID), with the
   // times it had been put on a CPU: any change is a stop undone.
   std::map<std::string, int64_t> stopped_slices_;
+  // A thread that ran or slept on after the stop, where one did (NotStopped).
+  std::string not_stopped_;
   StopTally tally_;
   const Vmm* vmm_ = nullptr;
   VmmMemory slab_;

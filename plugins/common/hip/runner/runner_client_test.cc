@@ -3,6 +3,8 @@
 #include "plugins/common/hip/runner/runner_client.h"
 
 #include <signal.h>
+#include <sys/ptrace.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cstdlib>
@@ -247,6 +249,50 @@ TEST(RunnerClient, AProcessStartedWhileStoppedIsNamed) {
   const std::string ran = r.RanWhileStopped();
   EXPECT_NE(ran.find("ran while it was stopped (a process was started in it)"), std::string::npos) << ran;
   r.Freeze(false);
+}
+
+TEST(RunnerClient, AProcessWhoseTracerLetsTheStopGoIsNamed) {
+  // A process of the runner traced by another that lets every stop go
+  // (PTRACE_CONT without the signal): it never stops, and sleeps or runs
+  // on while the other subject is timed. Here the tracer is a process of
+  // the test's; in a runner, one of the runner's own that got its SIGSTOP
+  // a moment after the process it traces.
+  const std::string pid_file = testing::TempDir() + "/traced.pid";
+  auto r = Runner(std::string(kReady) + "sleep 100 & echo $! > " + pid_file + "; wait");
+  ASSERT_TRUE(r.Start(5).ok());
+  usleep(200000);
+  std::ifstream in(pid_file);
+  pid_t traced = 0;
+  ASSERT_TRUE(in >> traced);
+  int ready[2];
+  ASSERT_EQ(pipe(ready), 0);
+  const pid_t tracer = fork();
+  ASSERT_GE(tracer, 0);
+  if (tracer == 0) {
+    const char ok = ptrace(PTRACE_SEIZE, traced, nullptr, nullptr) == 0 ? 1 : 0;
+    (void)!write(ready[1], &ok, 1);
+    for (;;) {
+      int status = 0;
+      if (waitpid(traced, &status, __WALL) < 0) _exit(0);
+      if (WIFSTOPPED(status)) ptrace(PTRACE_CONT, traced, nullptr, nullptr);  // the stop let go
+    }
+  }
+  char ok = 0;
+  ASSERT_EQ(read(ready[0], &ok, 1), 1);
+  if (!ok) {
+    kill(tracer, SIGKILL);
+    waitpid(tracer, nullptr, 0);
+    GTEST_SKIP() << "this machine lets no process trace another";
+  }
+  r.Freeze(true);
+  usleep(100000);  // as long as a round
+  const std::string ran = r.RanWhileStopped();
+  EXPECT_NE(ran.find("ran while it was stopped (it never stopped: thread " + std::to_string(traced) + " (state S)"),
+            std::string::npos)
+      << ran;
+  r.Freeze(false);
+  kill(tracer, SIGKILL);
+  waitpid(tracer, nullptr, 0);
 }
 
 TEST(RunnerClient, APauseAtACallAlreadyWitnessedBreaksTheProtocol) {
