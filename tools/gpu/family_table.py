@@ -55,7 +55,9 @@ def main():
     # and wake before a clock started, and the configurations' median ones,
     # in us.
     before_clock = {}
-    stops = [0, float("inf")]  # runners stopped for a round; the fewest threads a stop counted
+    # Runners stopped for a round; the fewest threads a stop counted; the
+    # most time on a CPU (us) a stopped runner was found to have run.
+    stops = [0, float("inf"), 0.0]
     family = report["tasks"][0]["family"] if report["tasks"] else "?"
     nvcc = []  # hip families: the platform compiler's time per subject
     rtc = []  # the same, for subjects built by runtime compilation
@@ -96,6 +98,7 @@ def main():
                 stops[0] += tally["stops"]
                 if tally["stops"]:
                     stops[1] = min(stops[1], tally["fewest_threads_counted"])
+                stops[2] = max(stops[2], tally.get("most_us_while_stopped", 0.0))
             if "inputs_drawn_by" in timed_metrics:
                 drawn_by[timed_metrics["inputs_drawn_by"].split(" (")[0]] += 1
             if t["stage"]["status"] != "passed":
@@ -215,7 +218,8 @@ def main():
             f"{k} {v}" for k, v in sorted(drawn_by.items())))
     if stops[0]:
         print(f"- runners stopped around rounds: {stops[0]}, each with at least {stops[1]} thread(s) whose "
-              "times on a CPU were counted (0: the time on a CPU alone told)")
+              "times on a CPU were counted (0: the time on a CPU alone told); the most a stopped runner "
+              f"ran on a CPU: {stops[2]:.1f} us (named past 500)")
     if before_clock:
         print("- before a subject's clock (us; median of the configurations' medians / longest): " +
               ", ".join(f"{subject} {what.removesuffix('_us')} {median([m for m, _ in v]):.0f} / "

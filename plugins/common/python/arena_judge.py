@@ -402,6 +402,9 @@ class RunnerClient:
         self._frozen = False
         self._not_stopped = ""  # a thread that ran or slept on after the stop
         self._stop_tally = (0, 0)  # settled stops, the fewest threads one counted
+        # The most time on a CPU a check found a stopped tree had run, under
+        # the slack (what honest runners come to).
+        self._most_ns_while_stopped = 0
         self.bound = {}  # first set id -> [Buffer]
         # Called with I when the runner pauses after a witnessed call I, or
         # between the two parts of a replay whose first ends with call I
@@ -558,7 +561,8 @@ class RunnerClient:
         alone then tells): reported with a timing, so that a run shows the
         check held."""
         tally, self._stop_tally = self._stop_tally, (0, 0)
-        return {"stops": tally[0], "fewest_threads_counted": tally[1]}
+        most, self._most_ns_while_stopped = self._most_ns_while_stopped, 0
+        return {"stops": tally[0], "fewest_threads_counted": tally[1], "most_us_while_stopped": most / 1e3}
 
     def ran_while_stopped(self):
         """A finding if the runner's tree ran on a CPU since its stop settled
@@ -583,6 +587,7 @@ class RunnerClient:
             return (f"tampering: {self.subject}'s runner ran while it was stopped "
                     f"(it never stopped: {not_stopped}){why}")
         ns, coarse, _ = _account(tree, stopped_slices=False)
+        self._most_ns_while_stopped = max(self._most_ns_while_stopped, ns - ns0)
         if ns > ns0 + _STOPPED_SLACK_NS + (_TICK_NS if coarse or coarse0 else 0):
             return (f"tampering: {self.subject}'s runner ran while it was stopped "
                     f"({(ns - ns0) / 1e6:.1f} ms on a CPU){why}")

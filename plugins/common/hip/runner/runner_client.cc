@@ -520,6 +520,9 @@ std::string RunnerClient::RanWhileStopped() {
   // one more tick as the kernel settles its account: the slack is then
   // the counter's own step too.
   const uint64_t slack = kStoppedSlackNs + (coarse ? TickNs() : 0);
+  if (now > stopped_cpu_ns_) {
+    tally_.most_ns_while_stopped = std::max(tally_.most_ns_while_stopped, now - stopped_cpu_ns_);
+  }
   if (now > stopped_cpu_ns_ + slack) {
     char ms[64];
     std::snprintf(ms, sizeof(ms), "%.1f ms", static_cast<double>(now - stopped_cpu_ns_) / 1e6);

@@ -77,6 +77,9 @@ class RunnerClient {
   struct StopTally {
     int stops = 0;
     size_t fewest_counted = 0;
+    // The most time on a CPU a check found a stopped tree had run, under
+    // the slack (what honest runners come to, against kStoppedSlackNs).
+    uint64_t most_ns_while_stopped = 0;
   };
   StopTally TakeStopTally();
 

@@ -871,7 +871,9 @@ Json Judge::Time(const Json& req) {
   }
   for (const auto& [s, r] : runners) {
     const RunnerClient::StopTally t = r->TakeStopTally();
-    metrics["stops"][s] = {{"stops", t.stops}, {"fewest_threads_counted", t.fewest_counted}};
+    metrics["stops"][s] = {{"stops", t.stops},
+                           {"fewest_threads_counted", t.fewest_counted},
+                           {"most_us_while_stopped", t.most_ns_while_stopped / 1e3}};
   }
   if (alone) {
     metrics["alone_rounds"] = {{"new_inputs", alone_.new_us.size()}, {"seen_inputs", alone_.seen_us.size()}};
