@@ -58,18 +58,25 @@ def _thread_dirs(pid):
 
 
 def _read(path):
-    """A small /proc file's bytes (b"" once its process or thread ended):
-    without Python's file objects, the freeze checks read hundreds a round."""
+    """A /proc file's bytes, read to its end (b"" once its process or thread
+    ended): without Python's file objects, the freeze checks read hundreds
+    a round. (A thread's children list has no bound on its length; a read
+    of /proc's files comes back short only at their end.)"""
     try:
         fd = os.open(path, os.O_RDONLY)
     except OSError:
         return b""
+    chunks = []
     try:
-        return os.read(fd, 4096)
+        while True:
+            chunks.append(os.read(fd, 65536))
+            if len(chunks[-1]) < 65536:
+                break
     except OSError:
         return b""
     finally:
         os.close(fd)
+    return b"".join(chunks)
 
 
 def _stat_fields(path):
@@ -577,28 +584,27 @@ class RunnerClient:
             return ""
         ns0, coarse0, slices0 = self._stopped_account
         tree = self.process_tree()
-        why = ": a process that resumes itself works while the other subject is timed"
+
+        def ran(what):
+            return (f"tampering: {self.subject}'s runner ran while it was stopped ({what}): "
+                    "a process that resumes itself works while the other subject is timed")
         known = set(self.frozen_pids)
         if any(pid not in known for pid in tree):
-            return (f"tampering: {self.subject}'s runner ran while it was stopped "
-                    f"(a process was started in it){why}")
+            return ran("a process was started in it")
         not_stopped = self._not_stopped or _not_stopped(tree)  # then, or now
         if not_stopped:
-            return (f"tampering: {self.subject}'s runner ran while it was stopped "
-                    f"(it never stopped: {not_stopped}){why}")
+            return ran(f"it never stopped: {not_stopped}")
         ns, coarse, _ = _account(tree, stopped_slices=False)
         self._most_ns_while_stopped = max(self._most_ns_while_stopped, ns - ns0)
         if ns > ns0 + _STOPPED_SLACK_NS + (_TICK_NS if coarse or coarse0 else 0):
-            return (f"tampering: {self.subject}'s runner ran while it was stopped "
-                    f"({(ns - ns0) / 1e6:.1f} ms on a CPU){why}")
+            return ran(f"{(ns - ns0) / 1e6:.1f} ms on a CPU")
         later = {thread: _thread_account(thread) for thread in slices0}
         ended = sum(1 for n in later.values() if n is None)
         scheduled = sum(1 for t, n in later.items() if n is not None and n[2] != slices0[t])
         if not scheduled and not ended:
             return ""
-        what = ", ".join(w for w in (f"{scheduled} of its stopped threads put on a CPU again" if scheduled else "",
-                                     f"{ended} of them ended" if ended else "") if w)
-        return f"tampering: {self.subject}'s runner ran while it was stopped ({what}){why}"
+        return ran(", ".join(w for w in (f"{scheduled} of its stopped threads put on a CPU again" if scheduled else "",
+                                         f"{ended} of them ended" if ended else "") if w))
 
     def log_tail(self, n=4000):
         try:
