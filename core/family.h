@@ -87,6 +87,10 @@ struct EvaluationContext {
   std::string project_root;   // where plugins find their harness files
   double stage_timeout_s = 300;
   long long memory_limit_bytes = 0;  // 0: no limit
+  // Another evaluation of this family is expected on this device after
+  // this one: the family may start, while this one runs, what the next
+  // will need (processes that import their libraries, then wait).
+  bool prepare_next = false;
 };
 
 class EvaluationSession {

@@ -117,6 +117,7 @@ Result<TaskResult> EvaluateCandidate(const TaskSpec& task, const TaskFamily& fam
   ctx.project_root =
       fs::absolute(options.project_root.empty() ? "." : options.project_root).lexically_normal().string();
   ctx.stage_timeout_s = options.stage_timeout_s;
+  ctx.prepare_next = options.prepare_next;
   std::unique_ptr<EvaluationSession> owned;  // a session of this evaluation alone
   phase = std::chrono::steady_clock::now();
   if (!reusing) {

@@ -50,6 +50,9 @@ struct PipelineOptions {
   // ended before the integrity check. Only for an agent's feedback: a
   // recorded result always gets a fresh session.
   SessionReuse* reuse = nullptr;
+  // Another evaluation of this task's family follows on this device
+  // (EvaluationContext::prepare_next).
+  bool prepare_next = false;
 };
 
 Result<TaskResult> EvaluateCandidate(const TaskSpec& task, const TaskFamily& family,

@@ -158,7 +158,7 @@ Status CheckVisibleConfigs(const TaskSpec& task, const std::set<ConfigKind>& kin
 // Evaluates one task end to end; returns the stored result.
 Result<TaskResult> RunOneTask(const RunRequest& req, const std::string& run_dir,
                               const TaskSpec& task, const DeviceInfo& device,
-                              AgentAdapter& agent, const TaskFamily& family) {
+                              AgentAdapter& agent, const TaskFamily& family, bool more_of_family) {
   const std::string task_dir = (fs::path(run_dir) / "tasks" / TaskIdToFileName(task.id)).string();
   const std::string workspace = (fs::path(task_dir) / "workspace").string();
   const std::string candidate = (fs::path(task_dir) / "candidate").string();
@@ -201,6 +201,7 @@ Result<TaskResult> RunOneTask(const RunRequest& req, const std::string& run_dir,
     po.config_names = {options.configs.begin(), options.configs.end()};
     po.timing = !options.check_only;
     po.reuse = &feedback_session;
+    po.prepare_next = true;  // the recorded evaluation follows
     ARENA_ASSIGN_OR_RETURN(TaskResult fr, EvaluateCandidate(task, family, files, po));
     return MakeFeedbackReport(fr);
   };
@@ -265,6 +266,7 @@ Result<TaskResult> RunOneTask(const RunRequest& req, const std::string& run_dir,
     po.work_dir = (fs::path(task_dir) / "eval").string();
     po.project_root = req.project_root;
     po.stage_timeout_s = req.stage_timeout_s;
+    po.prepare_next = more_of_family;
     ARENA_ASSIGN_OR_RETURN(result, EvaluateCandidate(task, family, candidate, po));
     RemoveTree(po.work_dir).ok();
   }
@@ -471,8 +473,14 @@ Result<RunOutcome> ExecuteRun(const RunRequest& request) {
         if (!first_error.ok()) return;
       }
       auto family = TaskFamilyRegistry::Global().Create(task.family);
+      // Whether a task of the same family is still to come (on this device,
+      // unless another takes it first).
+      bool more_of_family = false;
+      for (size_t j = i + 1; j < todo.size() && !more_of_family; ++j) {
+        more_of_family = todo[j]->family == task.family;
+      }
       Result<TaskResult> r = family.ok()
-          ? RunOneTask(req, run_dir, task, device, **agent, **family)
+          ? RunOneTask(req, run_dir, task, device, **agent, **family, more_of_family)
           : Result<TaskResult>(family.status());
       Status saved = r.ok() ? store->SaveTask(info.run_id, *r) : r.status();
       std::lock_guard<std::mutex> lock(mu);

@@ -9,13 +9,27 @@
 // that crashes or hangs is that subject's failure; a judge that dies is
 // restarted and the stage recorded as failed.
 //
+// A judge and its runners are started before their task's evaluation where
+// another of the family comes next on the device (EvaluationContext::
+// prepare_next; $ARENA_TRITON_PRESTART=0 never): they import torch and
+// Triton (seconds) while the evaluation before runs, the runners with no
+// GPU context and nothing of any subject, and wait for the task (a runner's
+// --await-go). Their command lines name no task: the subjects' files, the
+// baseline's kernels and the task's arguments reach them once it is known.
+//
 // On a machine without a GPU the worker runs kernels under the Triton
 // interpreter (TRITON_INTERPRET=1) on the CPU, on the task's small
 // configuration only; every other check and all timing say
 // "skipped: no GPU".
+#include <atomic>
 #include <cstdlib>
 #include <filesystem>
+#include <functional>
+#include <map>
+#include <mutex>
 #include <set>
+
+#include <unistd.h>
 
 #include "core/family.h"
 #include "core/files.h"
@@ -76,24 +90,304 @@ std::string LaunchersFolder(const std::string& work_dir) {
   return (fs::path(work_dir) / "launchers").string();
 }
 
+// Whether judges are started ahead of their evaluation: unless
+// $ARENA_TRITON_PRESTART is "0".
+bool PrestartWanted() {
+  const char* v = std::getenv("ARENA_TRITON_PRESTART");
+  return v == nullptr || std::string(v) != "0";
+}
+
+// What a judge and its runners are started with, whatever the task.
+struct JudgeSetup {
+  DeviceInfo device;
+  std::string project_root;
+  long long memory_limit_bytes = 0;
+
+  static JudgeSetup Of(const EvaluationContext& ctx) {
+    return {ctx.device, ctx.project_root, ctx.memory_limit_bytes};
+  }
+  bool on_gpu() const { return device.platform == "cuda"; }
+  // Judges started for one key serve any evaluation of the same key.
+  std::string Key() const {
+    return device.platform + ':' + std::to_string(device.index) + '\n' + project_root + '\n' +
+           std::to_string(memory_limit_bytes);
+  }
+};
+
+std::string SubjectDirIn(const std::string& dir, Subject s) {
+  return (fs::path(dir) / "subjects" / SubjectName(s)).string();
+}
+
+// Where the baseline's runner keeps the kernels Triton compiles for it
+// (bound read-write there; the candidate's runner reads it as its seed).
+std::string BaselineKernelsIn(const std::string& dir) {
+  return (fs::path(dir) / "baseline_kernels").string();
+}
+
+// Copies the folders and regular files of `from` missing in `to` (links
+// and everything else left out), each entry under a temporary name first
+// and renamed: a reader never sees one half copied. Best effort (a cache).
+void AddMissingEntries(const fs::path& from, const fs::path& to) {
+  std::error_code ec;
+  if (!fs::is_directory(from, ec) || !fs::is_directory(to, ec)) return;
+  std::function<bool(const fs::path&, const fs::path&)> copy = [&](const fs::path& a, const fs::path& b) {
+    std::error_code e;
+    const fs::file_status st = fs::symlink_status(a, e);
+    if (e) return false;
+    if (fs::is_regular_file(st)) return fs::copy_file(a, b, fs::copy_options::overwrite_existing, e) && !e;
+    if (!fs::is_directory(st)) return true;  // left out
+    if (!fs::create_directory(b, e) && e) return false;
+    for (const auto& entry : fs::directory_iterator(a, e)) {
+      if (!copy(entry.path(), b / entry.path().filename())) return false;
+    }
+    return !e;
+  };
+  for (const auto& entry : fs::directory_iterator(from, ec)) {
+    const std::string name = entry.path().filename().string();
+    if (name.empty() || name[0] == '.') continue;  // another copy's temporary
+    std::error_code e;
+    if (fs::exists(fs::symlink_status(to / name, e))) continue;
+    const fs::path temp = to / ("." + name + ".copy-" + std::to_string(getpid()));
+    fs::remove_all(temp, e);
+    if (copy(entry.path(), temp)) fs::rename(temp, to / name, e);
+    fs::remove_all(temp, e);
+  }
+}
+
+// The sandboxed runner of one subject, as a command line for the judge,
+// started in `dir`: its files there, and nothing of any task (--await-go:
+// the task's arguments come when the task does).
+Result<Json> RunnerSpec(const JudgeSetup& setup, Subject s, const std::string& dir,
+                        const std::string& python) {
+  ARENA_RETURN_IF_ERROR(MakeDirs(SubjectDirIn(dir, s)));
+  SandboxOptions sb;
+  sb.workspace = SubjectDirIn(dir, s);
+  sb.workspace_read_only = true;
+  // Its /tmp holds its compiled kernels (megabytes) and lives in the
+  // host's memory: a size that leaves the host room for every runner.
+  sb.tmp_bytes = kRunnerTmpBytes;
+  const std::string kernels = BaselineKernelsIn(dir);
+  ARENA_RETURN_IF_ERROR(MakeDirs(kernels));
+  // The memory it works on comes as descriptors over its socket; the
+  // candidate's runner gets no writable host folder at all (the judge
+  // starting it cannot watch one).
+  std::vector<std::string> cache_seed;
+  if (s == Subject::kBaseline) {
+    sb.read_write = {{kernels, kCacheInside}};
+  } else {
+    sb.read_only.push_back({kernels, kCacheSeed});
+    cache_seed.push_back(std::string("--cache-seed=") + kCacheSeed);
+  }
+  // The runner's own files, copied (a Bazel runfiles tree is links that
+  // point outside the sandbox), and nothing else of the harness: its two
+  // Python files and, where it was built, its launch observer (without
+  // it the runner's load says it observes nothing, and the report says so).
+  const std::string code = (fs::path(dir) / "runner_code").string();
+  ARENA_RETURN_IF_ERROR(MakeDirs(code));
+  if (std::error_code ec; !fs::exists(fs::path(setup.project_root) / kRunnerDir / kNativeGuard, ec)) {
+    return Internal(std::string("the runner's native-code guard (") + kNativeGuard + ") was not built");
+  }
+  for (const char* f : {"arena_runner.py", "arena_buffers.py", "libarena_launches.so",
+                        kNativeGuard}) {
+    const fs::path from = fs::path(setup.project_root) / kRunnerDir / f;
+    std::error_code ec;
+    if (std::string(f) == "libarena_launches.so" && !fs::exists(from, ec)) continue;
+    // A copy kept from an earlier start may be read-only (the library's
+    // mode is copied with it): replaced, not written over.
+    fs::remove(fs::path(code) / f, ec);
+    ARENA_RETURN_IF_ERROR(CopyFile(from.string(), (fs::path(code) / f).string()));
+  }
+  sb.read_only.push_back({code, kRunnerInside});
+  ARENA_ASSIGN_OR_RETURN(PythonInstall install, PythonInstallation(python));
+  for (const auto& p : install.folders) sb.read_only.push_back({p, p});
+  sb.env = {{"TRITON_CACHE_DIR", kCacheInside}, {"PYTHONNOUSERSITE", "1"},
+            {"PYTHONPATH", install.path}};
+  if (setup.on_gpu()) {
+    AllowDevice(setup.device, &sb);  // CUDA_VISIBLE_DEVICES names it
+  } else {
+    sb.env["TRITON_INTERPRET"] = "1";
+    sb.env["CUDA_VISIBLE_DEVICES"] = "";
+  }
+  // The native-code guard (native_guard.cc): once the runner loads the
+  // subject, libraries load only from the system, the runner's own
+  // files, the Python installation and what the device needs (all bound
+  // read-only), or the launchers' folder; never the subject's own,
+  // whoever loads them. Never the baseline's kernels (its seed).
+  std::string roots = "/usr";
+  for (const auto& [host, inside] : sb.read_only) {
+    if (inside != kCacheSeed) roots += ":" + inside;
+  }
+  sb.env["LD_AUDIT"] = std::string(kRunnerInside) + "/" + kNativeGuard;
+  // On a GPU, Triton's launchers: the machine's folder of them, read-only,
+  // which a builder the judge starts beside the runner, outside the
+  // sandbox, writes (the spec's "launchers"; the judge passes the
+  // runner's end of their socket, --launcher-fd).
+  Json spec = Json::object();
+  std::vector<std::string> launchers;
+  if (setup.on_gpu()) {
+    const std::string folder = LaunchersFolder(dir);
+    ARENA_RETURN_IF_ERROR(MakeDirs(folder));
+    sb.read_only.push_back({folder, kLaunchersInside});
+    sb.env["NATIVE_GUARD_LAUNCHERS"] = kLaunchersInside;
+    launchers.push_back(std::string("--launchers=") + kLaunchersInside);
+    spec["launchers"] = folder;
+  }
+  sb.env["NATIVE_GUARD_ROOTS"] = roots;
+  std::string python_inside = python;
+  if (python.find('/') != std::string::npos) python_inside = fs::absolute(python).string();
+  std::vector<std::string> command = {python_inside, "-s", "-B",
+                                      std::string(kRunnerInside) + "/arena_runner.py",
+                                      setup.on_gpu() ? "--device=cuda" : "--device=cpu",
+                                      "--await-go"};
+  command.insert(command.end(), cache_seed.begin(), cache_seed.end());
+  command.insert(command.end(), launchers.begin(), launchers.end());
+  ARENA_ASSIGN_OR_RETURN(std::vector<std::string> argv, SandboxArgv(sb, command));
+  spec["argv"] = argv;
+  return spec;
+}
+
+// A judge and its two runners, started in a folder of their own, before
+// their task is known: the runners import torch and Triton and wait, with
+// no GPU context, for the task's arguments; the judge waits for "init".
+struct StartedJudge {
+  std::string dir;        // subjects/, runner_code/, the baseline's kernels, the logs
+  bool owns_dir = false;  // removed with it (a temporary folder of its own)
+  std::unique_ptr<WorkerProcess> judge;
+  Json runners = Json::object();  // {subject: spec}, as "init" must name them
+
+  StartedJudge() = default;
+  StartedJudge(const StartedJudge&) = delete;
+  StartedJudge& operator=(const StartedJudge&) = delete;
+  ~StartedJudge() {
+    if (judge != nullptr) judge->Kill();
+    if (owns_dir) RemoveTree(dir).ok();
+  }
+};
+
+Result<std::unique_ptr<StartedJudge>> StartJudge(const JudgeSetup& setup, const std::string& dir,
+                                                 bool owns_dir) {
+  if (std::string why = SandboxUnavailableReason(); !why.empty()) {
+    // Code under test never runs outside the sandbox.
+    return Unavailable("the candidate sandbox cannot run here: " + why);
+  }
+  auto started = std::make_unique<StartedJudge>();
+  started->dir = dir;
+  started->owns_dir = owns_dir;
+  ARENA_RETURN_IF_ERROR(MakeDirs(dir));
+  const std::string python = HarnessPython(setup.project_root);
+  for (Subject s : {Subject::kBaseline, Subject::kCandidate}) {
+    ARENA_ASSIGN_OR_RETURN(started->runners[SubjectName(s)], RunnerSpec(setup, s, dir, python));
+  }
+  ProcessOptions o;
+  o.argv = {python, "-u", (fs::path(setup.project_root) / kWorker).string()};
+  o.cwd = dir;
+  o.env["PYTHONDONTWRITEBYTECODE"] = "1";
+  o.env["TRITON_CACHE_DIR"] = (fs::path(dir) / "triton_cache").string();
+  if (setup.on_gpu()) {
+    o.env["CUDA_VISIBLE_DEVICES"] = std::to_string(setup.device.index);
+    o.unset_env = {"TRITON_INTERPRET"};
+  } else {
+    o.env["TRITON_INTERPRET"] = "1";
+    o.env["CUDA_VISIBLE_DEVICES"] = "";
+  }
+  o.memory_limit_bytes = setup.memory_limit_bytes;
+  // The judge runs no candidate code (its runners do, in sandboxes
+  // without a network); it starts those sandboxes, so its own network
+  // namespace may not need a user namespace of its own.
+  o.isolate_network = true;
+  o.network_via_user_namespace = false;
+  ARENA_ASSIGN_OR_RETURN(started->judge, WorkerProcess::Start(o));
+  // Its runners start at once; it answers before it imports torch.
+  Json spare = {{"op", "spare"}, {"runners", started->runners}};
+  ARENA_RETURN_IF_ERROR(InitializeWorker(*started->judge, spare, 60, "triton judge"));
+  return started;
+}
+
+// Judges started ahead, one per JudgeSetup key at most, for the next
+// evaluation to take (Open); the arena's end kills those never taken.
+class SpareJudges {
+ public:
+  static SpareJudges& Global() {
+    static SpareJudges spares;
+    return spares;
+  }
+
+  // The judge started for `key`, if one is still up; else null.
+  std::unique_ptr<StartedJudge> Take(const std::string& key) {
+    std::unique_ptr<StartedJudge> taken;
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      auto it = spares_.find(key);
+      if (it == spares_.end()) return nullptr;
+      taken = std::move(it->second);
+      spares_.erase(it);
+    }
+    if (taken->judge == nullptr || !taken->judge->alive()) return nullptr;
+    return taken;
+  }
+
+  // Starts a judge for the next evaluation of `setup`, unless one waits.
+  // A judge that does not start is no one's failure: the next evaluation
+  // starts its own.
+  void Prepare(const JudgeSetup& setup) {
+    const std::string key = setup.Key();
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      if (spares_.count(key)) return;
+    }
+    static std::atomic<int> counter{0};
+    const std::string dir =
+        (fs::temp_directory_path() / (ScratchName("triton-judge") + "-" + std::to_string(counter++))).string();
+    auto started = StartJudge(setup, dir, /*owns_dir=*/true);
+    if (!started.ok()) {
+      RemoveTree(dir).ok();
+      return;
+    }
+    std::lock_guard<std::mutex> lock(mu_);
+    if (!spares_.count(key)) spares_[key] = std::move(*started);
+  }
+
+ private:
+  std::mutex mu_;
+  std::map<std::string, std::unique_ptr<StartedJudge>> spares_;
+};
+
 class TritonSession : public EvaluationSession {
  public:
   explicit TritonSession(const EvaluationContext& ctx)
-      : ctx_(ctx), baseline_cache_(KeptCache(ctx)), worker_([this] { return Start(); }) {}
+      : ctx_(ctx),
+        setup_(JudgeSetup::Of(ctx)),
+        kept_kernels_(KeptCache(ctx)),
+        started_(PrestartWanted() ? SpareJudges::Global().Take(setup_.Key()) : nullptr),
+        dir_(started_ != nullptr ? started_->dir : ctx.work_dir),
+        worker_([this] { return Start(); }) {}
+
+  ~TritonSession() override {
+    // The baseline's runner has ended (with its judge) before its new
+    // kernels are kept for the task's next evaluation.
+    worker_.Stop();
+    if (!kept_kernels_.empty()) AddMissingEntries(BaselineKernelsIn(dir_), kept_kernels_);
+  }
 
   StageOutcome Compile(Subject subject) override {
     compiled_.erase(subject);
     // The runner sees the subject's editable files alone: never the
     // harness (reference, input makers), never the other subject's.
-    const std::string dir = SubjectDir(subject);
+    const std::string dir = SubjectDirIn(dir_, subject);
     if (Status st = ResetDir(dir); !st.ok()) return StageOutcome::Failed("harness error", st.message());
     const std::string& from = subject == Subject::kBaseline ? ctx_.baseline_dir : ctx_.candidate_dir;
     auto missing = CopyRegularFiles(from, ctx_.task->editable, dir);
     if (!missing.ok()) return StageOutcome::Failed("harness error", missing.status().message());
     if (!missing->empty()) return StageOutcome::Failed(missing->front() + " is missing or not a regular file");
+    if (subject == Subject::kBaseline && !kept_kernels_.empty()) {
+      // What earlier evaluations of these task files compiled for it.
+      MakeDirs(BaselineKernelsIn(dir_)).ok();
+      AddMissingEntries(kept_kernels_, BaselineKernelsIn(dir_));
+    }
     StageOutcome o = worker_.Send(CompileRequest(subject), ctx_.stage_timeout_s, SubjectName(subject));
     if (o.passed()) compiled_.insert(subject);
     o.metrics["network_isolated"] = NetworkIsolationAvailable();
+    o.metrics["judge_started_ahead"] = started_ahead_;
     return o;
   }
 
@@ -132,20 +426,16 @@ class TritonSession : public EvaluationSession {
   }
 
  private:
-  bool on_gpu() const { return ctx_.device.platform == "cuda"; }
+  bool on_gpu() const { return setup_.on_gpu(); }
 
-  // The baseline's compiled kernels stay for its next runner, kept across
-  // evaluations of the same task files where the user's cache folder is
-  // writable (else within this evaluation). Only the baseline's runner
+  // The baseline's compiled kernels are kept across evaluations of the same
+  // task files where the user's cache folder is writable (else within this
+  // evaluation): copied to its runner's folder before it compiles, and
+  // what it added copied back once it ended. Only the baseline's runner
   // writes there: it runs the task's own code. The candidate's runner
   // compiles into its private /tmp, seeded with a copy of the baseline's
   // kernels (those it left as they were are not compiled again), and
   // writes nothing to the host's disk.
-  std::string BaselineCache() const {
-    if (!baseline_cache_.empty()) return baseline_cache_;
-    return (fs::path(ctx_.work_dir) / "triton_cache" / SubjectName(Subject::kBaseline)).string();
-  }
-
   static std::string KeptCache(const EvaluationContext& ctx) {
     const std::string root = BaselineCacheRoot();
     if (root.empty()) return "";
@@ -157,102 +447,14 @@ class TritonSession : public EvaluationSession {
     return ec ? "" : dir.string();  // not writable: within the evaluation only
   }
 
-  std::string SubjectDir(Subject s) const {
-    return (fs::path(ctx_.work_dir) / "subjects" / SubjectName(s)).string();
-  }
-
-  // The sandboxed runner of one subject, as a command line for the judge.
-  Result<Json> RunnerSpec(Subject s, const std::string& python) const {
-    ARENA_RETURN_IF_ERROR(MakeDirs(SubjectDir(s)));
-    SandboxOptions sb;
-    sb.workspace = SubjectDir(s);
-    sb.workspace_read_only = true;
-    // Its /tmp holds its compiled kernels (megabytes) and lives in the
-    // host's memory: a size that leaves the host room for every runner.
-    sb.tmp_bytes = kRunnerTmpBytes;
-    const std::string cache = BaselineCache();
-    ARENA_RETURN_IF_ERROR(MakeDirs(cache));
-    // The memory it works on comes as descriptors over its socket; the
-    // candidate's runner gets no writable host folder at all (the judge
-    // starting it cannot watch one).
-    std::vector<std::string> cache_seed;
-    if (s == Subject::kBaseline) {
-      sb.read_write = {{cache, kCacheInside}};
-    } else {
-      sb.read_only.push_back({cache, kCacheSeed});
-      cache_seed.push_back(std::string("--cache-seed=") + kCacheSeed);
-    }
-    // The runner's own files, copied (a Bazel runfiles tree is links that
-    // point outside the sandbox), and nothing else of the harness: its two
-    // Python files and, where it was built, its launch observer (without
-    // it the runner's load says it observes nothing, and the report says so).
-    const std::string code = (fs::path(ctx_.work_dir) / "runner_code").string();
-    ARENA_RETURN_IF_ERROR(MakeDirs(code));
-    if (std::error_code ec; !fs::exists(fs::path(ctx_.project_root) / kRunnerDir / kNativeGuard, ec)) {
-      return Internal(std::string("the runner's native-code guard (") + kNativeGuard + ") was not built");
-    }
-    for (const char* f : {"arena_runner.py", "arena_buffers.py", "libarena_launches.so",
-                          kNativeGuard}) {
-      const fs::path from = fs::path(ctx_.project_root) / kRunnerDir / f;
-      std::error_code ec;
-      if (std::string(f) == "libarena_launches.so" && !fs::exists(from, ec)) continue;
-      // A copy kept from an earlier start may be read-only (the library's
-      // mode is copied with it): replaced, not written over.
-      fs::remove(fs::path(code) / f, ec);
-      ARENA_RETURN_IF_ERROR(CopyFile(from.string(), (fs::path(code) / f).string()));
-    }
-    sb.read_only.push_back({code, kRunnerInside});
-    ARENA_ASSIGN_OR_RETURN(PythonInstall install, PythonInstallation(python));
-    for (const auto& p : install.folders) sb.read_only.push_back({p, p});
-    sb.env = {{"TRITON_CACHE_DIR", kCacheInside}, {"PYTHONNOUSERSITE", "1"},
-              {"PYTHONPATH", install.path}};
-    if (on_gpu()) {
-      AllowDevice(ctx_.device, &sb);  // CUDA_VISIBLE_DEVICES names it
-    } else {
-      sb.env["TRITON_INTERPRET"] = "1";
-      sb.env["CUDA_VISIBLE_DEVICES"] = "";
-    }
-    // The native-code guard (native_guard.cc): once the runner loads the
-    // subject, libraries load only from the system, the runner's own
-    // files, the Python installation and what the device needs (all bound
-    // read-only), or the launchers' folder; never the subject's own,
-    // whoever loads them. Never the baseline's cache (its seed).
-    std::string roots = "/usr";
-    for (const auto& [host, inside] : sb.read_only) {
-      if (inside != kCacheSeed) roots += ":" + inside;
-    }
-    sb.env["LD_AUDIT"] = std::string(kRunnerInside) + "/" + kNativeGuard;
-    // On a GPU, Triton's launchers: the machine's folder of them, read-only,
-    // which a builder the judge starts beside the runner, outside the
-    // sandbox, writes (the spec's "launchers"; the judge passes the
-    // runner's end of their socket, --launcher-fd).
-    Json spec = Json::object();
-    std::vector<std::string> launchers;
-    if (on_gpu()) {
-      const std::string folder = LaunchersFolder(ctx_.work_dir);
-      ARENA_RETURN_IF_ERROR(MakeDirs(folder));
-      sb.read_only.push_back({folder, kLaunchersInside});
-      sb.env["NATIVE_GUARD_LAUNCHERS"] = kLaunchersInside;
-      launchers.push_back(std::string("--launchers=") + kLaunchersInside);
-      spec["launchers"] = folder;
-    }
-    sb.env["NATIVE_GUARD_ROOTS"] = roots;
-    // Library ops the task allows outside Triton kernels (validated names).
+  // The task's own arguments to its runners (go).
+  Json GoArgs() const {
     std::string allowed;
+    // Library ops the task allows outside Triton kernels (validated names).
     for (const auto& op : ctx_.task->family_json.value("allowed_ops", Json::array())) {
       allowed += (allowed.empty() ? "" : ",") + op.get<std::string>();
     }
-    std::string python_inside = python;
-    if (python.find('/') != std::string::npos) python_inside = fs::absolute(python).string();
-    std::vector<std::string> command = {python_inside, "-s", "-B",
-                                        std::string(kRunnerInside) + "/arena_runner.py",
-                                        on_gpu() ? "--device=cuda" : "--device=cpu",
-                                        "--allow-ops=" + allowed};
-    command.insert(command.end(), cache_seed.begin(), cache_seed.end());
-    command.insert(command.end(), launchers.begin(), launchers.end());
-    ARENA_ASSIGN_OR_RETURN(std::vector<std::string> argv, SandboxArgv(sb, command));
-    spec["argv"] = argv;
-    return spec;
+    return Json::array({"--allow-ops=" + allowed});
   }
 
   Json CompileRequest(Subject subject) const {
@@ -265,36 +467,19 @@ class TritonSession : public EvaluationSession {
     return {{"op", "compile"}, {"subject", SubjectName(subject)}, {"configs", configs}};
   }
 
+  // The judge, told its task: the one started ahead for this evaluation
+  // while it is up (once), else one started now in the same folder.
   Result<std::unique_ptr<WorkerProcess>> Start() {
-    if (std::string why = SandboxUnavailableReason(); !why.empty()) {
-      // Code under test never runs outside the sandbox.
-      return Unavailable("the candidate sandbox cannot run here: " + why);
+    std::unique_ptr<StartedJudge> now;
+    StartedJudge* started = started_.get();
+    started_ahead_ = started != nullptr && started->judge != nullptr && started->judge->alive();
+    if (!started_ahead_) {
+      ARENA_ASSIGN_OR_RETURN(now, StartJudge(setup_, dir_, /*owns_dir=*/false));
+      started = now.get();
     }
-    const std::string python = HarnessPython(ctx_.project_root);
-    Json runners = Json::object();
-    for (Subject s : {Subject::kBaseline, Subject::kCandidate}) {
-      ARENA_ASSIGN_OR_RETURN(runners[SubjectName(s)], RunnerSpec(s, python));
-    }
-    ProcessOptions o;
-    o.argv = {python, "-u",
-              (fs::path(ctx_.project_root) / kWorker).string()};
-    o.cwd = ctx_.work_dir;
-    o.env["PYTHONDONTWRITEBYTECODE"] = "1";
-    o.env["TRITON_CACHE_DIR"] = (fs::path(ctx_.work_dir) / "triton_cache").string();
-    if (on_gpu()) {
-      o.env["CUDA_VISIBLE_DEVICES"] = std::to_string(ctx_.device.index);
-      o.unset_env = {"TRITON_INTERPRET"};
-    } else {
-      o.env["TRITON_INTERPRET"] = "1";
-      o.env["CUDA_VISIBLE_DEVICES"] = "";
-    }
-    o.memory_limit_bytes = ctx_.memory_limit_bytes;
-    // The judge runs no candidate code (its runners do, in sandboxes
-    // without a network); it starts those sandboxes, so its own network
-    // namespace may not need a user namespace of its own.
-    o.isolate_network = true;
-    o.network_via_user_namespace = false;
-    ARENA_ASSIGN_OR_RETURN(std::unique_ptr<WorkerProcess> worker, WorkerProcess::Start(o));
+    Json runners = started->runners;
+    for (auto& [subject, spec] : runners.items()) spec["go"] = GoArgs();
+    std::unique_ptr<WorkerProcess> worker = std::move(started->judge);
     Json init = {{"op", "init"},
                  {"task", ctx_.task->ToJson()},
                  {"dirs", {{"baseline", ctx_.baseline_dir}}},
@@ -313,11 +498,22 @@ class TritonSession : public EvaluationSession {
         compiled_.insert(s);
       }
     }
+    // The next evaluation's judge imports while this one compiles and
+    // checks (not while it times: started before the first stage ends).
+    if (ctx_.prepare_next && !prepared_ && PrestartWanted()) {
+      prepared_ = true;
+      SpareJudges::Global().Prepare(setup_);
+    }
     return worker;
   }
 
   EvaluationContext ctx_;
-  const std::string baseline_cache_;  // kept across evaluations ("" if not)
+  const JudgeSetup setup_;
+  const std::string kept_kernels_;  // kept across evaluations ("" if not)
+  std::unique_ptr<StartedJudge> started_;  // started ahead for this evaluation (its folder)
+  const std::string dir_;  // the judge's and runners' folder
+  bool started_ahead_ = false;
+  bool prepared_ = false;  // a judge for the next evaluation asked for
   Json judge_metrics_ = Json::object();  // what the judge said it runs on
   std::set<Subject> compiled_;
   HarnessWorker worker_;  // last: stopped before the members it uses go

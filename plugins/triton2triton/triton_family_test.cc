@@ -39,13 +39,14 @@ class TritonCandidates : public ::testing::Test {
   }
 
   TaskResult Evaluate(const std::string& kernel_py, double timeout_s = 60,
-                      SessionReuse* reuse = nullptr) {
+                      SessionReuse* reuse = nullptr, bool prepare_next = false) {
     ASSERT_OK_WRITE(scratch_ + "/cand/kernel.py", kernel_py);
     PipelineOptions o;
     o.work_dir = scratch_ + "/work";
     o.project_root = ".";
     o.stage_timeout_s = timeout_s;
     o.reuse = reuse;
+    o.prepare_next = prepare_next;
     auto r = EvaluateCandidate(task_, *family_, scratch_ + "/cand", o);
     EXPECT_TRUE(r.ok()) << r.status().ToString();
     return *r;
@@ -157,6 +158,43 @@ TEST_F(TritonCandidates, AReusedSessionEvaluatesEachNewCandidate) {
   EXPECT_TRUE(Small(again).candidate_check.passed()) << Small(again).candidate_check.detail;
   EXPECT_TRUE(Small(again).baseline_check.passed());
   EXPECT_EQ(reuse.evaluations(), 4);
+}
+
+// The judges started ahead of the next evaluation (prepare_next) in a
+// folder of their own: the next evaluation takes one, its runners see that
+// evaluation's files alone and get the task's arguments, its verdicts are
+// those of a judge started for it; its folder goes with its session.
+TEST_F(TritonCandidates, AJudgeStartedAheadServesTheNextEvaluation) {
+  auto spare_folders = [] {
+    int n = 0;
+    std::error_code ec;
+    for (const auto& e : fs::directory_iterator(fs::temp_directory_path(), ec)) {
+      n += e.path().filename().string().find("arena-triton-judge-") == 0;
+    }
+    return n;
+  };
+  const int before = spare_folders();
+  TaskResult first = Evaluate(TritonGelu("0.0"), 60, nullptr, /*prepare_next=*/true);
+  EXPECT_FALSE(first.baseline_compile.metrics.value("judge_started_ahead", true));
+  EXPECT_TRUE(Small(first).candidate_check.passed()) << Small(first).candidate_check.detail;
+  EXPECT_EQ(spare_folders(), before + 1) << "no judge was started ahead";
+  // Its runner reads the workspace it was started with: the files now.
+  TaskResult second = Evaluate(TritonGelu("0.25"), 60, nullptr, /*prepare_next=*/true);
+  EXPECT_TRUE(second.baseline_compile.metrics.value("judge_started_ahead", false))
+      << second.baseline_compile.metrics.dump();
+  EXPECT_TRUE(Small(second).baseline_check.passed()) << Small(second).baseline_check.detail;
+  EXPECT_EQ(Small(second).candidate_check.status, StageStatus::kFailed);
+  EXPECT_NE(Small(second).candidate_check.detail.find("outside"), std::string::npos)
+      << Small(second).candidate_check.detail;
+  // The last one asks for none; the one it took went with its session.
+  TaskResult third = Evaluate(TritonGelu("0.0"), 60);
+  EXPECT_TRUE(third.baseline_compile.metrics.value("judge_started_ahead", false));
+  EXPECT_TRUE(Small(third).candidate_check.passed()) << Small(third).candidate_check.detail;
+  EXPECT_EQ(spare_folders(), before);
+  // Without a judge started ahead, one is started as before.
+  TaskResult fourth = Evaluate(TritonGelu("0.0"), 60);
+  EXPECT_FALSE(fourth.baseline_compile.metrics.value("judge_started_ahead", true));
+  EXPECT_TRUE(Small(fourth).candidate_check.passed()) << Small(fourth).candidate_check.detail;
 }
 
 TEST_F(TritonCandidates, ModifiedInputIsCaught) {

@@ -24,7 +24,7 @@ the handle CUPTI saw launched, not by a name), and each that came while
 the observer was switched to something the runner was not doing, becomes
 a finding (launch_findings), as the runner's findings do.
 
-Public API: RunnerClient (start, stop, alive, request, bind, unbind, freeze,
+Public API: RunnerClient (start, go, stop, alive, request, bind, unbind, freeze,
 settle_stop, ran_while_stopped, take_stop_tally, process_tree, findings, frozen_pids, observer), SubjectFailure,
 siphash24, parse_report, launch_findings, and CHILDREN_LISTED (whether
 this kernel lists a thread's children in /proc). Imports no torch.
@@ -397,9 +397,11 @@ class RunnerClient:
         self._key = None  # the key its launch observer signs reports with
         self._seq = 0  # the number of its observer's last report
         self._observed = False  # whether the last reply carried a report
-        # Whether the task allows ops of a library (the launch observer then
-        # sees their kernels run as the op's).
-        self.allows_ops = any(a.startswith("--allow-ops=") and a != "--allow-ops=" for a in argv)
+        # The task's own arguments, where the runner was started before its
+        # task was known (--await-go: it waits for them, imported and
+        # without a GPU context): sent as it starts once set (go), or by
+        # the judge that took it over; None: the argv holds them.
+        self.go_args = None
         self._buffer = b""
         self._next_id = 0
         self.frozen_pids = None
@@ -420,6 +422,13 @@ class RunnerClient:
         self.on_split = None
         self._splits = 0  # splits heard in this request's reply (one at most)
         self._last_pause = -1  # the call of the last pause heard in it (each call's once, in order)
+
+    @property
+    def allows_ops(self):
+        """Whether the task allows ops of a library (the launch observer then
+        sees their kernels run as the op's)."""
+        return any(a.startswith("--allow-ops=") and a != "--allow-ops="
+                   for a in list(self.argv) + list(self.go_args or ()))
 
     # -- process ---------------------------------------------------------------
     def start(self):
@@ -466,6 +475,14 @@ class RunnerClient:
         self.sock = parent
         self._buffer = b""
         self.bound = {}
+        if self.go_args is not None:
+            self.go()
+
+    def go(self):
+        """Hands a runner started with --await-go its task's arguments
+        (go_args): it then makes its GPU context and readies itself. Before
+        any other request; raises SubjectFailure where it is not running."""
+        self.send({"op": "go", "args": [str(a) for a in self.go_args]})
 
     def alive(self):
         return self.proc is not None and self.proc.poll() is None

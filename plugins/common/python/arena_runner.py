@@ -31,6 +31,10 @@ descriptors ride along), one JSON line per reply on the same socket:
                                              {"split": I} line, I the first part's last
                                              call, and the judge's {"op": "go"})
   {"op": "empty"}
+A runner started with --await-go (before its task was known) first reads
+  {"op": "go", "args": [...]}               (no reply: the arguments join its
+                                             command line; only then does it make
+                                             its GPU context)
 Replies: {"ok": true, ...} or {"ok": false, "error": "...", "log": "..."};
 findings: {"finding": "..."} lines, at any moment; {"pause": I} in a call
 whose call I (0-based) is witnessed (the judge answers "resume");
@@ -44,7 +48,7 @@ carries what the launch observer saw ("observed": its report, signed, and
 the handles of the Triton kernels the subject launched), for the judge to
 check and compare.
 
-Public API: main() (the process above, run as a script), import_file(path,
+Public API: main() (the process above, run as a script), await_go(sock), import_file(path,
 name, execute), warm_up_triton(torch) and seed_cache(seed, cache).
 Importing it sends prints to stderr.
 """
@@ -651,16 +655,50 @@ def ptxas_programs():
     return tuple(sorted(found))
 
 
+def await_go(sock, limit=1 << 16):
+    """The arguments of the judge's {"op": "go", "args": [...]} line, read
+    from `sock` a byte at a time (the judge's next request may follow it at
+    once). Exits quietly where the judge went before sending it."""
+    line = b""
+    while not line.endswith(b"\n"):
+        byte = sock.recv(1)
+        if not byte:
+            raise SystemExit(0)
+        line += byte
+        if len(line) > limit:
+            raise RuntimeError("the judge's go line is too long")
+    req = json.loads(line)
+    args = req.get("args") if isinstance(req, dict) and req.get("op") == "go" else None
+    if not isinstance(args, list) or not all(isinstance(a, str) for a in args):
+        raise RuntimeError("expected the judge's go line, got: " + line[:200].decode(errors="replace"))
+    return args
+
+
 def main():
     if _LAUNCHER_BUILDER is not None:
         return serve_launchers(_LAUNCHER_BUILDER)
     raise_open_files_limit()
-    device = "cuda" if "--device=cuda" in sys.argv else "cpu"
+    sock = socket.socket(fileno=0)
+    # Its channel to the judge, pinned before any code of the subject's
+    # exists (pin_descriptor).
+    pinned = pin_descriptor(0)
+    if pinned:
+        raise RuntimeError("cannot pin the runner's channel to the judge: " + pinned)
+    argv = list(sys.argv)
+    waited = 0.0
+    if "--await-go" in argv:
+        # Started before its task was known: imported, with no GPU context
+        # (another evaluation may be timed meanwhile), it waits for the
+        # task's arguments.
+        mark = time.perf_counter()
+        argv += await_go(sock)
+        waited = time.perf_counter() - mark
+    device = "cuda" if "--device=cuda" in argv else "cpu"
     allowed_ops = frozenset()
     workspace = "/workspace"
     cache_seed = ""
     launchers, launcher_fd = "", -1
-    for arg in sys.argv:
+    for arg in argv:
         if arg.startswith("--launchers="):
             launchers = arg.split("=", 1)[1]
         if arg.startswith("--launcher-fd="):
@@ -671,12 +709,6 @@ def main():
             workspace = arg.split("=", 1)[1]
         if arg.startswith("--cache-seed="):
             cache_seed = arg.split("=", 1)[1]
-    sock = socket.socket(fileno=0)
-    # Its channel to the judge, pinned before any code of the subject's
-    # exists (pin_descriptor).
-    pinned = pin_descriptor(0)
-    if pinned:
-        raise RuntimeError("cannot pin the runner's channel to the judge: " + pinned)
     recv_fds = socket.recv_fds
     loads = json.loads
 
@@ -706,7 +738,9 @@ def main():
     # reported with "load", and the parts of a request that loads or calls
     # the subject (Triton's compile, its binaries loaded, launchers built).
     clock = time.perf_counter
-    startup = {"imports_s": clock() - _STARTED}
+    startup = {"imports_s": clock() - _STARTED - waited}
+    if waited:
+        startup["awaited_task_s"] = waited
     costs = {}
     main_thread = threading.get_ident()  # the runner's own: it serves the requests
 
@@ -2268,7 +2302,7 @@ def main():
     # the collector's reach, its collections (the subject's, and the one
     # before each capture) walk the subject's objects alone.
     gc.freeze()
-    startup["ready_s"] = clock() - _STARTED
+    startup["ready_s"] = clock() - _STARTED - waited
     captured_graphs = None  # (see drop_graph)
     while True:
         while b"\n" not in buffer:

@@ -817,6 +817,46 @@ class RunnerClientTest(unittest.TestCase):
         finally:
             r.stop()
 
+    def test_a_runner_started_before_its_task_gets_its_arguments_first(self):
+        # --await-go: the judge's go line comes before any request, whether
+        # the arguments were known at the start or came later (a runner
+        # started ahead of its task, then taken over).
+        script = ("import json, socket, sys\nsys.path.insert(0, %r)\nimport arena_runner\n"
+                  "s = socket.socket(fileno=0)\nargs = arena_runner.await_go(s)\n"
+                  "line = b''\nwhile not line.endswith(b'\\n'):\n    line += s.recv(1)\n"
+                  "s.sendall((json.dumps({'ok': True, 'said': 0, 'args': args, 'then': json.loads(line)}) + "
+                  "'\\n').encode())\ns.recv(100)\n") % os.path.dirname(os.path.abspath(arena_judge.__file__))
+        log = tempfile.NamedTemporaryFile(delete=False).name
+        for later in (False, True):
+            r = RunnerClient("candidate", [sys.executable, "-c", script], log, pool=None)
+            if not later:
+                r.go_args = ["--allow-ops=mm"]
+            r.start()
+            try:
+                if later:
+                    r.go_args = ["--allow-ops=mm"]
+                    r.go()
+                reply = r.request({"op": "empty"}, 120)
+            finally:
+                r.stop()
+            self.assertEqual(reply["args"], ["--allow-ops=mm"])
+            self.assertEqual(reply["then"]["op"], "empty")
+            self.assertTrue(r.allows_ops)
+
+    def test_a_runner_awaiting_its_task_refuses_anything_else_and_ends_with_its_judge(self):
+        import socket
+        import arena_runner
+        judge, runner = socket.socketpair()
+        try:
+            judge.sendall(b'{"op": "load", "entry": "kernel.py:run"}\n')
+            with self.assertRaisesRegex(RuntimeError, "expected the judge's go line"):
+                arena_runner.await_go(runner)
+            judge.close()
+            with self.assertRaises(SystemExit):
+                arena_runner.await_go(runner)
+        finally:
+            runner.close()
+
     def client(self, script, launchers=None):
         log = tempfile.NamedTemporaryFile(delete=False).name
         r = RunnerClient("candidate", [sys.executable, "-c", script], log, pool=None, launchers=launchers)

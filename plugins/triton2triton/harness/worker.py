@@ -10,8 +10,11 @@ plugin gives, which maps memory the judge lends it and answers "done". The
 judge reads outputs from its own memory and times the runner from outside.
 
 Requests:
+  {"op": "spare", "runners": {S: {"argv": [...]}}}   (optional, first: the
+   runners started before the task is known; "init" then names the same)
   {"op": "init", "task": {...}, "dirs": {"baseline": D}, "device": "cuda" | "cpu",
-   "runners": {S: {"argv": [...]}}, "rounds_on_cpu": false}
+   "runners": {S: {"argv": [...], "go": [...]}}, "rounds_on_cpu": false}
+   (go: the arguments a runner started with --await-go waits for)
    (rounds_on_cpu, for tests: "time" runs its rounds on the CPU, their
    times meaningless, the checks of the timed calls the GPU's)
   {"op": "compile", "subject": S, "configs": [{"name": N, "params": {...}}]}
@@ -49,21 +52,35 @@ from arena_judge import RunnerClient, SubjectFailure  # noqa: E402  (imports no 
 
 
 def _start_runners_early():
-    """Serving the plugin, the first request is "init": it is read, and the
-    runners it names started, before this process imports torch (seconds,
-    as each runner's own import is), so that the three imports overlap.
-    Returns (the line read, {subject: started RunnerClient})."""
+    """Serving the plugin, the first request is "init" or "spare": it is
+    read, and the runners it names started, before this process imports
+    torch (seconds, as each runner's own import is), so that the three
+    imports overlap. "spare" ({"op": "spare", "runners": {S: spec}}) comes
+    from a plugin that starts the judge before its task is known: it is
+    answered at once, and "init" comes later, naming the same runners (which
+    wait, with no GPU context, for its "go" arguments: --await-go).
+    Returns (the init line read, or "", {subject: started RunnerClient})."""
     line = sys.stdin.readline()
     started = {}
+    op = None
     try:
         req = json.loads(line)
-        if req.get("op") == "init":
+        op = req.get("op")
+        if op in ("init", "spare"):
             for subject, spec in req["runners"].items():
                 client = RunnerClient(subject, spec["argv"], f"runner-{subject}.log", None, spec.get("launchers"))
                 client.start()
                 started[subject] = client
-    except (ValueError, KeyError, TypeError, AttributeError, SubjectFailure):
-        pass  # init, answered the usual way, says what is wrong (or starts it again)
+    except (ValueError, KeyError, TypeError, AttributeError, SubjectFailure) as e:
+        if op == "spare":
+            sys.stdout.write(json.dumps({"status": "error", "detail": f"the spare judge's runners: {e}"}) + "\n")
+            sys.stdout.flush()
+            return "", started
+        # init, answered the usual way, says what is wrong (or starts it again)
+    if op == "spare":
+        sys.stdout.write(json.dumps({"status": "passed", "detail": f"{len(started)} runner(s) started"}) + "\n")
+        sys.stdout.flush()
+        return "", started
     return line, started
 
 
@@ -322,12 +339,22 @@ class Judge(TimingRounds):
                 if runner is not None:
                     runner.stop()
                 runner = RunnerClient(subject, spec["argv"], f"runner-{subject}.log", pool, spec.get("launchers"))
+                runner.go_args = spec.get("go")
                 # Both start side by side (importing torch takes seconds);
                 # each loads its subject's files at its compile.
                 try:
                     runner.start()
                 except SubjectFailure:
                     pass  # started again, and reported, at that subject's compile
+            else:
+                # Started before the task was known: its arguments now
+                # (and again at every start after a failure).
+                runner.go_args = spec.get("go")
+                if runner.go_args is not None:
+                    try:
+                        runner.go()
+                    except SubjectFailure:
+                        pass  # started again, and reported, at that subject's compile
             runner.pool = pool
             self.runners[subject] = runner
             self.entry_loaded[subject] = False
