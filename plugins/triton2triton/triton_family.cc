@@ -337,7 +337,7 @@ class SpareJudges {
     }
     static std::atomic<int> counter{0};
     const std::string dir =
-        (fs::temp_directory_path() / (ScratchName("triton-judge") + "-" + std::to_string(counter++))).string();
+        (fs::temp_directory_path() / (ScratchName("judge") + "-" + std::to_string(counter++))).string();
     auto started = StartJudge(setup, dir, /*owns_dir=*/true);
     if (!started.ok()) {
       RemoveTree(dir).ok();

@@ -169,7 +169,7 @@ TEST_F(TritonCandidates, AJudgeStartedAheadServesTheNextEvaluation) {
     int n = 0;
     std::error_code ec;
     for (const auto& e : fs::directory_iterator(fs::temp_directory_path(), ec)) {
-      n += e.path().filename().string().find("arena-triton-judge-") == 0;
+      n += e.path().filename().string().find("arena-judge-") == 0;
     }
     return n;
   };

@@ -164,7 +164,7 @@ class RunnerOwnStateTest(unittest.TestCase):
         import dis
         runners_own_time = {
             # module level: as the runner starts or loads the subject
-            "<module>", "main", "closures_held", "freeze_class", "freeze_classes", "LaunchObserver",
+            "<module>", "main", "await_go", "closures_held", "freeze_class", "freeze_classes", "LaunchObserver",
             "LaunchObserver.start", "LaunchObserver.key", "LaunchObserver.take", "import_file",
             "warm_up_triton", "seed_cache", "lock_native_code", "launcher_building", "ptxas_programs", "binaries_of_triton",
             # the launcher builder: its runner's end is made as the runner
