@@ -14,7 +14,8 @@ set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 cd "$root"
 bazel build --config=stamp //tools/arena:arena //plugins/common/hip:hip_judge //plugins/common/hip:hip_runner //plugins/common/hip:hip_rtc_build \
-  //plugins/common/python:libarena_launches.so //plugins/common/python:libarena_native_guard.so //tests/adversarial:triton_adversarial_test 2>/dev/null
+  //plugins/common/python:libarena_launches.so //plugins/common/python:libarena_native_guard.so //tests/adversarial:triton_adversarial_test \
+  //plugins/common/hip:vmm_test 2>/dev/null
 bundle="$root/.bundle"
 rm -rf "$bundle/tools" "$bundle/plugins" "$bundle/tasks" "$bundle/agents" "$bundle/tests" "$bundle/bin" "$bundle/leaderboard"
 # A stale results database would make the GPU scripts resume an old run.
@@ -30,6 +31,7 @@ cp -f bazel-bin/plugins/common/python/libarena_launches.so bazel-bin/plugins/com
 # Debian's binary runs there (the scripts point ARENA_BWRAP at it).
 mkdir -p "$bundle/bin" "$bundle/tests/adversarial"
 cp -f "$(command -v bwrap)" "$bundle/bin/bwrap"
+cp -f bazel-bin/plugins/common/hip/vmm_test "$bundle/bin/vmm_test"  # lent memory's pieces (requires-gpu)
 cp -rf tests/adversarial/triton tests/adversarial/hip "$bundle/tests/adversarial/"
 cp -f bazel-bin/tests/adversarial/triton_adversarial_test "$bundle/tests/adversarial/"
 find "$bundle/plugins" "$bundle/tasks" "$bundle/agents" "$bundle/tools" \( -name '__pycache__' -o -name 'BUILD.bazel' \

@@ -11,7 +11,9 @@
 //   hip_runner --lib=/subject/subject.so
 //
 // Requests (replies are {"ok": bool, ...}):
-//   {"op": "bind", "id": N, "size": BYTES} + one descriptor
+//   {"op": "bind", "id": N, "size": BYTES, "piece": BYTES} + descriptors of
+//     pieces of the slab (in order; the slab's further pieces in more such
+//     messages), mapped one after another once all SIZE / PIECE have come
 //   {"op": "unbind", "id": N}
 //   {"op": "call", "sets": K, "in": [T...], "out": [T...], "params": [[name, v]...]}
 //     the K calls, one after the other; after each call of a request of
@@ -185,10 +187,30 @@ class Runner {
               {"findings", seen.findings}};
     }
     if (op == "bind") {
-      if (fds.size() != 1) return No("bind: one descriptor expected");
-      auto mem = vmm_.Import(fds[0], req.value("size", size_t{0}));
-      if (!mem.ok()) return No("bind: " + mem.status().message());
-      slabs_[req.value("id", -1)] = *mem;
+      // A slab's pieces, a few descriptors a message under one id; mapped
+      // once the last has come.
+      const int id = req.value("id", -1);
+      if (fds.empty()) return No("bind: no descriptor");
+      if (slabs_.count(id)) return No("bind: slab " + std::to_string(id) + " is bound already");
+      VmmMemory& m = binding_[id];
+      if (m.pieces.empty()) {
+        m.size = req.value("size", size_t{0});
+        m.piece = req.value("piece", m.size);
+      }
+      Status st = vmm_.ImportPieces(fds, &m);
+      if (st.ok() && m.piece != 0 && m.pieces.size() * m.piece == m.size) {
+        st = vmm_.Map(&m);
+        if (st.ok()) {
+          slabs_[id] = m;
+          binding_.erase(id);
+          return {{"ok", true}, {"mapped", true}};
+        }
+      }
+      if (!st.ok()) {
+        vmm_.Release(m);
+        binding_.erase(id);
+        return No("bind: " + st.message());
+      }
       return Ok();
     }
     if (op == "unbind") {
@@ -467,6 +489,7 @@ class Runner {
   cudaStream_t stream_ = nullptr;
   void* scratch_ = nullptr;  // the runner's own, for "prime"
   std::map<int, VmmMemory> slabs_;
+  std::map<int, VmmMemory> binding_;  // slabs whose pieces are still coming
   Calls calls_;
   std::vector<Split> splits_;  // of the last capture
   void* marker_ = nullptr;     // where their first parts end with a word

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -550,28 +551,76 @@ std::string RunnerClient::RanWhileStopped() {
   return ran + what + why;
 }
 
+Status RunnerClient::Unlend(double timeout_s) {
+  if (slab_.ptr == 0) return OkStatus();
+  ARENA_ASSIGN_OR_RETURN(nlohmann::json r, Request({{"op", "unbind"}, {"id", slab_id_}}, timeout_s));
+  ReleaseSlab();
+  together_ = 0;
+  return OkStatus();
+}
+
 Status RunnerClient::Reserve(const Vmm& vmm, size_t bytes, double timeout_s) {
   if (slab_.ptr != 0 && slab_.size >= bytes) return OkStatus();
-  if (slab_.ptr != 0) {
-    ARENA_ASSIGN_OR_RETURN(nlohmann::json r, Request({{"op", "unbind"}, {"id", slab_id_}}, timeout_s));
-    ReleaseSlab();
-  }
+  ARENA_RETURN_IF_ERROR(Unlend(timeout_s));
   vmm_ = &vmm;
   // Grown by half again, so that a sequence of growing configurations
   // lends memory a few times, not every time.
-  ARENA_ASSIGN_OR_RETURN(slab_, vmm.Create(bytes + bytes / 2));
-  auto fd = vmm.Export(slab_);
-  if (!fd.ok()) {
-    ReleaseSlab();
-    return fd.status();
+  const size_t want = bytes + bytes / 2;
+  ARENA_ASSIGN_OR_RETURN(std::vector<VmmMemory> one, vmm.CreateTogether({want}, vmm.PieceFor(want)));
+  slab_ = std::move(one.front());
+  return Lend(timeout_s);
+}
+
+Status RunnerClient::ReserveTogether(const std::vector<RunnerClient*>& runners, const Vmm& vmm, size_t bytes,
+                                     double timeout_s, RunnerClient** failed) {
+  *failed = nullptr;
+  bool fit = !runners.empty();
+  for (RunnerClient* r : runners) {
+    fit = fit && r->slab_.ptr != 0 && r->slab_.size >= bytes && r->together_ != 0 &&
+          r->together_ == runners.front()->together_;
   }
+  if (fit) return OkStatus();
+  for (RunnerClient* r : runners) {
+    *failed = r;
+    ARENA_RETURN_IF_ERROR(r->Unlend(timeout_s));
+  }
+  *failed = nullptr;
+  const size_t want = bytes + bytes / 2;
+  ARENA_ASSIGN_OR_RETURN(std::vector<VmmMemory> slabs,
+                         vmm.CreateTogether(std::vector<size_t>(runners.size(), want), vmm.PieceFor(want)));
+  static std::atomic<uint64_t> lendings{0};
+  const uint64_t together = ++lendings;
+  for (size_t i = 0; i < runners.size(); ++i) {
+    runners[i]->vmm_ = &vmm;
+    runners[i]->slab_ = std::move(slabs[i]);
+    runners[i]->together_ = together;
+  }
+  for (RunnerClient* r : runners) {
+    *failed = r;
+    ARENA_RETURN_IF_ERROR(r->Lend(timeout_s));
+  }
+  *failed = nullptr;
+  return OkStatus();
+}
+
+Status RunnerClient::Lend(double timeout_s) {
+  // Its pieces' descriptors, a message's worth at a time (the runner maps
+  // the slab once the last has come).
   ++slab_id_;
-  auto r = Request({{"op", "bind"}, {"id", slab_id_}, {"size", slab_.size}}, timeout_s, {*fd});
-  close(*fd);
-  if (!r.ok()) return r.status();
-  if (!(*r)["ok"].get<bool>()) {
-    ReleaseSlab();
-    return Internal(subject_ + ": cannot lend memory: " + r->value("why", std::string()));
+  for (size_t first = 0; first < slab_.pieces.size(); first += Channel::kMaxFds) {
+    auto fds = vmm_->Export(slab_, first, Channel::kMaxFds);
+    if (!fds.ok()) {
+      ReleaseSlab();
+      return fds.status();
+    }
+    auto r = Request({{"op", "bind"}, {"id", slab_id_}, {"size", slab_.size}, {"piece", slab_.piece}}, timeout_s,
+                     *fds);
+    for (int fd : *fds) close(fd);
+    if (!r.ok()) return r.status();
+    if (!r->value("ok", false)) {
+      ReleaseSlab();
+      return Internal(subject_ + ": cannot lend memory: " + r->value("why", std::string()));
+    }
   }
   return OkStatus();
 }

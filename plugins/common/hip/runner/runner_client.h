@@ -87,6 +87,13 @@ class RunnerClient {
   // slab is kept (and grown) across requests. `judge_ptr` is the judge's
   // address of it; tensors are named by (slab id, offset).
   Status Reserve(const Vmm& vmm, size_t bytes, double timeout_s);
+  // The same for each of `runners` (those timed against each other), their
+  // slabs made together (Vmm::CreateTogether: pieces allocated in turns,
+  // so that where memory lies weighs on each alike) and kept while they
+  // fit. On an error, `failed` names the runner it came from (null: the
+  // judge's own memory).
+  static Status ReserveTogether(const std::vector<RunnerClient*>& runners, const Vmm& vmm, size_t bytes,
+                                double timeout_s, RunnerClient** failed);
   int slab_id() const { return slab_id_; }
   uint64_t slab_ptr() const { return slab_.ptr; }
   size_t slab_size() const { return slab_.size; }
@@ -99,6 +106,9 @@ class RunnerClient {
  private:
   Status Failure(const std::string& what);
   void ReleaseSlab();
+  // Takes back the slab lent, if any; lends slab_ under a new id.
+  Status Unlend(double timeout_s);
+  Status Lend(double timeout_s);
 
   std::string subject_;
   std::vector<std::string> argv_;
@@ -124,6 +134,7 @@ class RunnerClient {
   const Vmm* vmm_ = nullptr;
   VmmMemory slab_;
   int slab_id_ = 0;
+  uint64_t together_ = 0;  // which ReserveTogether made slab_ (0: made alone)
 };
 
 }  // namespace arena::hip2hip

@@ -77,69 +77,50 @@ Result<Vmm> Vmm::Open(int device) {
   return v;
 }
 
-Status Vmm::Map(VmmMemory* m) const {
-  CUdeviceptr ptr = 0;
-  ARENA_RETURN_IF_ERROR(Check(api_->reserve(&ptr, m->size, 0, 0, 0), "cuMemAddressReserve"));
-  Status s = Check(api_->map(ptr, m->size, 0, m->handle, 0), "cuMemMap");
-  if (s.ok()) {
-    CUmemAccessDesc access{};
-    access.location.type = CU_MEM_LOCATION_TYPE_DEVICE;
-    access.location.id = device_;
-    access.flags = CU_MEM_ACCESS_FLAGS_PROT_READWRITE;
-    s = Check(api_->set_access(ptr, m->size, &access, 1), "cuMemSetAccess");
-    if (!s.ok()) api_->unmap(ptr, m->size);
-  }
-  if (!s.ok()) {
-    api_->address_free(ptr, m->size);
-    return s;
-  }
-  m->ptr = ptr;
-  return OkStatus();
-}
-
-Result<VmmMemory> Vmm::Create(size_t bytes) const {
-  VmmMemory m;
-  m.size = (std::max<size_t>(bytes, 1) + granularity_ - 1) / granularity_ * granularity_;
+Result<uint64_t> Vmm::CreatePiece(size_t bytes) const {
   const CUmemAllocationProp p = Prop(device_);
   CUmemGenericAllocationHandle h = 0;
-  ARENA_RETURN_IF_ERROR(Check(api_->create(&h, m.size, &p, 0), "cuMemCreate"));
-  m.handle = h;
-  if (Status s = Map(&m); !s.ok()) {
-    api_->release(h);
-    return s;
-  }
-  return m;
+  ARENA_RETURN_IF_ERROR(Check(api_->create(&h, bytes, &p, 0), "cuMemCreate"));
+  return static_cast<uint64_t>(h);
 }
 
-Result<int> Vmm::Export(const VmmMemory& m) const {
+Result<int> Vmm::ExportPiece(uint64_t handle) const {
   int fd = -1;
-  ARENA_RETURN_IF_ERROR(Check(api_->export_handle(&fd, m.handle, CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR, 0),
+  ARENA_RETURN_IF_ERROR(Check(api_->export_handle(&fd, handle, CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR, 0),
                               "cuMemExportToShareableHandle"));
   return fd;
 }
 
-Result<VmmMemory> Vmm::Import(int fd, size_t size) const {
-  if (size == 0 || size % granularity_ != 0) return InvalidArgument("a shared size off the granularity");
-  VmmMemory m;
-  m.size = size;
+Result<uint64_t> Vmm::ImportPiece(int fd) const {
   CUmemGenericAllocationHandle h = 0;
   ARENA_RETURN_IF_ERROR(Check(api_->import_handle(&h, reinterpret_cast<void*>(static_cast<intptr_t>(fd)),
                                                   CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR),
                               "cuMemImportFromShareableHandle"));
-  m.handle = h;
-  if (Status s = Map(&m); !s.ok()) {
-    api_->release(h);
-    return s;
-  }
-  return m;
+  return static_cast<uint64_t>(h);
 }
 
-void Vmm::Release(const VmmMemory& m) const {
-  if (m.ptr != 0) {
-    api_->unmap(m.ptr, m.size);
-    api_->address_free(m.ptr, m.size);
-  }
-  if (m.handle != 0) api_->release(m.handle);
+void Vmm::ReleasePiece(uint64_t handle) const { api_->release(handle); }
+
+Result<uint64_t> Vmm::Reserve(size_t bytes) const {
+  CUdeviceptr ptr = 0;
+  ARENA_RETURN_IF_ERROR(Check(api_->reserve(&ptr, bytes, 0, 0, 0), "cuMemAddressReserve"));
+  return static_cast<uint64_t>(ptr);
 }
+
+Status Vmm::MapPiece(uint64_t ptr, size_t bytes, uint64_t handle) const {
+  return Check(api_->map(ptr, bytes, 0, handle, 0), "cuMemMap");
+}
+
+Status Vmm::SetAccess(uint64_t ptr, size_t bytes) const {
+  CUmemAccessDesc access{};
+  access.location.type = CU_MEM_LOCATION_TYPE_DEVICE;
+  access.location.id = device_;
+  access.flags = CU_MEM_ACCESS_FLAGS_PROT_READWRITE;
+  return Check(api_->set_access(ptr, bytes, &access, 1), "cuMemSetAccess");
+}
+
+void Vmm::UnmapPiece(uint64_t ptr, size_t bytes) const { api_->unmap(ptr, bytes); }
+
+void Vmm::Unreserve(uint64_t ptr, size_t bytes) const { api_->address_free(ptr, bytes); }
 
 }  // namespace arena::hip2hip

@@ -46,70 +46,51 @@ Result<Vmm> Vmm::Open(int device) {
   return v;
 }
 
-Status Vmm::Map(VmmMemory* m) const {
-  void* ptr = nullptr;
-  ARENA_RETURN_IF_ERROR(Check(hipMemAddressReserve(&ptr, m->size, 0, nullptr, 0), "hipMemAddressReserve"));
-  Status s = Check(hipMemMap(ptr, m->size, 0, Handle(m->handle), 0), "hipMemMap");
-  if (s.ok()) {
-    hipMemAccessDesc access{};
-    access.location.type = hipMemLocationTypeDevice;
-    access.location.id = device_;
-    access.flags = hipMemAccessFlagsProtReadWrite;
-    s = Check(hipMemSetAccess(ptr, m->size, &access, 1), "hipMemSetAccess");
-    if (!s.ok()) hipMemUnmap(ptr, m->size);
-  }
-  if (!s.ok()) {
-    hipMemAddressFree(ptr, m->size);
-    return s;
-  }
-  m->ptr = reinterpret_cast<uint64_t>(ptr);
-  return OkStatus();
-}
-
-Result<VmmMemory> Vmm::Create(size_t bytes) const {
-  VmmMemory m;
-  m.size = (std::max<size_t>(bytes, 1) + granularity_ - 1) / granularity_ * granularity_;
+Result<uint64_t> Vmm::CreatePiece(size_t bytes) const {
   const hipMemAllocationProp p = Prop(device_);
   hipMemGenericAllocationHandle_t h = nullptr;
-  ARENA_RETURN_IF_ERROR(Check(hipMemCreate(&h, m.size, &p, 0), "hipMemCreate"));
-  m.handle = reinterpret_cast<uint64_t>(h);
-  if (Status s = Map(&m); !s.ok()) {
-    hipMemRelease(h);
-    return s;
-  }
-  return m;
+  ARENA_RETURN_IF_ERROR(Check(hipMemCreate(&h, bytes, &p, 0), "hipMemCreate"));
+  return reinterpret_cast<uint64_t>(h);
 }
 
-Result<int> Vmm::Export(const VmmMemory& m) const {
+Result<int> Vmm::ExportPiece(uint64_t handle) const {
   int fd = -1;
   ARENA_RETURN_IF_ERROR(
-      Check(hipMemExportToShareableHandle(&fd, Handle(m.handle), hipMemHandleTypePosixFileDescriptor, 0),
+      Check(hipMemExportToShareableHandle(&fd, Handle(handle), hipMemHandleTypePosixFileDescriptor, 0),
             "hipMemExportToShareableHandle"));
   return fd;
 }
 
-Result<VmmMemory> Vmm::Import(int fd, size_t size) const {
-  if (size == 0 || size % granularity_ != 0) return InvalidArgument("a shared size off the granularity");
-  VmmMemory m;
-  m.size = size;
+Result<uint64_t> Vmm::ImportPiece(int fd) const {
   hipMemGenericAllocationHandle_t h = nullptr;
   ARENA_RETURN_IF_ERROR(Check(hipMemImportFromShareableHandle(&h, reinterpret_cast<void*>(static_cast<intptr_t>(fd)),
                                                               hipMemHandleTypePosixFileDescriptor),
                               "hipMemImportFromShareableHandle"));
-  m.handle = reinterpret_cast<uint64_t>(h);
-  if (Status s = Map(&m); !s.ok()) {
-    hipMemRelease(h);
-    return s;
-  }
-  return m;
+  return reinterpret_cast<uint64_t>(h);
 }
 
-void Vmm::Release(const VmmMemory& m) const {
-  if (m.ptr != 0) {
-    hipMemUnmap(reinterpret_cast<void*>(m.ptr), m.size);
-    hipMemAddressFree(reinterpret_cast<void*>(m.ptr), m.size);
-  }
-  if (m.handle != 0) hipMemRelease(Handle(m.handle));
+void Vmm::ReleasePiece(uint64_t handle) const { hipMemRelease(Handle(handle)); }
+
+Result<uint64_t> Vmm::Reserve(size_t bytes) const {
+  void* ptr = nullptr;
+  ARENA_RETURN_IF_ERROR(Check(hipMemAddressReserve(&ptr, bytes, 0, nullptr, 0), "hipMemAddressReserve"));
+  return reinterpret_cast<uint64_t>(ptr);
 }
+
+Status Vmm::MapPiece(uint64_t ptr, size_t bytes, uint64_t handle) const {
+  return Check(hipMemMap(reinterpret_cast<void*>(ptr), bytes, 0, Handle(handle), 0), "hipMemMap");
+}
+
+Status Vmm::SetAccess(uint64_t ptr, size_t bytes) const {
+  hipMemAccessDesc access{};
+  access.location.type = hipMemLocationTypeDevice;
+  access.location.id = device_;
+  access.flags = hipMemAccessFlagsProtReadWrite;
+  return Check(hipMemSetAccess(reinterpret_cast<void*>(ptr), bytes, &access, 1), "hipMemSetAccess");
+}
+
+void Vmm::UnmapPiece(uint64_t ptr, size_t bytes) const { hipMemUnmap(reinterpret_cast<void*>(ptr), bytes); }
+
+void Vmm::Unreserve(uint64_t ptr, size_t bytes) const { hipMemAddressFree(reinterpret_cast<void*>(ptr), bytes); }
 
 }  // namespace arena::hip2hip

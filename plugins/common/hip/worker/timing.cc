@@ -192,9 +192,16 @@ Json Judge::Time(const Json& req) {
   size_t per_set = 0;
   auto [in1, out1] = Place(in_specs, out_specs, 1, &per_set);
   std::map<std::string, double> single;
+  // Both subjects' memory made together (pieces in turns: where memory
+  // lies weighs on both alike), here and for the rounds below.
+  std::vector<RunnerClient*> timed;
+  for (const auto& s : order) timed.push_back(runners[s]);
+  RunnerClient* failed = nullptr;
+  if (Status st = RunnerClient::ReserveTogether(timed, vmm_, per_set, Left(), &failed); !st.ok()) {
+    return RunnerFailure(failed, st);
+  }
   for (const auto& s : order) {
     RunnerClient* r = runners[s];
-    if (Status st = r->Reserve(vmm_, per_set, Left()); !st.ok()) return RunnerFailure(r, st);
     auto* base = reinterpret_cast<uint8_t*>(r->slab_ptr());
     for (size_t i = 0; i < in1.size(); ++i) {
       if (alone) {
@@ -322,9 +329,11 @@ Json Judge::Time(const Json& req) {
     // The marker a replay's first part sets at its end (runner.cc), after
     // everything else lent.
     marker_off = RoundUp(total);
+    if (Status st = RunnerClient::ReserveTogether(timed, vmm_, marker_off + kAlign, Left(), &failed); !st.ok()) {
+      return RunnerFailure(failed, st);
+    }
     for (const auto& s : order) {
       RunnerClient* r = runners[s];
-      if (Status st = r->Reserve(vmm_, marker_off + kAlign, Left()); !st.ok()) return RunnerFailure(r, st);
       auto a = r->Request({{"op", "capture"},
                            {"quiet", quiet_rounds_},
                            {"marker", {{"slab", r->slab_id()}, {"off", marker_off}}},
