@@ -179,5 +179,17 @@ expect hip-trials-h200-2026-12-07/w \
   "checks 218 s (28%), timing 502 s (64%)" \
   "prepare 159 s, run 3 s, transfer 40 s" \
   "median 0.21 s, max 0.78 s"
+expect prestart-2026-12-07/p0 \
+  "stages failed with an integrity finding: 0" \
+  "A versus A over 68 timed configurations: 56/68 = 82.4% within 1.00 +- 0.02" \
+  "median 19.2 s, whole family 116 s over 6 tasks" \
+  "runners stopped around rounds: 4768" \
+  "workers started and round trips 22 s"
+expect prestart-2026-12-07/p1 \
+  "stages failed with an integrity finding: 0" \
+  "A versus A over 68 timed configurations: 52/68 = 76.5% within 1.00 +- 0.02" \
+  "median 16.1 s, whole family 102 s over 6 tasks" \
+  "runners stopped around rounds: 4822" \
+  "workers started and round trips 6 s"
 [ "$fail" = 0 ] && echo "family_table: every quoted figure reproduced"
 exit "$fail"
