@@ -346,6 +346,13 @@ void RunnerClient::Stop() {
   ReleaseSlab();
 }
 
+void RunnerClient::Kill() {
+  if (pid_ > 0 && !reaped_) {
+    kill(-pid_, SIGKILL);
+    kill(pid_, SIGKILL);
+  }
+}
+
 void RunnerClient::ReleaseSlab() {
   if (vmm_ != nullptr && slab_.ptr != 0) vmm_->Release(slab_);
   slab_ = VmmMemory{};

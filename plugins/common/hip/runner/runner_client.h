@@ -42,6 +42,9 @@ class RunnerClient {
   // Whether AwaitReady (or Start) succeeded since the last Launch.
   bool ready() const { return ready_; }
   void Stop();
+  // Sends the kill alone (Stop then reaps it): several runners ended at
+  // once tear their GPU contexts down side by side.
+  void Kill();
   bool alive();
 
   // One request and its answer. An answer {"ok": false, "why": ...} is

@@ -69,6 +69,22 @@ class Judge {
     return Reply("error", "unknown op '" + op + "'");
   }
 
+  // The evaluation's end ("quit"): every runner killed at once, then each
+  // reaped (their GPU contexts gone before the judge ends), the log
+  // flushed. The caller then ends the process without destructors: the
+  // kernel frees its memory and context at once, and a prefetch still
+  // computing a reference for a configuration that will not come is not
+  // waited for.
+  void End() {
+    for (auto& [name, r] : runners_) {
+      if (r != nullptr) r->Kill();
+    }
+    for (auto& [name, r] : runners_) {
+      if (r != nullptr) r->Stop();
+    }
+    if (log_ != nullptr) std::fflush(log_);
+  }
+
  private:
   // A baseline's failed check is believed only when it fails alone:
   // beside a live candidate runner (which may hold the device's memory, or

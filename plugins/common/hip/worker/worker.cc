@@ -22,7 +22,11 @@ int main() {
     if (line.empty()) continue;
     nlohmann::json req = nlohmann::json::parse(line, nullptr, false);
     if (req.is_discarded()) continue;
-    if (req.value("op", "") == "quit") break;
+    if (req.value("op", "") == "quit") {
+      judge.End();
+      std::fflush(nullptr);
+      _exit(0);
+    }
     auto start = std::chrono::steady_clock::now();
     nlohmann::json r;
     try {
