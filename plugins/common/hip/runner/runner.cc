@@ -203,7 +203,7 @@ class Runner {
         if (st.ok()) {
           slabs_[id] = m;
           binding_.erase(id);
-          return {{"ok", true}, {"mapped", true}};
+          return Ok();
         }
       }
       if (!st.ok()) {
