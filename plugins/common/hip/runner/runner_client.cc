@@ -558,6 +558,20 @@ std::string RunnerClient::RanWhileStopped() {
   return ran + what + why;
 }
 
+namespace {
+
+// The pieces lent memory comes in for slabs of `bytes`: Vmm::PieceFor, or
+// $ARENA_LEND_PIECE_BYTES (as the Triton judge reads it; 0: one
+// allocation a slab, as before pieces).
+size_t LendPiece(const Vmm& vmm, size_t bytes) {
+  const char* env = std::getenv("ARENA_LEND_PIECE_BYTES");
+  if (env == nullptr || *env == '\0') return vmm.PieceFor(bytes);
+  const unsigned long long piece = std::strtoull(env, nullptr, 10);
+  return piece == 0 ? bytes : std::max<size_t>(piece, (bytes + Vmm::kMaxPieces - 1) / Vmm::kMaxPieces);
+}
+
+}  // namespace
+
 Status RunnerClient::Unlend(double timeout_s) {
   if (slab_.ptr == 0) return OkStatus();
   ARENA_ASSIGN_OR_RETURN(nlohmann::json r, Request({{"op", "unbind"}, {"id", slab_id_}}, timeout_s));
@@ -573,7 +587,7 @@ Status RunnerClient::Reserve(const Vmm& vmm, size_t bytes, double timeout_s) {
   // Grown by half again, so that a sequence of growing configurations
   // lends memory a few times, not every time.
   const size_t want = bytes + bytes / 2;
-  ARENA_ASSIGN_OR_RETURN(std::vector<VmmMemory> one, vmm.CreateTogether({want}, vmm.PieceFor(want)));
+  ARENA_ASSIGN_OR_RETURN(std::vector<VmmMemory> one, vmm.CreateTogether({want}, LendPiece(vmm, want)));
   slab_ = std::move(one.front());
   return Lend(timeout_s);
 }
@@ -594,7 +608,7 @@ Status RunnerClient::ReserveTogether(const std::vector<RunnerClient*>& runners, 
   *failed = nullptr;
   const size_t want = bytes + bytes / 2;
   ARENA_ASSIGN_OR_RETURN(std::vector<VmmMemory> slabs,
-                         vmm.CreateTogether(std::vector<size_t>(runners.size(), want), vmm.PieceFor(want)));
+                         vmm.CreateTogether(std::vector<size_t>(runners.size(), want), LendPiece(vmm, want)));
   static std::atomic<uint64_t> lendings{0};
   const uint64_t together = ++lendings;
   for (size_t i = 0; i < runners.size(); ++i) {
