@@ -145,6 +145,45 @@ Status CopyTree(const std::string& from, const std::string& to) {
   return OkStatus();
 }
 
+namespace {
+
+// `from`'s regular files and folders at `to` (links and the rest left out).
+bool CopyPlain(const fs::path& from, const fs::path& to) {
+  std::error_code ec;
+  const fs::file_status st = fs::symlink_status(from, ec);
+  if (ec) return false;
+  if (fs::is_regular_file(st)) return fs::copy_file(from, to, fs::copy_options::overwrite_existing, ec) && !ec;
+  if (!fs::is_directory(st)) return true;
+  if (!fs::create_directory(to, ec) && ec) return false;
+  for (auto it = fs::directory_iterator(from, ec); !ec && it != fs::directory_iterator(); it.increment(ec)) {
+    if (!CopyPlain(it->path(), to / it->path().filename())) return false;
+  }
+  return !ec;
+}
+
+}  // namespace
+
+int AddMissingEntries(const std::string& from, const std::string& to) {
+  std::error_code ec;
+  if (!fs::is_directory(from, ec) || !fs::is_directory(to, ec)) return 0;
+  int added = 0;
+  for (auto it = fs::directory_iterator(from, ec); !ec && it != fs::directory_iterator(); it.increment(ec)) {
+    const std::string name = it->path().filename().string();
+    if (name.empty() || name[0] == '.') continue;
+    std::error_code e;
+    const fs::path dest = fs::path(to) / name;
+    if (fs::exists(fs::symlink_status(dest, e))) continue;
+    const fs::path temp = fs::path(to) / ("." + name + ".copy-" + std::to_string(getpid()));
+    fs::remove_all(temp, e);
+    if (CopyPlain(it->path(), temp)) {
+      fs::rename(temp, dest, e);
+      added += e ? 0 : 1;
+    }
+    fs::remove_all(temp, e);
+  }
+  return added;
+}
+
 Status MakeDirs(const std::string& path) {
   std::error_code ec;
   fs::create_directories(path, ec);

@@ -31,6 +31,13 @@ Result<std::string> ReadFile(const std::string& path);
 // Copies a directory tree (regular files and folders; links are followed to
 // regular files only, as a Bazel runfiles tree needs).
 Status CopyTree(const std::string& from, const std::string& to);
+// Copies each entry directly in `from` that `to` lacks (a folder with what
+// it holds), its regular files and folders alone (links and anything else
+// left out), under a temporary name first and then renamed: a reader of
+// `to` sees an entry whole or not at all. Entries named with a leading dot
+// (such temporaries) are not copied. Best effort, for caches: returns how
+// many entries were added.
+int AddMissingEntries(const std::string& from, const std::string& to);
 Status CopyFile(const std::string& from, const std::string& to);
 Status MakeDirs(const std::string& path);
 Status RemoveTree(const std::string& path);

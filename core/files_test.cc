@@ -52,5 +52,32 @@ TEST(Files, ScratchFoldersOfDeadArenasAreRemoved) {
   EXPECT_EQ(RemoveOrphanedScratch(dir + "/missing"), 0);
 }
 
+TEST(Files, MissingEntriesAreAddedWholeAndLinksLeftOut) {
+  const std::string from = testing::TempDir() + "/entries_from";
+  const std::string to = testing::TempDir() + "/entries_to";
+  ASSERT_TRUE(ResetDir(from).ok());
+  ASSERT_TRUE(ResetDir(to).ok());
+  ASSERT_TRUE(WriteFileAtomic(from + "/a/k.json", "new").ok());
+  ASSERT_TRUE(WriteFileAtomic(from + "/a/sub/k.cubin", "bin").ok());
+  ASSERT_TRUE(WriteFileAtomic(from + "/b/k.json", "from").ok());
+  ASSERT_TRUE(WriteFileAtomic(to + "/b/k.json", "kept").ok());
+  ASSERT_TRUE(WriteFileAtomic(from + "/.a.copy-1/k.json", "half").ok());
+  fs::create_symlink("/etc/hostname", from + "/a/link");
+  fs::create_symlink("/etc", from + "/c");
+  EXPECT_EQ(AddMissingEntries(from, to), 1);  // a
+  EXPECT_EQ(*ReadFile(to + "/a/k.json"), "new");
+  EXPECT_EQ(*ReadFile(to + "/a/sub/k.cubin"), "bin");
+  EXPECT_EQ(*ReadFile(to + "/b/k.json"), "kept");  // what `to` had stays
+  EXPECT_FALSE(fs::exists(fs::symlink_status(to + "/a/link")));
+  EXPECT_FALSE(fs::exists(fs::symlink_status(to + "/c")));
+  EXPECT_FALSE(fs::exists(to + "/.a.copy-1"));
+  std::error_code ec;
+  for (const auto& e : fs::directory_iterator(to, ec)) {
+    EXPECT_NE(e.path().filename().string().rfind(".", 0), 0u) << e.path() << " left behind";
+  }
+  EXPECT_EQ(AddMissingEntries(from, to), 0);
+  EXPECT_EQ(AddMissingEntries(from + "/missing", to), 0);
+}
+
 }  // namespace
 }  // namespace arena

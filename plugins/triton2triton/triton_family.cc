@@ -24,12 +24,9 @@
 #include <atomic>
 #include <cstdlib>
 #include <filesystem>
-#include <functional>
 #include <map>
 #include <mutex>
 #include <set>
-
-#include <unistd.h>
 
 #include "core/family.h"
 #include "core/files.h"
@@ -122,36 +119,6 @@ std::string SubjectDirIn(const std::string& dir, Subject s) {
 // (bound read-write there; the candidate's runner reads it as its seed).
 std::string BaselineKernelsIn(const std::string& dir) {
   return (fs::path(dir) / "baseline_kernels").string();
-}
-
-// Copies the folders and regular files of `from` missing in `to` (links
-// and everything else left out), each entry under a temporary name first
-// and renamed: a reader never sees one half copied. Best effort (a cache).
-void AddMissingEntries(const fs::path& from, const fs::path& to) {
-  std::error_code ec;
-  if (!fs::is_directory(from, ec) || !fs::is_directory(to, ec)) return;
-  std::function<bool(const fs::path&, const fs::path&)> copy = [&](const fs::path& a, const fs::path& b) {
-    std::error_code e;
-    const fs::file_status st = fs::symlink_status(a, e);
-    if (e) return false;
-    if (fs::is_regular_file(st)) return fs::copy_file(a, b, fs::copy_options::overwrite_existing, e) && !e;
-    if (!fs::is_directory(st)) return true;  // left out
-    if (!fs::create_directory(b, e) && e) return false;
-    for (const auto& entry : fs::directory_iterator(a, e)) {
-      if (!copy(entry.path(), b / entry.path().filename())) return false;
-    }
-    return !e;
-  };
-  for (const auto& entry : fs::directory_iterator(from, ec)) {
-    const std::string name = entry.path().filename().string();
-    if (name.empty() || name[0] == '.') continue;  // another copy's temporary
-    std::error_code e;
-    if (fs::exists(fs::symlink_status(to / name, e))) continue;
-    const fs::path temp = to / ("." + name + ".copy-" + std::to_string(getpid()));
-    fs::remove_all(temp, e);
-    if (copy(entry.path(), temp)) fs::rename(temp, to / name, e);
-    fs::remove_all(temp, e);
-  }
 }
 
 // The sandboxed runner of one subject, as a command line for the judge,
