@@ -552,6 +552,11 @@ WorkerProcess::~WorkerProcess() { Kill(); }
 
 Result<std::unique_ptr<WorkerProcess>> WorkerProcess::Start(const ProcessOptions& o) {
   if (o.argv.empty()) return InvalidArgument("no program to run");
+  // A request written to a worker that died (killed, crashed, ended) is
+  // that worker's failure, reported by Request: never a SIGPIPE that ends
+  // the process holding it.
+  static const bool pipe_signal_ignored = [] { return ::signal(SIGPIPE, SIG_IGN) != SIG_ERR; }();
+  (void)pipe_signal_ignored;
   ARENA_ASSIGN_OR_RETURN(boost::filesystem::path exe, ResolveProgram(o.argv[0]));
   std::vector<std::string> args(o.argv.begin() + 1, o.argv.end());
   auto impl = std::make_unique<Impl>();

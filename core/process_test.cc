@@ -289,6 +289,19 @@ TEST(WorkerProcess, HangIsKilledAtTheTimeLimit) {
   EXPECT_FALSE((*w)->Request("again", 1).ok());
 }
 
+TEST(WorkerProcess, ARequestToAWorkerThatDiedIsAnErrorNotASignal) {
+  // A worker that ended while idle: the next request's write meets a pipe
+  // with no reader, which is the worker's failure, not the end of the
+  // process holding it (SIGPIPE).
+  auto w = WorkerProcess::Start(Sh("read l; echo ok; exec sleep 0.2"));
+  ASSERT_TRUE(w.ok());
+  EXPECT_EQ(*(*w)->Request("one", 5), "ok");
+  usleep(600000);
+  auto r = (*w)->Request(std::string(1 << 20, 'x'), 2);  // more than a pipe holds
+  EXPECT_FALSE(r.ok());
+  EXPECT_FALSE((*w)->alive());
+}
+
 TEST(WorkerProcess, CrashIsReportedWithItsSignal) {
   auto w = WorkerProcess::Start(Sh(kWorker));
   ASSERT_TRUE(w.ok());

@@ -437,13 +437,32 @@ class TritonSession : public EvaluationSession {
   // The judge, told its task: the one started ahead for this evaluation
   // while it is up (once), else one started now in the same folder.
   Result<std::unique_ptr<WorkerProcess>> Start() {
-    std::unique_ptr<StartedJudge> now;
     StartedJudge* started = started_.get();
     started_ahead_ = started != nullptr && started->judge != nullptr && started->judge->alive();
-    if (!started_ahead_) {
-      ARENA_ASSIGN_OR_RETURN(now, StartJudge(setup_, dir_, /*owns_dir=*/false));
-      started = now.get();
+    Result<std::unique_ptr<WorkerProcess>> worker = Unavailable("no judge");
+    if (started_ahead_) {
+      worker = Initialize(started);
+      // One that died since it was taken is no one's failure: a judge is
+      // started now instead.
+      started_ahead_ = worker.ok();
     }
+    if (!started_ahead_) {
+      ARENA_ASSIGN_OR_RETURN(std::unique_ptr<StartedJudge> now, StartJudge(setup_, dir_, /*owns_dir=*/false));
+      worker = Initialize(now.get());
+    }
+    if (!worker.ok()) return worker.status();
+    // The next evaluation's judge imports while this one compiles and
+    // checks (not while it times: started before the first stage ends).
+    if (ctx_.prepare_next && !prepared_ && PrestartWanted()) {
+      prepared_ = true;
+      SpareJudges::Global().Prepare(setup_);
+    }
+    return worker;
+  }
+
+  // Tells `started`'s judge its task and takes it over; it recompiles what
+  // the session's last judge had compiled.
+  Result<std::unique_ptr<WorkerProcess>> Initialize(StartedJudge* started) {
     Json runners = started->runners;
     for (auto& [subject, spec] : runners.items()) spec["go"] = GoArgs();
     std::unique_ptr<WorkerProcess> worker = std::move(started->judge);
@@ -456,7 +475,6 @@ class TritonSession : public EvaluationSession {
                  {"timeout_s", std::max(1.0, ctx_.stage_timeout_s * 0.9 - 1.0)},
                  {"device", on_gpu() ? "cuda" : "cpu"}};
     ARENA_RETURN_IF_ERROR(InitializeWorker(*worker, init, 300, "triton worker", &judge_metrics_));
-    // A fresh worker must recompile whatever the last one had compiled.
     std::set<Subject> again;
     again.swap(compiled_);
     for (Subject s : again) {
@@ -464,12 +482,6 @@ class TritonSession : public EvaluationSession {
       if (r.ok() && Json::parse(*r, nullptr, false).value("status", "") == "passed") {
         compiled_.insert(s);
       }
-    }
-    // The next evaluation's judge imports while this one compiles and
-    // checks (not while it times: started before the first stage ends).
-    if (ctx_.prepare_next && !prepared_ && PrestartWanted()) {
-      prepared_ = true;
-      SpareJudges::Global().Prepare(setup_);
     }
     return worker;
   }

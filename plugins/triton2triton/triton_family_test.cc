@@ -1,5 +1,8 @@
 // The triton2triton family on this machine: on a CPU through the Triton
 // interpreter (small configuration), on a GPU for real.
+#include <signal.h>
+#include <unistd.h>
+
 #include <filesystem>
 #include <fstream>
 
@@ -195,6 +198,32 @@ TEST_F(TritonCandidates, AJudgeStartedAheadServesTheNextEvaluation) {
   TaskResult fourth = Evaluate(TritonGelu("0.0"), 60);
   EXPECT_FALSE(fourth.baseline_compile.metrics.value("judge_started_ahead", true));
   EXPECT_TRUE(Small(fourth).candidate_check.passed()) << Small(fourth).candidate_check.detail;
+}
+
+// A judge started ahead that died before its evaluation is no one's
+// failure: the evaluation starts its own.
+TEST_F(TritonCandidates, AJudgeStartedAheadThatDiedIsReplaced) {
+  TaskResult first = Evaluate(TritonGelu("0.0"), 60, nullptr, /*prepare_next=*/true);
+  EXPECT_TRUE(Small(first).candidate_check.passed()) << Small(first).candidate_check.detail;
+  // The spare's judge: the process whose working folder is the spare's.
+  int killed = 0;
+  std::error_code ec;
+  for (const auto& e : fs::directory_iterator("/proc", ec)) {
+    const std::string pid = e.path().filename().string();
+    if (pid.find_first_not_of("0123456789") != std::string::npos) continue;
+    const std::string cwd = fs::read_symlink(e.path() / "cwd", ec).filename().string();
+    if (!ec && cwd.find("arena-judge-" + std::to_string(getpid()) + "-") == 0) {
+      killed += kill(std::stoi(pid), SIGKILL) == 0;
+    }
+  }
+  ASSERT_GE(killed, 1) << "no judge was started ahead";
+  usleep(200000);
+  TaskResult second = Evaluate(TritonGelu("0.25"));
+  EXPECT_FALSE(second.baseline_compile.metrics.value("judge_started_ahead", true));
+  EXPECT_TRUE(second.baseline_compile.passed()) << second.baseline_compile.detail;
+  EXPECT_EQ(Small(second).candidate_check.status, StageStatus::kFailed);
+  EXPECT_NE(Small(second).candidate_check.detail.find("outside"), std::string::npos)
+      << Small(second).candidate_check.detail;
 }
 
 TEST_F(TritonCandidates, ModifiedInputIsCaught) {
