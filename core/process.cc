@@ -68,6 +68,14 @@ std::string BytesText(long long bytes) {
 
 namespace {
 
+// Input written to a child that died (killed, crashed, ended without
+// reading it) is that child's failure, reported where it is written:
+// never a SIGPIPE that ends the process holding it. Once, for the process.
+void IgnorePipeSignal() {
+  static const bool ignored = [] { return ::signal(SIGPIPE, SIG_IGN) != SIG_ERR; }();
+  (void)ignored;
+}
+
 // `name` (below `at`) opened as a folder to read, not through a link
 // (`flags` add to that). One its owner made unreadable (as the arena's
 // user owns what a sandbox writes) is made readable first, so that nothing
@@ -430,6 +438,7 @@ bool ProcessLimitAvailable() {
 }
 
 Result<ProcessResult> RunProcess(const ProcessOptions& o) {
+  IgnorePipeSignal();
   if (o.argv.empty()) return InvalidArgument("no program to run");
   ARENA_ASSIGN_OR_RETURN(boost::filesystem::path exe, ResolveProgram(o.argv[0]));
   std::vector<std::string> args(o.argv.begin() + 1, o.argv.end());
@@ -552,11 +561,7 @@ WorkerProcess::~WorkerProcess() { Kill(); }
 
 Result<std::unique_ptr<WorkerProcess>> WorkerProcess::Start(const ProcessOptions& o) {
   if (o.argv.empty()) return InvalidArgument("no program to run");
-  // A request written to a worker that died (killed, crashed, ended) is
-  // that worker's failure, reported by Request: never a SIGPIPE that ends
-  // the process holding it.
-  static const bool pipe_signal_ignored = [] { return ::signal(SIGPIPE, SIG_IGN) != SIG_ERR; }();
-  (void)pipe_signal_ignored;
+  IgnorePipeSignal();
   ARENA_ASSIGN_OR_RETURN(boost::filesystem::path exe, ResolveProgram(o.argv[0]));
   std::vector<std::string> args(o.argv.begin() + 1, o.argv.end());
   auto impl = std::make_unique<Impl>();

@@ -289,6 +289,14 @@ TEST(WorkerProcess, HangIsKilledAtTheTimeLimit) {
   EXPECT_FALSE((*w)->Request("again", 1).ok());
 }
 
+TEST(RunProcess, InputAChildNeverReadsIsNotASignal) {
+  ProcessOptions o = Sh("exit 3");
+  o.stdin_data = std::string(4 << 20, 'x');  // more than a pipe holds
+  auto r = RunProcess(o);
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  EXPECT_EQ(r->exit_code, 3);
+}
+
 TEST(WorkerProcess, ARequestToAWorkerThatDiedIsAnErrorNotASignal) {
   // A worker that ended while idle: the next request's write meets a pipe
   // with no reader, which is the worker's failure, not the end of the
