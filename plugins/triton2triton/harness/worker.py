@@ -62,7 +62,7 @@ def _start_runners_early():
     Returns (the init line read, or "", {subject: started RunnerClient})."""
     line = sys.stdin.readline()
     started = {}
-    op = None
+    op, error = None, None
     try:
         req = json.loads(line)
         op = req.get("op")
@@ -72,16 +72,14 @@ def _start_runners_early():
                 client.start()
                 started[subject] = client
     except (ValueError, KeyError, TypeError, AttributeError, SubjectFailure) as e:
-        if op == "spare":
-            sys.stdout.write(json.dumps({"status": "error", "detail": f"the spare judge's runners: {e}"}) + "\n")
-            sys.stdout.flush()
-            return "", started
-        # init, answered the usual way, says what is wrong (or starts it again)
-    if op == "spare":
-        sys.stdout.write(json.dumps({"status": "passed", "detail": f"{len(started)} runner(s) started"}) + "\n")
-        sys.stdout.flush()
-        return "", started
-    return line, started
+        error = e  # init, answered the usual way, says what is wrong (or starts it again)
+    if op != "spare":
+        return line, started
+    reply = ({"status": "error", "detail": f"the spare judge's runners: {error}"} if error is not None else
+             {"status": "passed", "detail": f"{len(started)} runner(s) started"})
+    sys.stdout.write(json.dumps(reply) + "\n")
+    sys.stdout.flush()
+    return "", started
 
 
 _EARLY = _start_runners_early() if __name__ == "__main__" and len(sys.argv) == 1 else ("", {})

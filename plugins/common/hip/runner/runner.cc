@@ -198,18 +198,15 @@ class Runner {
         m.piece = req.value("piece", m.size);
       }
       Status st = vmm_.ImportPieces(fds, &m);
-      if (st.ok() && m.piece != 0 && m.pieces.size() * m.piece == m.size) {
-        st = vmm_.Map(&m);
-        if (st.ok()) {
-          slabs_[id] = m;
-          binding_.erase(id);
-          return Ok();
-        }
-      }
+      if (st.ok() && m.pieces.size() * m.piece == m.size) st = vmm_.Map(&m);
       if (!st.ok()) {
         vmm_.Release(m);
         binding_.erase(id);
         return No("bind: " + st.message());
+      }
+      if (m.ptr != 0) {
+        slabs_[id] = m;
+        binding_.erase(id);
       }
       return Ok();
     }

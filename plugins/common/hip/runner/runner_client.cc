@@ -581,15 +581,9 @@ Status RunnerClient::Unlend(double timeout_s) {
 }
 
 Status RunnerClient::Reserve(const Vmm& vmm, size_t bytes, double timeout_s) {
-  if (slab_.ptr != 0 && slab_.size >= bytes) return OkStatus();
-  ARENA_RETURN_IF_ERROR(Unlend(timeout_s));
-  vmm_ = &vmm;
-  // Grown by half again, so that a sequence of growing configurations
-  // lends memory a few times, not every time.
-  const size_t want = bytes + bytes / 2;
-  ARENA_ASSIGN_OR_RETURN(std::vector<VmmMemory> one, vmm.CreateTogether({want}, LendPiece(vmm, want)));
-  slab_ = std::move(one.front());
-  return Lend(timeout_s);
+  if (slab_.ptr != 0 && slab_.size >= bytes) return OkStatus();  // however it was made
+  RunnerClient* failed = nullptr;
+  return ReserveTogether({this}, vmm, bytes, timeout_s, &failed);
 }
 
 Status RunnerClient::ReserveTogether(const std::vector<RunnerClient*>& runners, const Vmm& vmm, size_t bytes,
@@ -606,6 +600,8 @@ Status RunnerClient::ReserveTogether(const std::vector<RunnerClient*>& runners, 
     ARENA_RETURN_IF_ERROR(r->Unlend(timeout_s));
   }
   *failed = nullptr;
+  // Grown by half again, so that a sequence of growing configurations
+  // lends memory a few times, not every time.
   const size_t want = bytes + bytes / 2;
   ARENA_ASSIGN_OR_RETURN(std::vector<VmmMemory> slabs,
                          vmm.CreateTogether(std::vector<size_t>(runners.size(), want), LendPiece(vmm, want)));

@@ -41,8 +41,6 @@ class Vmm {
   // The current CUDA context's device (the runtime's, once it is set up).
   static Result<Vmm> Open(int device);
 
-  // At least `bytes`, in one allocation.
-  Result<VmmMemory> Create(size_t bytes) const;
   // For each of `bytes`, at least that many, in pieces of `piece` bytes
   // (rounded up to the granularity), the slabs' pieces allocated in turns:
   // each lies in device memory as the others do.

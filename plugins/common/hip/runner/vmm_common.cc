@@ -12,11 +12,6 @@ size_t RoundUp(size_t n, size_t m) { return (std::max<size_t>(n, 1) + m - 1) / m
 
 }  // namespace
 
-Result<VmmMemory> Vmm::Create(size_t bytes) const {
-  ARENA_ASSIGN_OR_RETURN(std::vector<VmmMemory> one, CreateTogether({bytes}, RoundUp(bytes, granularity_)));
-  return std::move(one.front());
-}
-
 size_t Vmm::PieceFor(size_t bytes) const {
   return RoundUp(std::max(kPieceBytes, (bytes + kMaxPieces - 1) / kMaxPieces), granularity_);
 }
