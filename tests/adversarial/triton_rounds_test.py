@@ -68,6 +68,12 @@ class TimedRoundsOnTheCpuTest(unittest.TestCase):
         # Its calls were witnessed, and every one was done when it returned.
         self.assertIn("+witnessed-calls", timed["metrics"]["method"])
         self.assertGreater(min(timed["metrics"]["witnessed_calls"].values()), 0)
+        # Where each round's parts ran, for the report: a CPU read for the
+        # judge and both of the runner's processes in every kept round.
+        for subject in SUBJECTS:
+            cpus = timed["metrics"]["round_parts"][subject]["cpus"]
+            self.assertEqual(sum(cpus.values()), len(timed["candidate_us"]), cpus)
+            self.assertTrue(all(min(int(c) for c in k.split("/")) >= 0 for k in cpus), cpus)
 
     def test_skipping_a_few_sets_when_timed_is_caught(self):
         # Its skipped sets' poison, read after the round, or a later set

@@ -86,6 +86,17 @@ def _stat_fields(path):
     return stat[stat.rindex(b")") + 2:].split() if b")" in stat else []
 
 
+def last_cpu(pid):
+    """The CPU the process `pid`'s main thread last ran on (its stat's 39th
+    field), or -1: for the report alone (where the judge and its runners
+    ran, when their round trips differ)."""
+    fields = _stat_fields(f"/proc/{pid}/stat")
+    try:
+        return int(fields[36])
+    except (ValueError, IndexError):
+        return -1
+
+
 def _listed_children(pid):
     """The children of every thread of `pid`, from /proc/PID/task/TID/children
     (a thread or process that ended meanwhile has none)."""
@@ -421,6 +432,9 @@ class RunnerClient:
         self.on_pause = None
         self.on_split = None
         self._splits = 0  # splits heard in this request's reply (one at most)
+        # When the last split was heard and its "go" sent (the judge's
+        # clock), for the report's parts of a round.
+        self.split_seen_at = self.go_sent_at = None
         self._last_pause = -1  # the call of the last pause heard in it (each call's once, in order)
 
     @property
@@ -738,10 +752,14 @@ class RunnerClient:
                     self._splits += 1
                 else:
                     self._last_pause = at
+                if word == "split":
+                    self.split_seen_at = time.perf_counter()
                 handler = self.on_pause if word == "pause" else self.on_split
                 if handler is not None:
                     handler(at)
                 self.send({"op": "resume" if word == "pause" else "go"})
+                if word == "split":
+                    self.go_sent_at = time.perf_counter()
                 continue
             seen = msg.pop("observed", None)
             self._observed = seen is not None
@@ -840,6 +858,7 @@ class RunnerClient:
                        protocol=True)
         self._splits = 0
         self._last_pause = -1
+        self.split_seen_at = self.go_sent_at = None
         self.send(obj, fds)
         reply = self.receive(timeout_s)
         if not isinstance(reply.get("ok"), bool):

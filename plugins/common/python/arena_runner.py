@@ -2264,22 +2264,29 @@ def main():
         return {}, (pieces, tuple(splits))
 
     def replay(req, graphs, _arena_replay=(chains, synchronize, say, await_word, torch.cuda.current_stream,
-                                           int, len, RuntimeError)):
+                                           clock, int, len, RuntimeError)):
         """The captured calls, once: the first part of the split the request
         names, a word to the judge (which may witness the first part's
-        outputs, and says "go"), then the rest."""
-        chains, synchronize, say, await_word, current_stream, int, len, RuntimeError = _arena_replay
+        outputs, and says "go"), then the rest. Its costs (the runner's
+        clock: the first part's launch, the wait for "go", the rest's launch
+        and the wait for the GPU) are for the report alone."""
+        chains, synchronize, say, await_word, current_stream, clock, int, len, RuntimeError = _arena_replay
         if not graphs:
             raise RuntimeError("nothing captured")
         splits = graphs[1]
         at, first, rest = splits[int(req.get("split", 0)) % len(splits)]
+        began = clock()
         chains.launch(first, current_stream().cuda_stream)
+        said = waited = clock()
         if rest:
             say({"split": at})
             await_word("go")
+            waited = clock()
             chains.launch(rest, current_stream().cuda_stream)
         synchronize()
-        return {}, graphs
+        ended = clock()
+        return {"costs": {"first_launch_s": said - began, "go_wait_s": waited - said,
+                          "rest_s": ended - waited}}, graphs
 
     def empty(req, _synchronize=synchronize):
         _synchronize()

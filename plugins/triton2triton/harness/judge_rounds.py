@@ -2,14 +2,16 @@
 class), which supplies the task, the runners, the inputs and the checks
 these methods use (docs/methodology.md, Timing)."""
 
+import collections
 import math
+import os
 import secrets
 import time
 
 import torch
 
 from arena_harness import bitwise_equal, compare, make_reply, median
-from arena_judge import SubjectFailure
+from arena_judge import SubjectFailure, last_cpu
 from judge_support import (FIRST_BLOCK_ROUNDS, NEXT_BLOCK_ROUNDS, ROUND_US, SUBJECTS, IntegrityFailure, Phases,
                            compare_sets, gather, poison_value, poisoned, resized_sets, runner_costs, sample_index,
                            settled, slot_bytes)
@@ -269,6 +271,13 @@ class TimingRounds:
             # runner stopped) and the wake. Neither is on the clock; both are
             # reported, so that runs tell what an honest subject's take.
             before_clock = {s: {"quiet_us": [], "wake_us": []} for s in SUBJECTS}
+            # Per subject and kept round, the parts of its round (the
+            # judge's clock: to the split heard, from "go" to the reply; the
+            # runner's, as it says: its launches, its wait for "go") and the
+            # CPUs the judge, the runner's sandbox and its last process last
+            # ran on: for the report alone, where two subjects' rounds differ
+            # by more than their GPU work.
+            round_parts = {s: {"to_split_us": [], "after_go_us": [], "cpu": []} for s in SUBJECTS}
             worst = {"max_abs_err": 0.0, "max_rel_err": 0.0}
             i = -1
             while True:  # round 0 warms up and is not kept
@@ -357,6 +366,7 @@ class TimingRounds:
                         phases.lap("wake_s")
                         t0 = time.perf_counter()
                         reply = r.request(request, self.timeout_s)
+                        replied = time.perf_counter()
                         snap_start, snap_end = self._event(), self._event()
                         snap_start.record()
                         snapshots[s] = {n: views[secret][n].clone() for n in names}
@@ -374,6 +384,14 @@ class TimingRounds:
                         work = elapsed - snap_start.elapsed_time(snap_end) * 1e3 - overhead
                         if i > 0 and i not in untimed:
                             samples[s].append(max(work, 0.0) / count)
+                            parts = round_parts[s]
+                            parts["cpu"].append((last_cpu(os.getpid()), last_cpu(r.proc.pid if r.proc else 0),
+                                                 last_cpu(r.frozen_pids[-1] if r.frozen_pids else 0)))
+                            if r.split_seen_at is not None and r.go_sent_at is not None:
+                                parts["to_split_us"].append((r.split_seen_at - t0) * 1e6)
+                                parts["after_go_us"].append((replied - r.go_sent_at) * 1e6)
+                            for name, value in runner_costs(reply).items():
+                                parts.setdefault(name[:-2] + "_us", []).append(value * 1e6)
                         if i in untimed and len(witnesses[s]) != 1:
                             raise IntegrityFailure([f"tampering: {s}'s runner replayed its captured calls "
                                                     "without telling where the first part ended"])
@@ -488,6 +506,10 @@ class TimingRounds:
                    "witnessed_calls": witnessed if chance or untimed else None,
                    "before_clock": {s: {k: {"median": median(v), "max": max(v)} for k, v in d.items() if v}
                                     for s, d in before_clock.items()},
+                   "round_parts": {s: dict({k: round(median(v), 1) for k, v in d.items() if v and k != "cpu"},
+                                           cpus=dict(collections.Counter(
+                                               "%d/%d/%d" % c for c in d["cpu"]).most_common(8)))
+                                   for s, d in round_parts.items()},
                    "stops": {s: runners[s].take_stop_tally() for s in SUBJECTS}}
         return make_reply("passed", method, metrics=metrics,
                           extra={"baseline_us": samples["baseline"],
