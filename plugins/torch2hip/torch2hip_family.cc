@@ -98,6 +98,15 @@ class TorchHipSession : public EvaluationSession {
   TimingOutcome Time(const Configuration& config) override {
     TimingOutcome t;
     Json cfg = {{"name", config.name}, {"params", config.params}};
+    // Where the configuration's time goes, for the report (task_times.py):
+    // the verified trials' files, PyTorch's rounds, the candidate's, and
+    // torch.compile's.
+    Json phases = Json::object();
+    auto lap = [&phases, last = std::chrono::steady_clock::now()](const char* name) mutable {
+      const auto now = std::chrono::steady_clock::now();
+      phases[name] = phases.value(name, 0.0) + std::chrono::duration<double>(now - last).count();
+      last = now;
+    };
     // Trials the judge verifies the candidate's timed calls on, drawn from
     // a seed no one can predict (the judge fills each round's other sets
     // from their inputs, at secret offsets).
@@ -105,6 +114,7 @@ class TorchHipSession : public EvaluationSession {
     const uint64_t secret = ((static_cast<uint64_t>(entropy()) << 32) ^ entropy()) >> 1;
     StageOutcome prep = Prepare(cfg, secret, kVerifyTrials, /*reference=*/true, /*check_eager=*/false);
     prepared_key_.clear();  // not a check's trials
+    lap("prepare_s");
     if (!prep.passed() || prepared_.empty()) {
       t.stage = StageOutcome::Failed("harness: timing inputs: " + prep.detail, prep.log);
       return t;
@@ -125,6 +135,7 @@ class TorchHipSession : public EvaluationSession {
            {"mode", "eager"},
            {"repetitions", per_round}},
           ctx_.stage_timeout_s, "PyTorch eager", &eager);
+      lap("eager_s");
       if (!e.passed()) {
         t.stage = StageOutcome::Failed("harness: timing PyTorch eager: " + e.detail, e.log);
         return t;
@@ -143,6 +154,7 @@ class TorchHipSession : public EvaluationSession {
                                   // judge reads them once.
                                   {"verify_id", std::to_string(secret)}},
                                  ctx_.stage_timeout_s, "the candidate", &hip);
+      lap("candidate_s");
       if (!h.passed()) {
         t.stage = h;
         return t;
@@ -181,6 +193,7 @@ class TorchHipSession : public EvaluationSession {
           ctx_.stage_timeout_s, "torch.compile", &c);
       compile_spent_s_ +=
           std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+      lap("torch_compile_s");
       if (o.passed()) {
         const TimingSamples compiled_us{c.value("samples_us", std::vector<double>{})};
         t.stage.metrics["torch_compile_us"] = compiled_us.median();
@@ -190,6 +203,7 @@ class TorchHipSession : public EvaluationSession {
         t.stage.metrics["torch_compile"] = o.detail;
       }
     }
+    t.stage.metrics["phases"] = phases;
     return t;
   }
 
