@@ -191,5 +191,12 @@ expect prestart-2026-12-07/p1 \
   "median 16.1 s, whole family 102 s over 6 tasks" \
   "runners stopped around rounds: 4822" \
   "workers started and round trips 6 s"
+expect hip-pieces-family-2026-12-07/fam \
+  "configurations checked wrong (baseline or noop candidate): 0" \
+  "stages failed with an integrity finding: 0" \
+  "A versus A over 360 timed configurations: 305/360 = 84.7% within 1.00 +- 0.02" \
+  "calls of 10 us or more: 286/308 = 92.9%" \
+  "median 20.1 s, whole family 691 s over 32 tasks" \
+  "runners stopped around rounds: 51176"
 [ "$fail" = 0 ] && echo "family_table: every quoted figure reproduced"
 exit "$fail"
