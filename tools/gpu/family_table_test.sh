@@ -198,5 +198,10 @@ expect hip-pieces-family-2026-12-07/fam \
   "calls of 10 us or more: 286/308 = 92.9%" \
   "median 20.1 s, whole family 691 s over 32 tasks" \
   "runners stopped around rounds: 51176"
+expect round-parts-h100-2026-12-07/free \
+  "stages failed with an integrity finding: 0" \
+  "A versus A over 24 timed configurations: 24/24 = 100.0% within 1.00 +- 0.02"
+expect round-parts-h100-2026-12-07/pinned \
+  "A versus A over 24 timed configurations: 23/24 = 95.8% within 1.00 +- 0.02"
 [ "$fail" = 0 ] && echo "family_table: every quoted figure reproduced"
 exit "$fail"
