@@ -435,6 +435,10 @@ class RunnerClient:
         # When the last split was heard and its "go" sent (the judge's
         # clock), for the report's parts of a round.
         self.split_seen_at = self.go_sent_at = None
+        # How long a receive polls the socket before it sleeps (the timing
+        # rounds set it on a GPU: a reply is read as it comes, whatever the
+        # judge's own wake-up costs on the machine); 0: it sleeps at once.
+        self.spin_s = 0.0
         self._last_pause = -1  # the call of the last pause heard in it (each call's once, in order)
 
     @property
@@ -707,18 +711,28 @@ class RunnerClient:
         (the launch observer's reports among them, checked when findings are
         read: outside a timed request)."""
         deadline = time.monotonic() + timeout_s
+        polled_until = time.monotonic() + self.spin_s
         while True:
             while b"\n" not in self._buffer:
-                left = deadline - time.monotonic()
+                now = time.monotonic()
+                left = deadline - now
                 if left <= 0:
                     self._fail(f"timed out after {timeout_s:.1f} s", timed_out=True)
-                ready, _, _ = select.select([self.sock], [], [], left)
-                if not ready:
-                    continue
-                try:
-                    chunk = self.sock.recv(1 << 16)
-                except OSError:
-                    chunk = b""
+                if now < polled_until:
+                    try:
+                        chunk = self.sock.recv(1 << 16, socket.MSG_DONTWAIT)
+                    except BlockingIOError:
+                        continue
+                    except OSError:
+                        chunk = b""
+                else:
+                    ready, _, _ = select.select([self.sock], [], [], left)
+                    if not ready:
+                        continue
+                    try:
+                        chunk = self.sock.recv(1 << 16)
+                    except OSError:
+                        chunk = b""
                 if not chunk:
                     self._fail(f"runner {self._ended()}")
                 self._buffer += chunk

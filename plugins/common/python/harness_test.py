@@ -805,6 +805,39 @@ class LentPiecesTest(unittest.TestCase):
             MappedBuffer.open({"kind": "vmm", "pieces": 2, "piece": 4, "size": 8, "nbytes": 8}, [5], "cuda")
 
 
+class PolledTest(unittest.TestCase):
+    """arena_runner.polled: the runner's receive within a timed round."""
+
+    def test_polled_then_waited_for(self):
+        import socket
+        import threading
+        import arena_runner
+        judge, runner = socket.socketpair()
+        try:
+            judge.sendall(b"there")  # already there: the first poll
+            self.assertEqual(arena_runner.polled(runner.recv, (100,), time.perf_counter() + 1), b"there")
+            for until in (time.perf_counter() + 1, 0.0):  # comes while polled; once waited for
+                later = threading.Timer(0.03, judge.sendall, (b"later",))
+                later.start()
+                self.assertEqual(arena_runner.polled(runner.recv, (100,), until), b"later")
+                later.join()
+            # With descriptors, as the runner's requests come.
+            r, w = os.pipe()
+            try:
+                socket.send_fds(judge, [b"fds"], [r])
+                data, fds, _, _ = arena_runner.polled(socket.recv_fds, (runner, 100, 4), time.perf_counter() + 1)
+                self.assertEqual(data, b"fds")
+                self.assertEqual(len(fds), 1)
+                os.close(fds[0])
+            finally:
+                os.close(r)
+                os.close(w)
+            judge.close()  # the judge gone: the end, polled or not
+            self.assertEqual(arena_runner.polled(runner.recv, (100,), time.perf_counter() + 1), b"")
+        finally:
+            runner.close()
+
+
 class RunnerClientTest(unittest.TestCase):
     def test_a_runner_is_what_the_kernel_kills_first_when_memory_runs_out(self):
         script = ("import json, socket\ns = socket.socket(fileno=0)\ns.recv(100)\n"
@@ -856,6 +889,46 @@ class RunnerClientTest(unittest.TestCase):
                 arena_runner.await_go(runner)
         finally:
             runner.close()
+
+    def test_a_polled_receive_reads_what_a_sleeping_one_reads(self):
+        # On a GPU the timing rounds poll for a runner's words (spin_s)
+        # before they sleep: the same words, in pieces or late, a finding
+        # and a split among them, are read either way.
+        script = _LINES + (
+            "import time\n"
+            "for n in (1, 2):\n"
+            "    line()\n"
+            "    time.sleep(0.05)\n"
+            "    s.sendall(b'{\"finding\": \"f%d\"}\\n{\"split\": 3}\\n' % n)\n"
+            "    go = line()\n"
+            "    s.sendall(b'{\"ok\": true, \"said\"')\n"
+            "    time.sleep(0.02)\n"
+            "    s.sendall(b': %d, \"go\": \"%s\"}\\n' % (n, go['op'].encode()))\n"
+            "line()\n")
+        for spin_s in (0.0, 0.5):
+            r = self.client(script)
+            r.spin_s = spin_s
+            splits = []
+            r.on_split = splits.append
+            try:
+                for n in (1, 2):
+                    reply = r.request({"op": "replay"}, 10)
+                    self.assertEqual(reply["go"], "go")
+                    self.assertIsNotNone(r.split_seen_at)
+                    self.assertLessEqual(r.split_seen_at, r.go_sent_at)
+                self.assertEqual(splits, [3, 3])
+                self.assertEqual(r.findings, ["f1", "f2"])
+            finally:
+                r.stop()
+
+    def test_a_polled_receive_still_times_out(self):
+        r = self.client(_LINES + "line()\nline()\n")
+        r.spin_s = 0.2
+        try:
+            with self.assertRaisesRegex(SubjectFailure, "timed out after 0.5 s"):
+                r.request({"op": "empty"}, 0.5)
+        finally:
+            r.stop()
 
     def client(self, script, launchers=None):
         log = tempfile.NamedTemporaryFile(delete=False).name

@@ -12,9 +12,9 @@ import torch
 
 from arena_harness import bitwise_equal, compare, make_reply, median
 from arena_judge import SubjectFailure, last_cpu
-from judge_support import (FIRST_BLOCK_ROUNDS, NEXT_BLOCK_ROUNDS, ROUND_US, SUBJECTS, IntegrityFailure, Phases,
-                           compare_sets, gather, poison_value, poisoned, resized_sets, runner_costs, sample_index,
-                           settled, slot_bytes)
+from judge_support import (FIRST_BLOCK_ROUNDS, LONGEST_ROUND_US, NEXT_BLOCK_ROUNDS, ROUND_US, SUBJECTS,
+                           IntegrityFailure, Phases, compare_sets, gather, poison_value, poisoned,
+                           resized_sets, runner_costs, sample_index, settled, slot_bytes)
 
 
 CPU_ROUND_SETS = 6  # sets of a round on the CPU (tests only)
@@ -59,7 +59,16 @@ class TimingRounds:
     def time(self, req):
         if self.device != "cuda" and not self.rounds_on_cpu:
             return make_reply("skipped", "skipped: no GPU")
-        return self._guarded(lambda: self._time(req["config"]))
+        # On a GPU the judge polls for its runners' words while it times
+        # them, past the longest round, before it sleeps: its own wake-up
+        # stays out of every round (the runners poll within one too).
+        for r in self.runners.values():
+            r.spin_s = 2 * LONGEST_ROUND_US / 1e6 if self.device == "cuda" else 0.0
+        try:
+            return self._guarded(lambda: self._time(req["config"]))
+        finally:
+            for r in self.runners.values():
+                r.spin_s = 0.0
 
     def _time(self, config):
         """Times both subjects from the judge's clock.
