@@ -203,5 +203,13 @@ expect round-parts-h100-2026-12-07/free \
   "A versus A over 24 timed configurations: 24/24 = 100.0% within 1.00 +- 0.02"
 expect round-parts-h100-2026-12-07/pinned \
   "A versus A over 24 timed configurations: 23/24 = 95.8% within 1.00 +- 0.02"
+expect hip-placement-h100-2026-12-07/p16 \
+  "A versus A over 67 timed configurations: 58/67 = 86.6% within 1.00 +- 0.02" \
+  "calls of 10 us or more: 54/59 = 91.5%" \
+  "median 26.5 s, whole family 158 s over 6 tasks"
+expect hip-placement-h100-2026-12-07/p2 \
+  "A versus A over 67 timed configurations: 56/67 = 83.6% within 1.00 +- 0.02" \
+  "calls of 10 us or more: 54/59 = 91.5%" \
+  "median 29.3 s, whole family 169 s over 6 tasks"
 [ "$fail" = 0 ] && echo "family_table: every quoted figure reproduced"
 exit "$fail"
