@@ -4,6 +4,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <cstring>
@@ -53,11 +54,22 @@ Status Channel::Send(const nlohmann::json& body, const std::vector<int>& fds) {
 
 Status Channel::Fill(double timeout_s) {
   pollfd p{fd_, POLLIN, 0};
+  int r = 0;
+  if (spin_s_ > 0) {
+    // Polled first: readable at once, or within the spin, and no sleep.
+    const double spin = timeout_s < 0 ? spin_s_ : std::min(spin_s_, timeout_s);
+    const auto until = std::chrono::steady_clock::now() + std::chrono::duration<double>(spin);
+    do {
+      r = poll(&p, 1, 0);
+    } while ((r == 0 || (r < 0 && errno == EINTR)) && std::chrono::steady_clock::now() < until);
+    if (timeout_s >= 0) timeout_s = std::max(0.0, timeout_s - spin);
+  }
   const int ms = timeout_s < 0 ? -1 : static_cast<int>(timeout_s * 1000.0 + 0.999);
-  int r;
-  do {
+  while (r <= 0) {
     r = poll(&p, 1, ms);
-  } while (r < 0 && errno == EINTR);
+    if (r < 0 && errno == EINTR) continue;
+    break;
+  }
   if (r == 0) return DeadlineExceeded("no answer in time");
   if (r < 0) return Internal(std::string("poll: ") + std::strerror(errno));
   char data[1 << 16];

@@ -4,6 +4,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <chrono>
 #include <memory>
 #include <string>
 #include <thread>
@@ -114,6 +115,51 @@ TEST(Channel, AClosedPeerIsGone) {
   ASSERT_FALSE(m.ok());
   EXPECT_EQ(m.status().code(), StatusCode::kUnavailable);
   EXPECT_FALSE(p.b->Send({{"op", "empty"}}).ok());
+}
+
+TEST(Channel, APolledReceiveReadsWhatAWaitingOneReads) {
+  // Within a timed round both ends poll before they wait: a message that
+  // is there, one that comes in two pieces while polled or once the poll
+  // is over, and one with a descriptor, all arrive whole; silence still
+  // times out and a closed peer is still gone.
+  Pair p;
+  p.b->set_spin_s(0.05);
+  ASSERT_TRUE(p.a->Send({{"op", "there"}}).ok());
+  auto there = p.b->Receive(5);
+  ASSERT_TRUE(there.ok());
+  EXPECT_EQ(there->body["op"], "there");
+  for (int delay_ms : {10, 150}) {
+    std::thread later([&] {
+      std::this_thread::sleep_for(std::chrono::milliseconds(delay_ms));
+      const std::string f = Frame(R"({"op":"later"})");
+      Raw(p.a->fd(), f.substr(0, 6));
+      std::this_thread::sleep_for(std::chrono::milliseconds(5));
+      Raw(p.a->fd(), f.substr(6));
+    });
+    auto got = p.b->Receive(5);
+    later.join();
+    ASSERT_TRUE(got.ok()) << delay_ms;
+    EXPECT_EQ(got->body["op"], "later");
+    EXPECT_TRUE(got->fds.empty());
+  }
+  int fds[2];
+  ASSERT_EQ(pipe(fds), 0);
+  ASSERT_TRUE(p.a->Send({{"op", "with"}}, {fds[0]}).ok());
+  close(fds[0]);
+  close(fds[1]);
+  auto with = p.b->Receive(5);
+  ASSERT_TRUE(with.ok());
+  EXPECT_EQ(with->body["op"], "with");
+  ASSERT_EQ(with->fds.size(), 1u);
+  close(with->fds[0]);
+  Raw(p.a->fd(), std::string("\x10\x00", 2));  // half a header, then nothing
+  auto silent = p.b->Receive(0.2);
+  ASSERT_FALSE(silent.ok());
+  EXPECT_EQ(silent.status().code(), StatusCode::kDeadlineExceeded);
+  p.a.reset();
+  auto gone = p.b->Receive(5);
+  ASSERT_FALSE(gone.ok());
+  EXPECT_EQ(gone.status().code(), StatusCode::kUnavailable);
 }
 
 }  // namespace

@@ -136,6 +136,10 @@ class Runner {
     cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking);
   }
 
+  // How long the runner polls for the judge's next word within a round
+  // before it sleeps (Channel::set_spin_s).
+  static constexpr double kSpinS = 0.02;
+
   // Serves requests until the channel closes; returns the exit code.
   int Serve() {
     for (;;) {
@@ -145,7 +149,11 @@ class Runner {
       for (int fd : m->fds) close(fd);
       if (!channel_->Send(reply).ok()) return 0;
       if (fatal_) return 3;  // the context is gone
-      if (m->body.value("op", "") == "quit") return 0;
+      const std::string op = m->body.value("op", "");
+      if (op == "quit") return 0;
+      // After the wake before a round (prime) the timed request comes at
+      // once: polled for, not slept on (Channel::set_spin_s).
+      channel_->set_spin_s(op == "prime" || op == "empty" ? kSpinS : 0.0);
     }
   }
 
@@ -319,7 +327,9 @@ class Runner {
     observer_->SubjectRunning(false);
     bool heard = channel_->Send(frame).ok();
     if (heard) {
+      channel_->set_spin_s(kSpinS);  // within a round: polled for
       auto m = channel_->Receive(-1);
+      channel_->set_spin_s(0.0);
       heard = m.ok() && m->fds.empty() && m->body.value("op", "") == word;
       if (m.ok()) {
         for (int fd : m->fds) close(fd);

@@ -311,6 +311,7 @@ Status RunnerClient::Launch() {
   pid_ = pid;
   reaped_ = false;
   channel_ = std::make_unique<Channel>(sv[0]);
+  channel_->set_spin_s(spin_s_);
   return OkStatus();
 }
 

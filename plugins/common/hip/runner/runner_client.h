@@ -86,6 +86,13 @@ class RunnerClient {
   };
   StopTally TakeStopTally();
 
+  // How long a receive from the runner polls before it sleeps (the timing
+  // sets it while it times: Channel::set_spin_s); kept across restarts.
+  void set_spin_s(double spin_s) {
+    spin_s_ = spin_s;
+    if (channel_ != nullptr) channel_->set_spin_s(spin_s);
+  }
+
   // At least `bytes` of the judge's device memory lent to this runner; the
   // slab is kept (and grown) across requests. `judge_ptr` is the judge's
   // address of it; tensors are named by (slab id, offset).
@@ -120,6 +127,7 @@ class RunnerClient {
   int status_ = 0;
   bool reaped_ = false;
   std::unique_ptr<Channel> channel_;
+  double spin_s_ = 0;
   bool ready_ = false;
   std::vector<pid_t> frozen_;
   // The tree's time on a CPU as it was stopped, and what a stopped tree

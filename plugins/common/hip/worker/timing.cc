@@ -20,6 +20,9 @@ constexpr size_t kPauseWitnessElements = size_t{1} << 20;
 // Elements of each output read, and poisoned again, in every later set
 // once a witness is taken (a run at a secret place).
 constexpr size_t kAheadElements = 64;
+// How long the judge polls for a runner's word while it times (twice the
+// longest round, 50 ms) before it sleeps on it.
+constexpr double kTimingSpinS = 0.1;
 
 // A witness of a round's calls (Judge::Time): as call `call` had returned
 // (an eager call's pause), or as the calls up to it had run on the GPU (a
@@ -47,11 +50,21 @@ Json Judge::Time(const Json& req) {
   const std::vector<std::string> order = req.value("subjects", kSubjects);
   const bool alone = order.size() == 1;
   std::map<std::string, RunnerClient*> runners;
+  // While it times them the judge polls for its runners' words before it
+  // sleeps, past the longest round (its own wake-up out of every round;
+  // the runners poll within one too), and sleeps on them again after.
+  struct Polled {
+    std::map<std::string, RunnerClient*>* runners;
+    ~Polled() {
+      for (auto& [s, r] : *runners) r->set_spin_s(0.0);
+    }
+  } polled{&runners};
   for (const auto& s : order) {
     auto r = Runner(s);
     if (!r.ok()) return Reply("failed", r.status().message());
     runners[s] = *r;
     (*r)->TakeStopTally();  // this timing's stops alone
+    (*r)->set_spin_s(kTimingSpinS);
   }
   const ConfigParams config_params(req["config"]["params"]);
   const ParameterValues& p = config_params.numeric;
