@@ -211,5 +211,11 @@ expect hip-placement-h100-2026-12-07/p2 \
   "A versus A over 67 timed configurations: 56/67 = 83.6% within 1.00 +- 0.02" \
   "calls of 10 us or more: 54/59 = 91.5%" \
   "median 29.3 s, whole family 169 s over 6 tasks"
+expect polled-rounds-h100-2026-12-07/s \
+  "stages failed with an integrity finding: 0" \
+  "A versus A over 44 timed configurations: 35/44 = 79.5% within 1.00 +- 0.02" \
+  "calls of 10 us or more: 31/36 = 86.1%" \
+  "median 18.4 s, whole family 78 s over 4 tasks" \
+  "runners stopped around rounds: 2962"
 [ "$fail" = 0 ] && echo "family_table: every quoted figure reproduced"
 exit "$fail"
