@@ -773,13 +773,18 @@ class LentPiecesTest(unittest.TestCase):
 
     def test_subjects_memory_is_made_in_turns(self):
         # Each subject's pieces alternate with the other's as they are
-        # allocated: each lies in device memory as the other's does.
+        # allocated, in the Thue-Morse sequence's turns (the first's first,
+        # then the second's first twice, ...): each lies in device memory
+        # as the other's does.
         driver = self.Driver()
         vmm = self.vmm(driver)
-        (first, piece, _), (second, _, _) = vmm.create_together(40 << 20, 16 << 20, 2)
+        (first, piece, _), (second, _, _) = vmm.create_together(56 << 20, 16 << 20, 2)
         self.assertEqual(piece, 16 << 20)
-        self.assertEqual(first, [0x7001, 0x7003, 0x7005])
-        self.assertEqual(second, [0x7002, 0x7004, 0x7006])
+        self.assertEqual(first, [0x7001, 0x7004, 0x7006, 0x7007])
+        self.assertEqual(second, [0x7002, 0x7003, 0x7005, 0x7008])
+        import arena_buffers
+        self.assertEqual([arena_buffers.turn_reversed(k) for k in range(8)],
+                         [False, True, True, False, True, False, False, True])
         # Unpieced (the default): one allocation each, as before.
         (one, whole, _), (other, _, _) = vmm.create_together(40 << 20, 0, 2)
         self.assertEqual((len(one), len(other), whole), (1, 1, 40 << 20))

@@ -48,6 +48,13 @@ class Vmm {
   // The piece CreateTogether is given for slabs of `bytes` (kPieceBytes,
   // or what keeps them within kMaxPieces).
   size_t PieceFor(size_t bytes) const;
+  // Whether the slabs' k-th pieces are made last slab first: the turns of
+  // the Thue-Morse sequence (k's ones odd in number). Made always first,
+  // one slab's pieces would hold the same value of every address bit above
+  // a piece's, given the allocations' start, where its partner's hold the
+  // other; in these turns each slab holds about as many of either value of
+  // any bit, or of any parity of a few bits, as the other.
+  static bool TurnReversed(size_t k) { return __builtin_popcountll(k) % 2 == 1; }
   // A new descriptor for each of pieces [first, first + count): close them.
   Result<std::vector<int>> Export(const VmmMemory& m, size_t first, size_t count) const;
   // Adds the pieces of `fds` (in order) to `m`, whose `piece` is set; once

@@ -28,9 +28,11 @@ Result<std::vector<VmmMemory>> Vmm::CreateTogether(const std::vector<size_t>& by
   auto release_all = [&] {
     for (const VmmMemory& m : slabs) Release(m);
   };
-  // In turns: the k-th piece of every slab before the (k+1)-th of any.
+  // In turns: the k-th piece of every slab before the (k+1)-th of any, the
+  // slabs in their order or the other (TurnReversed).
   for (size_t k = 0; k < most; ++k) {
-    for (VmmMemory& m : slabs) {
+    for (size_t j = 0; j < slabs.size(); ++j) {
+      VmmMemory& m = slabs[TurnReversed(k) ? slabs.size() - 1 - j : j];
       if (k >= m.size / piece) continue;
       auto h = CreatePiece(piece);
       if (!h.ok()) {
