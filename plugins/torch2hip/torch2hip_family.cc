@@ -21,6 +21,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <map>
+#include <mutex>
 #include <random>
 
 #include "core/family.h"
@@ -36,6 +37,63 @@ constexpr char kReferenceWorker[] = "plugins/torch2hip/harness/reference_worker.
 constexpr int kTimingRounds = 4;
 constexpr uint64_t kTimingSeed = 12345;  // PyTorch's own timing inputs
 constexpr int kVerifyTrials = 4;  // the candidate's timed calls are verified on
+
+// $ARENA_TORCH2HIP_PRESTART=0: no reference worker started ahead.
+bool PrestartWanted() {
+  const char* v = std::getenv("ARENA_TORCH2HIP_PRESTART");
+  return v == nullptr || std::string(v) != "0";
+}
+
+// The reference worker's process, whatever the task: it imports torch,
+// then waits for its "init" (which names the task, the reference and the
+// trials' folder: every path in it absolute, so its folder is no matter).
+ProcessOptions ReferenceProcess(const EvaluationContext& ctx, const std::string& cwd) {
+  ProcessOptions o;
+  o.argv = {HarnessPython(ctx.project_root), "-u", (fs::path(ctx.project_root) / kReferenceWorker).string()};
+  o.cwd = cwd;
+  o.isolate_network = true;
+  o.env["CUDA_VISIBLE_DEVICES"] = ctx.device.platform == "cuda" ? std::to_string(ctx.device.index) : "";
+  return o;
+}
+
+std::string ReferenceKey(const EvaluationContext& ctx) {
+  return ctx.device.platform + ':' + std::to_string(ctx.device.index) + '\n' + ctx.project_root;
+}
+
+// Reference workers started ahead of the next evaluation (prepare_next),
+// one per key at most: the next session takes one whose torch is imported
+// already; the arena's end kills those never taken. The reference worker
+// runs no subject's code (the candidate runs in the HIP judge's sandboxed
+// runner); a spare holds nothing of any task until its "init".
+class SpareReferences {
+ public:
+  static SpareReferences& Global() {
+    static SpareReferences spares;
+    return spares;
+  }
+
+  std::unique_ptr<WorkerProcess> Take(const std::string& key) {
+    std::lock_guard<std::mutex> lock(mu_);
+    auto it = spares_.find(key);
+    if (it == spares_.end()) return nullptr;
+    std::unique_ptr<WorkerProcess> taken = std::move(it->second);
+    spares_.erase(it);
+    return taken != nullptr && taken->alive() ? std::move(taken) : nullptr;
+  }
+
+  // A worker that does not start is no one's failure: the next evaluation
+  // starts its own.
+  void Prepare(const std::string& key, const ProcessOptions& o) {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (spares_.count(key)) return;
+    auto started = WorkerProcess::Start(o);
+    if (started.ok()) spares_[key] = std::move(*started);
+  }
+
+ private:
+  std::mutex mu_;
+  std::map<std::string, std::unique_ptr<WorkerProcess>> spares_;
+};
 
 class TorchHipSession : public EvaluationSession {
  public:
@@ -57,7 +115,9 @@ class TorchHipSession : public EvaluationSession {
       // The baseline is the PyTorch module: "compiling" it is importing it
       // in the reference worker (a broken reference.py fails here).
       reference_.Stop();
-      return reference_.Send({{"op", "ping"}}, ctx_.stage_timeout_s, "the PyTorch reference");
+      StageOutcome o = reference_.Send({{"op", "ping"}}, ctx_.stage_timeout_s, "the PyTorch reference");
+      o.metrics["reference_started_ahead"] = started_ahead_;
+      return o;
     }
     const std::string src = (fs::path(ctx_.candidate_dir) / HipSource(*ctx_.task)).string();
     candidate_lib_.clear();
@@ -229,16 +289,35 @@ class TorchHipSession : public EvaluationSession {
   Result<std::unique_ptr<WorkerProcess>> StartReference() {
     fs::path script = fs::path(ctx_.project_root) / kReferenceWorker;
     if (!fs::exists(script)) return NotFound("torch2hip reference worker not found at " + script.string());
-    ProcessOptions o;
-    o.argv = {HarnessPython(ctx_.project_root), "-u", script.string()};
-    o.cwd = ctx_.work_dir;
-    o.isolate_network = true;
-    if (ctx_.device.platform == "cuda") {
-      o.env["CUDA_VISIBLE_DEVICES"] = std::to_string(ctx_.device.index);
-    } else {
-      o.env["CUDA_VISIBLE_DEVICES"] = "";
+    const std::string key = ReferenceKey(ctx_);
+    std::unique_ptr<WorkerProcess> spare = PrestartWanted() ? SpareReferences::Global().Take(key) : nullptr;
+    started_ahead_ = spare != nullptr;
+    if (started_ahead_) {
+      auto worker = Initialize(std::move(spare));
+      // One that died since it was taken is no one's failure: a worker is
+      // started now instead.
+      started_ahead_ = worker.ok();
+      if (worker.ok()) return PrepareNext(std::move(*worker));
     }
-    ARENA_ASSIGN_OR_RETURN(std::unique_ptr<WorkerProcess> worker, WorkerProcess::Start(o));
+    ARENA_ASSIGN_OR_RETURN(std::unique_ptr<WorkerProcess> worker,
+                           WorkerProcess::Start(ReferenceProcess(ctx_, ctx_.work_dir)));
+    ARENA_ASSIGN_OR_RETURN(worker, Initialize(std::move(worker)));
+    return PrepareNext(std::move(worker));
+  }
+
+  // The next evaluation's reference worker imports torch while this one
+  // checks and times (started once this one's is up).
+  std::unique_ptr<WorkerProcess> PrepareNext(std::unique_ptr<WorkerProcess> worker) {
+    if (ctx_.prepare_next && !next_asked_ && PrestartWanted()) {
+      next_asked_ = true;
+      SpareReferences::Global().Prepare(ReferenceKey(ctx_),
+                                        ReferenceProcess(ctx_, fs::temp_directory_path().string()));
+    }
+    return worker;
+  }
+
+  // Tells a started worker its task.
+  Result<std::unique_ptr<WorkerProcess>> Initialize(std::unique_ptr<WorkerProcess> worker) {
     Json task = ctx_.task->ToJson();
     const std::string reference =
         (fs::path(ctx_.baseline_dir) / ctx_.task->family_json.value("reference", "reference.py"))
@@ -263,6 +342,8 @@ class TorchHipSession : public EvaluationSession {
   std::string candidate_lib_;
   std::string prepared_key_;  // config/seed whose trial files are on disk
   double compile_spent_s_ = 0;  // torch.compile time so far in this task
+  bool started_ahead_ = false;  // the reference worker was a spare (reported)
+  bool next_asked_ = false;     // the next evaluation's spare asked for
   Json prepared_ = Json::array();
   HarnessWorker reference_;  // last: stopped before the members they use go
   HarnessWorker hip_;

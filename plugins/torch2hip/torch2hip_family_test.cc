@@ -56,7 +56,8 @@ class TorchHipTask : public ::testing::Test {
     return LoadTask(scratch_ + "/tasks", scratch_ + "/tasks/torch2hip/fused/linear_bias_relu/task.yaml");
   }
 
-  Result<TaskResult> Evaluate(const std::string& kernel_hip, SessionReuse* reuse = nullptr) {
+  Result<TaskResult> Evaluate(const std::string& kernel_hip, SessionReuse* reuse = nullptr,
+                              bool prepare_next = false) {
     ARENA_ASSIGN_OR_RETURN(TaskSpec task, Load());
     ARENA_RETURN_IF_ERROR(WriteFileAtomic(scratch_ + "/cand/kernel.hip", kernel_hip));
     PipelineOptions o;
@@ -64,6 +65,7 @@ class TorchHipTask : public ::testing::Test {
     o.project_root = ".";
     o.stage_timeout_s = 120;
     o.reuse = reuse;
+    o.prepare_next = prepare_next;
     return EvaluateCandidate(task, *family_, scratch_ + "/cand", o);
   }
 
@@ -127,6 +129,28 @@ TEST_F(TorchHipTask, ReferenceRunsOnTheCpuAndTheShippedKernelBuildsForBothPlatfo
   EXPECT_FALSE(tools.value("torch", "").empty()) << tools.dump();
   EXPECT_FALSE(tools.value("python", "").empty()) << tools.dump();
   EXPECT_EQ(r->provenance["task_hash"].get<std::string>().size(), 64u);
+}
+
+// The reference worker started ahead of the next evaluation
+// (prepare_next): the next one takes it, tells it its task and checks
+// PyTorch eager as one started for it does; the last one asks for none, and
+// one after it starts its own.
+TEST_F(TorchHipTask, AReferenceWorkerStartedAheadServesTheNextEvaluation) {
+  const std::string kernel = Read("kernel.hip");
+  std::vector<TaskResult> results;
+  for (bool prepare_next : {true, true, false, false}) {
+    auto r = Evaluate(kernel, nullptr, prepare_next);
+    ASSERT_TRUE(r.ok()) << r.status().ToString();
+    results.push_back(*r);
+  }
+  const bool expected[] = {false, true, true, false};
+  for (size_t i = 0; i < results.size(); ++i) {
+    EXPECT_EQ(results[i].baseline_compile.metrics.value("reference_started_ahead", !expected[i]), expected[i])
+        << i << ": " << results[i].baseline_compile.metrics.dump();
+    const ConfigResult& small = Small(results[i]);
+    EXPECT_TRUE(small.baseline_check.passed()) << i << ": " << small.baseline_check.detail;
+    EXPECT_EQ(small.baseline_check.metrics["fingerprints"].size(), 3u) << i;  // (each evaluation's own trials)
+  }
 }
 
 TEST_F(TorchHipTask, CompilerErrorsReachTheCandidateVerbatim) {
