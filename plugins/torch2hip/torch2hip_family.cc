@@ -11,7 +11,10 @@
 // (plugins/common/hip, shared with hip2hip) has the candidate run by its
 // sandboxed runner, checks it on exactly
 // those files and times it. Timing alternates between the two processes in
-// rounds so that both see the same state of the GPU.
+// rounds so that both see the same state of the GPU. Where another task of
+// the family follows (prepare_next), its reference worker is started while
+// this one runs and imports torch, and gets its task when that evaluation
+// opens (SpareReferences; ARENA_TORCH2HIP_PRESTART=0: never).
 //
 // Without a GPU: the candidate is compiled for NVIDIA and AMD, the baseline
 // is checked on the CPU (small configuration), and the candidate's checks
