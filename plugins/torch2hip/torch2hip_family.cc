@@ -24,12 +24,12 @@
 #include <cstdlib>
 #include <filesystem>
 #include <map>
-#include <mutex>
 #include <random>
 
 #include "core/family.h"
 #include "core/harness_worker.h"
 #include "core/process.h"
+#include "core/spares.h"
 #include "plugins/common/hip/build/hip_build.h"
 
 namespace arena {
@@ -68,35 +68,10 @@ std::string ReferenceKey(const EvaluationContext& ctx) {
 // already; the arena's end kills those never taken. The reference worker
 // runs no subject's code (the candidate runs in the HIP judge's sandboxed
 // runner); a spare holds nothing of any task until its "init".
-class SpareReferences {
- public:
-  static SpareReferences& Global() {
-    static SpareReferences spares;
-    return spares;
-  }
-
-  std::unique_ptr<WorkerProcess> Take(const std::string& key) {
-    std::lock_guard<std::mutex> lock(mu_);
-    auto it = spares_.find(key);
-    if (it == spares_.end()) return nullptr;
-    std::unique_ptr<WorkerProcess> taken = std::move(it->second);
-    spares_.erase(it);
-    return taken != nullptr && taken->alive() ? std::move(taken) : nullptr;
-  }
-
-  // A worker that does not start is no one's failure: the next evaluation
-  // starts its own.
-  void Prepare(const std::string& key, const ProcessOptions& o) {
-    std::lock_guard<std::mutex> lock(mu_);
-    if (spares_.count(key)) return;
-    auto started = WorkerProcess::Start(o);
-    if (started.ok()) spares_[key] = std::move(*started);
-  }
-
- private:
-  std::mutex mu_;
-  std::map<std::string, std::unique_ptr<WorkerProcess>> spares_;
-};
+Spares<WorkerProcess>& SpareReferences() {
+  static Spares<WorkerProcess> spares;
+  return spares;
+}
 
 class TorchHipSession : public EvaluationSession {
  public:
@@ -293,7 +268,8 @@ class TorchHipSession : public EvaluationSession {
     fs::path script = fs::path(ctx_.project_root) / kReferenceWorker;
     if (!fs::exists(script)) return NotFound("torch2hip reference worker not found at " + script.string());
     const std::string key = ReferenceKey(ctx_);
-    std::unique_ptr<WorkerProcess> spare = PrestartWanted() ? SpareReferences::Global().Take(key) : nullptr;
+    std::unique_ptr<WorkerProcess> spare =
+        PrestartWanted() ? SpareReferences().Take(key, [](const WorkerProcess& w) { return w.alive(); }) : nullptr;
     started_ahead_ = spare != nullptr;
     if (started_ahead_) {
       auto worker = Initialize(std::move(spare));
@@ -313,8 +289,8 @@ class TorchHipSession : public EvaluationSession {
   std::unique_ptr<WorkerProcess> PrepareNext(std::unique_ptr<WorkerProcess> worker) {
     if (ctx_.prepare_next && !next_asked_ && PrestartWanted()) {
       next_asked_ = true;
-      SpareReferences::Global().Prepare(ReferenceKey(ctx_),
-                                        ReferenceProcess(ctx_, fs::temp_directory_path().string()));
+      const ProcessOptions o = ReferenceProcess(ctx_, fs::temp_directory_path().string());
+      SpareReferences().Prepare(ReferenceKey(ctx_), [&o] { return WorkerProcess::Start(o); });
     }
     return worker;
   }

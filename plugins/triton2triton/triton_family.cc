@@ -24,8 +24,6 @@
 #include <atomic>
 #include <cstdlib>
 #include <filesystem>
-#include <map>
-#include <mutex>
 #include <set>
 
 #include "core/family.h"
@@ -35,6 +33,7 @@
 #include "core/provenance.h"
 #include "core/sandbox.h"
 #include "core/section.h"
+#include "core/spares.h"
 
 namespace arena {
 namespace {
@@ -272,52 +271,28 @@ Result<std::unique_ptr<StartedJudge>> StartJudge(const JudgeSetup& setup, const 
 
 // Judges started ahead, one per JudgeSetup key at most, for the next
 // evaluation to take (Open); the arena's end kills those never taken.
-class SpareJudges {
- public:
-  static SpareJudges& Global() {
-    static SpareJudges spares;
-    return spares;
-  }
+Spares<StartedJudge>& SpareJudges() {
+  static Spares<StartedJudge> spares;
+  return spares;
+}
 
-  // The judge started for `key`, if one is still up; else null.
-  std::unique_ptr<StartedJudge> Take(const std::string& key) {
-    std::unique_ptr<StartedJudge> taken;
-    {
-      std::lock_guard<std::mutex> lock(mu_);
-      auto it = spares_.find(key);
-      if (it == spares_.end()) return nullptr;
-      taken = std::move(it->second);
-      spares_.erase(it);
-    }
-    if (taken->judge == nullptr || !taken->judge->alive()) return nullptr;
-    return taken;
-  }
+// The judge started for `key`, if one is still up; else null.
+std::unique_ptr<StartedJudge> TakeSpareJudge(const std::string& key) {
+  return SpareJudges().Take(key, [](const StartedJudge& j) { return j.judge != nullptr && j.judge->alive(); });
+}
 
-  // Starts a judge for the next evaluation of `setup`, unless one waits.
-  // A judge that does not start is no one's failure: the next evaluation
-  // starts its own.
-  void Prepare(const JudgeSetup& setup) {
-    const std::string key = setup.Key();
-    {
-      std::lock_guard<std::mutex> lock(mu_);
-      if (spares_.count(key)) return;
-    }
+// Starts a judge for the next evaluation of `setup`, unless one waits, in
+// a scratch folder of its own.
+void PrepareSpareJudge(const JudgeSetup& setup) {
+  SpareJudges().Prepare(setup.Key(), [&setup]() -> Result<std::unique_ptr<StartedJudge>> {
     static std::atomic<int> counter{0};
     const std::string dir =
         (fs::temp_directory_path() / (ScratchName("judge") + "-" + std::to_string(counter++))).string();
     auto started = StartJudge(setup, dir, /*owns_dir=*/true);
-    if (!started.ok()) {
-      RemoveTree(dir).ok();
-      return;
-    }
-    std::lock_guard<std::mutex> lock(mu_);
-    if (!spares_.count(key)) spares_[key] = std::move(*started);
-  }
-
- private:
-  std::mutex mu_;
-  std::map<std::string, std::unique_ptr<StartedJudge>> spares_;
-};
+    if (!started.ok()) RemoveTree(dir).ok();
+    return started;
+  });
+}
 
 class TritonSession : public EvaluationSession {
  public:
@@ -325,7 +300,7 @@ class TritonSession : public EvaluationSession {
       : ctx_(ctx),
         setup_(JudgeSetup::Of(ctx)),
         kept_kernels_(KeptCache(ctx)),
-        started_(PrestartWanted() ? SpareJudges::Global().Take(setup_.Key()) : nullptr),
+        started_(PrestartWanted() ? TakeSpareJudge(setup_.Key()) : nullptr),
         dir_(started_ != nullptr ? started_->dir : ctx.work_dir),
         worker_([this] { return Start(); }) {}
 
@@ -455,7 +430,7 @@ class TritonSession : public EvaluationSession {
     // checks (not while it times: started before the first stage ends).
     if (ctx_.prepare_next && !prepared_ && PrestartWanted()) {
       prepared_ = true;
-      SpareJudges::Global().Prepare(setup_);
+      PrepareSpareJudge(setup_);
     }
     return worker;
   }
