@@ -55,6 +55,7 @@ def main():
     # and wake before a clock started, and the configurations' median ones,
     # in us.
     before_clock = {}
+    round_parts = {}  # what: [baseline less candidate, us, per configuration]
     # Runners stopped for a round; the fewest threads a stop counted; the
     # most time on a CPU (us) a stopped runner was found to have run.
     stops = [0, float("inf"), 0.0]
@@ -94,6 +95,11 @@ def main():
             for subject, seen in (timed_metrics.get("before_clock") or {}).items():
                 for what, v in seen.items():
                     before_clock.setdefault((subject, what), []).append((v["median"], v["max"]))
+            parts = timed_metrics.get("round_parts") or {}
+            for what in ("to_split_us", "after_go_us"):
+                b, cand = (parts.get(s, {}).get(what) for s in ("baseline", "candidate"))
+                if isinstance(b, (int, float)) and isinstance(cand, (int, float)):
+                    round_parts.setdefault(what, []).append(b - cand)
             for subject, tally in (timed_metrics.get("stops") or {}).items():
                 stops[0] += tally["stops"]
                 if tally["stops"]:
@@ -224,6 +230,13 @@ def main():
         print("- before a subject's clock (us; median of the configurations' medians / longest): " +
               ", ".join(f"{subject} {what.removesuffix('_us')} {median([m for m, _ in v]):.0f} / "
                         f"{max(x for _, x in v):.0f}" for (subject, what), v in sorted(before_clock.items())))
+    if round_parts:
+        # A constant offset here, in every task, is the machine's, not the
+        # subjects' (docs/results/round-parts-h100-2026-12-07/).
+        print("- a round's parts, baseline less candidate (us; median over configurations / "
+              "least / most): " + ", ".join(
+                  f"{what.removesuffix('_us').replace('_', ' ')} {median(v):+.1f} / {min(v):+.1f} / {max(v):+.1f}"
+                  for what, v in sorted(round_parts.items(), reverse=True)))
     if nvcc:
         print(f"- nvcc compile time per subject (kernel.hip to a shared library, "
               f"{len(nvcc)} compiles): median {median(nvcc):.2f} s, max {max(nvcc):.2f} s")
