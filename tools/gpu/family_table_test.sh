@@ -218,5 +218,15 @@ expect polled-rounds-h100-2026-12-07/s \
   "median 18.4 s, whole family 78 s over 4 tasks" \
   "runners stopped around rounds: 2962" \
   "a round's parts, baseline less candidate (us; median over configurations / least / most): to split +5.6"
+# aa_compare.py over call Q's two runs gives the counts its README quotes.
+aa="$(python3 tools/gpu/aa_compare.py p16=$results/hip-placement-h100-2026-12-07/p16/report.json.gz \
+  p2=$results/hip-placement-h100-2026-12-07/p2/report.json.gz)"
+for text in "p16: 54/59 configurations of 10 us or more" "p2: 54/59 configurations of 10 us or more" \
+  "| hip2hip/topk/topk_rows | tuning_rows65536_cols256_k16 | **1.046** | **0.960** |"; do
+  if ! grep -qF -- "$text" <<<"$aa"; then
+    echo "FAIL: aa_compare: no '$text'" >&2
+    fail=1
+  fi
+done
 [ "$fail" = 0 ] && echo "family_table: every quoted figure reproduced"
 exit "$fail"
