@@ -327,8 +327,8 @@ class BufferPool:
 
     def allocate_together(self, nbytes, ways):
         """WAYS buffers of NBYTES each (one per subject of a round): on a
-        device, lent in pieces, theirs allocated in turns, so that each
-        lies in device memory as the others do."""
+        device, lent in pieces, theirs allocated in turns (turn_reversed's),
+        so that each lies in device memory as the others do."""
         if self.vmm is None:
             return [self._allocate_file(nbytes) for _ in range(ways)]
         nbytes = _round_up(max(int(nbytes), 1), _ALIGN)

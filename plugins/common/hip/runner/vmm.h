@@ -42,8 +42,8 @@ class Vmm {
   static Result<Vmm> Open(int device);
 
   // For each of `bytes`, at least that many, in pieces of `piece` bytes
-  // (rounded up to the granularity), the slabs' pieces allocated in turns:
-  // each lies in device memory as the others do.
+  // (rounded up to the granularity), the slabs' pieces allocated in turns
+  // (TurnReversed's): each lies in device memory as the others do.
   Result<std::vector<VmmMemory>> CreateTogether(const std::vector<size_t>& bytes, size_t piece) const;
   // The piece CreateTogether is given for slabs of `bytes` (kPieceBytes,
   // or what keeps them within kMaxPieces).
