@@ -718,21 +718,16 @@ class RunnerClient:
                 left = deadline - now
                 if left <= 0:
                     self._fail(f"timed out after {timeout_s:.1f} s", timed_out=True)
-                if now < polled_until:
-                    try:
-                        chunk = self.sock.recv(1 << 16, socket.MSG_DONTWAIT)
-                    except BlockingIOError:
-                        continue
-                    except OSError:
-                        chunk = b""
-                else:
+                if now >= polled_until:  # (before it, polled: no sleep)
                     ready, _, _ = select.select([self.sock], [], [], left)
                     if not ready:
                         continue
-                    try:
-                        chunk = self.sock.recv(1 << 16)
-                    except OSError:
-                        chunk = b""
+                try:
+                    chunk = self.sock.recv(1 << 16, socket.MSG_DONTWAIT)
+                except BlockingIOError:
+                    continue
+                except OSError:
+                    chunk = b""
                 if not chunk:
                     self._fail(f"runner {self._ended()}")
                 self._buffer += chunk

@@ -64,11 +64,11 @@ Status Channel::Fill(double timeout_s) {
     } while ((r == 0 || (r < 0 && errno == EINTR)) && std::chrono::steady_clock::now() < until);
     if (timeout_s >= 0) timeout_s = std::max(0.0, timeout_s - spin);
   }
-  const int ms = timeout_s < 0 ? -1 : static_cast<int>(timeout_s * 1000.0 + 0.999);
-  while (r <= 0) {
-    r = poll(&p, 1, ms);
-    if (r < 0 && errno == EINTR) continue;
-    break;
+  if (r <= 0) {
+    const int ms = timeout_s < 0 ? -1 : static_cast<int>(timeout_s * 1000.0 + 0.999);
+    do {
+      r = poll(&p, 1, ms);
+    } while (r < 0 && errno == EINTR);
   }
   if (r == 0) return DeadlineExceeded("no answer in time");
   if (r < 0) return Internal(std::string("poll: ") + std::strerror(errno));
