@@ -14,12 +14,14 @@ namespace arena::hip2hip {
 namespace {
 
 // The places (in pieces, from `start`) of each slab's pieces when two slabs
-// of `n` pieces are made together in consecutive places.
-std::vector<std::vector<size_t>> Places(size_t n, size_t start) {
+// of `n` pieces are made together in consecutive places, in TurnReversed's
+// turns or (`same_order`) the first slab's piece always first.
+std::vector<std::vector<size_t>> Places(size_t n, size_t start, bool same_order = false) {
   std::vector<std::vector<size_t>> places(2);
   size_t next = start;
   for (size_t k = 0; k < n; ++k) {
-    for (size_t j = 0; j < 2; ++j) places[Vmm::TurnReversed(k) ? 1 - j : j].push_back(next++);
+    const bool reversed = !same_order && Vmm::TurnReversed(k);
+    for (size_t j = 0; j < 2; ++j) places[reversed ? 1 - j : j].push_back(next++);
   }
   return places;
 }
@@ -46,10 +48,10 @@ TEST(VmmTurns, TheSequenceIsThueMorses) {
 
 TEST(VmmTurns, EachSlabHoldsEitherValueOfAnAddressBitAlike) {
   for (size_t start : {0, 1, 3, 8, 13}) {
-    auto places = Places(300, start);
-    // Taken always in the same order, one slab held every piece with the
+    // Taken always in the same order, one slab holds every piece with the
     // lowest bit of one value (300 against 0); in these turns, a few.
-    EXPECT_LE(WorstImbalance(places, 11), 16u) << "start " << start;
+    EXPECT_EQ(WorstImbalance(Places(300, start, /*same_order=*/true), 11), 300u) << "start " << start;
+    EXPECT_LE(WorstImbalance(Places(300, start), 11), 16u) << "start " << start;
   }
   EXPECT_EQ(WorstImbalance(Places(16, 0), 6), 0u);
 }
