@@ -26,6 +26,7 @@
 #include <map>
 #include <random>
 
+#include "core/env.h"
 #include "core/family.h"
 #include "core/harness_worker.h"
 #include "core/process.h"
@@ -43,8 +44,7 @@ constexpr int kVerifyTrials = 4;  // the candidate's timed calls are verified on
 
 // $ARENA_TORCH2HIP_PRESTART=0: no reference worker started ahead.
 bool PrestartWanted() {
-  const char* v = std::getenv("ARENA_TORCH2HIP_PRESTART");
-  return v == nullptr || std::string(v) != "0";
+  return SwitchOn("ARENA_TORCH2HIP_PRESTART");
 }
 
 // The reference worker's process, whatever the task: it imports torch,
@@ -211,10 +211,9 @@ class TorchHipSession : public EvaluationSession {
     // Compiling takes seconds to minutes per configuration: a budget per
     // task (ARENA_TORCH_COMPILE_BUDGET_S, default 120; ARENA_TORCH_COMPILE=0
     // turns it off) bounds it, and what is left out says so.
-    const char* compiled = std::getenv("ARENA_TORCH_COMPILE");
     const char* budget_env = std::getenv("ARENA_TORCH_COMPILE_BUDGET_S");
     const double budget = budget_env != nullptr ? std::atof(budget_env) : 120.0;
-    if (compiled != nullptr && std::string(compiled) == "0") {
+    if (!SwitchOn("ARENA_TORCH_COMPILE")) {
       t.stage.metrics["torch_compile"] = "not timed: turned off (ARENA_TORCH_COMPILE=0)";
     } else if (compile_spent_s_ >= budget) {
       t.stage.metrics["torch_compile"] = "not timed: the task's torch.compile budget of " +

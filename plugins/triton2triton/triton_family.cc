@@ -22,10 +22,10 @@
 // configuration only; every other check and all timing say
 // "skipped: no GPU".
 #include <atomic>
-#include <cstdlib>
 #include <filesystem>
 #include <set>
 
+#include "core/env.h"
 #include "core/family.h"
 #include "core/files.h"
 #include "core/harness_worker.h"
@@ -89,8 +89,7 @@ std::string LaunchersFolder(const std::string& work_dir) {
 // Whether judges are started ahead of their evaluation: unless
 // $ARENA_TRITON_PRESTART is "0".
 bool PrestartWanted() {
-  const char* v = std::getenv("ARENA_TRITON_PRESTART");
-  return v == nullptr || std::string(v) != "0";
+  return SwitchOn("ARENA_TRITON_PRESTART");
 }
 
 // What a judge and its runners are started with, whatever the task.

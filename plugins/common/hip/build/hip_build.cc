@@ -18,6 +18,7 @@
 
 #include <openssl/sha.h>
 
+#include "core/env.h"
 #include "core/files.h"
 #include "core/harness_worker.h"
 #include "core/process.h"
@@ -192,8 +193,7 @@ ProcessResult RunSandboxedBuildStep(const HipBuildOptions& options, const std::s
 // off): build/hip_rtc_build splits the source, NVRTC builds its device side
 // and g++ its host side; what the split refuses is built by nvcc.
 bool RuntimeCompilationAsked() {
-  const char* v = std::getenv("ARENA_HIP_RTC");
-  return v == nullptr || std::string(v) != "0";
+  return SwitchOn("ARENA_HIP_RTC");
 }
 
 constexpr char kFellBack[] = "fell back to nvcc: ";
@@ -715,15 +715,13 @@ Result<Json> HipRunner(const EvaluationContext& ctx, const std::string& subject,
 namespace {
 
 bool QuietRounds() {
-  const char* v = std::getenv("ARENA_HIP_QUIET_ROUNDS");
-  return v == nullptr || std::string(v) != "0";
+  return SwitchOn("ARENA_HIP_QUIET_ROUNDS");
 }
 
 // A check's trials drawn by the judge's device generator, as the timed
 // rounds' sets are (ARENA_HIP_DEVICE_TRIALS=0: on the host).
 bool DeviceTrials() {
-  const char* v = std::getenv("ARENA_HIP_DEVICE_TRIALS");
-  return v == nullptr || std::string(v) != "0";
+  return SwitchOn("ARENA_HIP_DEVICE_TRIALS");
 }
 
 // The threads of a CPU reference built with OpenMP: ARENA_HIP_REFERENCE_THREADS
