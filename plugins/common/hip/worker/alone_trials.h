@@ -12,10 +12,15 @@
 //   size_t t = PickAloneTrial(shown, /*timed=*/round > 0, rounds_left, rng);
 //   ... the round ...; (shown[t] ? seen_us : new_us).push_back(us); shown[t] = 1;
 //   if (std::string why = CachedByContent(new_us, seen_us, sets); !why.empty()) ...
+//
+// With more than kDecoyAfterSets sets a round, one other set holds a shown
+// trial wherever the chosen one's is new (PickDecoy): every round repeats
+// one set's inputs.
 #ifndef ARENA_PLUGINS_COMMON_HIP_WORKER_ALONE_TRIALS_H_
 #define ARENA_PLUGINS_COMMON_HIP_WORKER_ALONE_TRIALS_H_
 
 #include <algorithm>
+#include <cstdint>
 #include <cstdio>
 #include <random>
 #include <string>
@@ -42,6 +47,45 @@ inline size_t PickAloneTrial(const std::vector<char>& shown, bool timed, int rou
   return std::uniform_real_distribution<double>(0.0, 1.0)(rng) < chance ? any(fresh) : any(seen);
 }
 
+// Rounds of more than kDecoyAfterSets sets timed alone hold one set of a
+// trial already shown in every round, wherever the chosen set's trial is
+// new ("a decoy": a set other than the chosen one, drawn at random, with a
+// shown trial's inputs, drawn at random; its outputs are not compared).
+// Without it, a subject that knows inputs it was given before would know
+// the rounds whose chosen set repeats a trial (most of them) by the one
+// repeat among their sets, and could skip or fake every other set there:
+// timed alone, the other sets are windows whose reference no one computes.
+// With it, every round holds one repeated set, whether the chosen set's
+// trial is new or not: a subject that does the repeated set's work alone
+// gets the new trial wrong in the rounds that show one. (Keeping the
+// repeated set's outputs by content saves a set a round in either kind of
+// round, as keeping the chosen set's did: a share of the work under a
+// fifth, and none of CachedByContent's rounds, whose sets are fewer.)
+constexpr size_t kDecoyAfterSets = 4;
+
+struct Decoy {
+  int64_t set = -1;  // -1: none
+  size_t trial = 0;
+};
+
+// The decoy of a round whose chosen set is `secret` of `sets` and holds
+// trial `chosen` (`shown` as before this round).
+inline Decoy PickDecoy(const std::vector<char>& shown, size_t chosen, size_t secret, size_t sets,
+                       std::mt19937_64& rng) {
+  Decoy d;
+  if (sets <= kDecoyAfterSets || chosen >= shown.size() || shown[chosen]) return d;
+  std::vector<size_t> seen;
+  for (size_t t = 0; t < shown.size(); ++t) {
+    if (shown[t]) seen.push_back(t);
+  }
+  if (seen.empty()) return d;
+  d.trial = seen[std::uniform_int_distribution<size_t>(0, seen.size() - 1)(rng)];
+  // Any set but the chosen one, uniformly.
+  const size_t k = std::uniform_int_distribution<size_t>(0, sets - 2)(rng);
+  d.set = static_cast<int64_t>(k >= secret ? k + 1 : k);
+  return d;
+}
+
 // A finding, or "": the rounds whose chosen set repeated inputs (`seen_us`,
 // time per set) against those whose inputs were new (`new_us`), in rounds
 // of `sets` sets. Only where the chosen set is at least a quarter of the
@@ -50,7 +94,7 @@ inline size_t PickAloneTrial(const std::vector<char>& shown, bool timed, int rou
 // rounds on new inputs and four on repeats at least.
 inline std::string CachedByContent(const std::vector<double>& new_us, const std::vector<double>& seen_us,
                                    size_t sets) {
-  if (sets > 4 || new_us.size() < 2 || seen_us.size() < 4) return "";
+  if (sets > kDecoyAfterSets || new_us.size() < 2 || seen_us.size() < 4) return "";
   const double fresh = TimingSamples{new_us}.median(), again = TimingSamples{seen_us}.median();
   if (!(again < 0.8 * fresh)) return "";
   char text[320];

@@ -64,5 +64,73 @@ TEST(CachedByContent, HonestNoiseAndSmallSharesAreNotFindings) {
   EXPECT_NE(CachedByContent({1000, 1000}, {740, 750, 745, 760}, 4), "");
 }
 
+TEST(PickDecoy, OnlyWhereTheChosenTrialIsNewAndTheRoundHasMoreThanFourSets) {
+  std::mt19937_64 rng(3);
+  // The chosen trial shown before: it is the round's repeat.
+  EXPECT_EQ(PickDecoy({1, 1, 0, 0}, 1, 0, 100, rng).set, -1);
+  // Too few sets: CachedByContent's rounds, left as they are.
+  EXPECT_EQ(PickDecoy({1, 0, 0, 0}, 2, 0, kDecoyAfterSets, rng).set, -1);
+  // Nothing shown yet: nothing to repeat.
+  EXPECT_EQ(PickDecoy({0, 0, 0, 0}, 2, 0, 100, rng).set, -1);
+  for (int i = 0; i < 1000; ++i) {
+    const size_t secret = static_cast<size_t>(i) % 5;
+    const Decoy d = PickDecoy({1, 0, 1, 0}, 3, secret, 5, rng);
+    ASSERT_GE(d.set, 0);
+    ASSERT_LT(d.set, 5);
+    EXPECT_NE(static_cast<size_t>(d.set), secret);
+    EXPECT_TRUE(d.trial == 0 || d.trial == 2) << d.trial;  // a shown one
+  }
+}
+
+TEST(PickDecoy, EverySetButTheChosenOneAlike) {
+  std::mt19937_64 rng(5);
+  std::vector<int> hits(8, 0);
+  for (int i = 0; i < 7000; ++i) ++hits[static_cast<size_t>(PickDecoy({1, 0}, 1, 3, 8, rng).set)];
+  EXPECT_EQ(hits[3], 0);
+  for (size_t k = 0; k < hits.size(); ++k) {
+    if (k == 3) continue;
+    EXPECT_NEAR(hits[k], 1000, 150) << k;
+  }
+}
+
+// A subject that knows the inputs it was given before, timed alone as the
+// judge times it: four trials (the first shown by the probe), 32 timed
+// rounds of 64 sets, the chosen set's trial by PickAloneTrial, the other
+// sets new windows. It does the work of the sets whose inputs repeat
+// where a round has exactly one such set, and fakes the rest (what no
+// one would see without decoys: the chosen set is then the repeat), else
+// it works honestly. With decoys, a new trial's round holds one repeat
+// too, and the chosen set there is faked: caught in every run.
+TEST(PickDecoy, ASubjectThatWorksOnlyOnRepeatsGetsANewTrialWrong) {
+  constexpr size_t kSets = 64;
+  for (bool decoys : {false, true}) {
+    int caught = 0;
+    for (uint64_t seed = 0; seed < 200; ++seed) {
+      std::mt19937_64 rng(seed);
+      std::vector<char> shown = {1, 0, 0, 0};
+      bool wrong = false;
+      for (int round = 0; round < 32 && !wrong; ++round) {
+        const size_t pick = PickAloneTrial(shown, true, 32 - round, rng);
+        const size_t secret = std::uniform_int_distribution<size_t>(0, kSets - 1)(rng);
+        const Decoy d = decoys ? PickDecoy(shown, pick, secret, kSets, rng) : Decoy{};
+        // Which sets repeat inputs given before (windows never do).
+        std::vector<char> repeat(kSets, 0);
+        if (shown[pick]) repeat[secret] = 1;
+        if (d.set >= 0) repeat[static_cast<size_t>(d.set)] = 1;
+        const int repeats = static_cast<int>(std::count(repeat.begin(), repeat.end(), 1));
+        const bool fakes = repeats == 1;
+        if (fakes && !repeat[secret]) wrong = true;  // the chosen set faked
+        shown[pick] = 1;
+      }
+      caught += wrong;
+    }
+    if (decoys) {
+      EXPECT_EQ(caught, 200) << "with decoys, every run shows a new trial it fakes";
+    } else {
+      EXPECT_EQ(caught, 0) << "without decoys, the repeat is always the chosen set";
+    }
+  }
+}
+
 }  // namespace
 }  // namespace arena::hip2hip

@@ -267,7 +267,7 @@ Json Judge::Time(const Json& req) {
   // left as it was: memory lent again may hold anything, and a kernel
   // that follows indices must find valid ones in every round it runs.
   auto fill_sets = [&](uint8_t* base, uint64_t seed, const std::vector<std::vector<size_t>>& offsets,
-                       size_t secret, const Trial* vt, uint64_t chosen_seed) -> Status {
+                       size_t secret, const Trial* vt, uint64_t chosen_seed, const Decoy& decoy) -> Status {
     cudaError_t e = cudaSuccess;
     for (size_t i = 0; i < in.size() && e == cudaSuccess; ++i) {
       const size_t es = DtypeSize(in[i].dtype);
@@ -287,6 +287,9 @@ Json Judge::Time(const Json& req) {
       }
       if (e == cudaSuccess) {
         e = copy_trial_input(base + in[i].off + secret * in[i].stride, static_cast<size_t>(vt - verify.data()), i);
+      }
+      if (e == cudaSuccess && decoy.set >= 0) {
+        e = copy_trial_input(base + in[i].off + static_cast<size_t>(decoy.set) * in[i].stride, decoy.trial, i);
       }
     }
     if (e == cudaSuccess) e = cudaDeviceSynchronize();
@@ -373,7 +376,7 @@ Json Judge::Time(const Json& req) {
       RunnerClient* r = runners[s];
       if (Status st = fill_sets(reinterpret_cast<uint8_t*>(r->slab_ptr()), rng(),
                                 std::vector<std::vector<size_t>>(slack.size(), std::vector<size_t>(count, 0)), 0,
-                                alone ? &verify[0] : nullptr, rng());
+                                alone ? &verify[0] : nullptr, rng(), Decoy{});
           !st.ok()) {
         return Reply("error", st.message());
       }
@@ -549,6 +552,7 @@ Json Judge::Time(const Json& req) {
     return Json();
   };
   const size_t timed_rounds = static_cast<size_t>(last_round) - untimed.size();
+  int decoys = 0;  // rounds with a decoy (timed alone)
   for (int round = 0;; ++round) {  // round 0 warms up
     const bool enough = std::min(samples[order[0]].size(), samples[order.back()].size()) >= timed_rounds &&
                         (!eager_witnessed || std::min(witnessed[order[0]], witnessed[order.back()]) > 0);
@@ -575,6 +579,10 @@ Json Judge::Time(const Json& req) {
                                req.value("expected_rounds", rounds) - alone_.timed_rounds, rng)
               : 0;
     const Trial* vt = alone ? &verify[pick] : nullptr;
+    // One set of a shown trial where the chosen one's is new (PickDecoy):
+    // every round repeats inputs the subject was given before.
+    const Decoy decoy = alone ? PickDecoy(alone_.shown, pick, secret, count, rng) : Decoy{};
+    decoys += decoy.set >= 0;
     std::vector<std::string> turn = order;
     if (round % 2 == 1) std::reverse(turn.begin(), turn.end());
     for (const auto& s : turn) {
@@ -596,7 +604,7 @@ Json Judge::Time(const Json& req) {
                        "before a round's inputs were written (" + busy + ")");
       }
       phases.Lap("quiet_s");
-      if (Status st = fill_sets(base, round_seed, offsets, secret, vt, chosen_seed); !st.ok()) {
+      if (Status st = fill_sets(base, round_seed, offsets, secret, vt, chosen_seed, decoy); !st.ok()) {
         thaw_all();
         return Reply("error", st.message());
       }
@@ -898,7 +906,8 @@ Json Judge::Time(const Json& req) {
                            {"most_us_while_stopped", t.most_ns_while_stopped / 1e3}};
   }
   if (alone) {
-    metrics["alone_rounds"] = {{"new_inputs", alone_.new_us.size()}, {"seen_inputs", alone_.seen_us.size()}};
+    metrics["alone_rounds"] = {
+        {"new_inputs", alone_.new_us.size()}, {"seen_inputs", alone_.seen_us.size()}, {"decoys", decoys}};
   }
   Json reply = Reply("passed", method, metrics);
   for (const auto& s : order) reply[s + "_us"] = samples[s];
