@@ -165,6 +165,10 @@ class TorchHipSession : public EvaluationSession {
     std::string eager_method, hip_method;
     Json hip_metrics;
     for (int round = 0; round < kTimingRounds; ++round) {
+      if (StageOutcome held = HoldCandidate(); !held.passed()) {
+        t.stage = held;
+        return t;
+      }
       Json eager;
       StageOutcome e = reference_.Send(
           {{"op", "time"},
@@ -218,6 +222,9 @@ class TorchHipSession : public EvaluationSession {
     } else if (compile_spent_s_ >= budget) {
       t.stage.metrics["torch_compile"] = "not timed: the task's torch.compile budget of " +
                                          std::to_string(static_cast<int>(budget)) + " s is spent";
+    } else if (StageOutcome held = HoldCandidate(); !held.passed()) {
+      t.stage = held;
+      return t;
     } else {
       Json c;
       const auto start = std::chrono::steady_clock::now();
@@ -245,6 +252,15 @@ class TorchHipSession : public EvaluationSession {
   }
 
  private:
+  // The candidate's runner stopped, and the GPU idle, while PyTorch is
+  // timed in the reference worker (the HIP judge's "hold"): its threads
+  // cannot take the CPUs eager's launches need, nor a kernel it left
+  // running share the GPU. The judge's next request resumes it, and names
+  // it if it ran meanwhile.
+  StageOutcome HoldCandidate() {
+    return hip_.Send({{"op", "hold"}}, ctx_.stage_timeout_s, "the candidate");
+  }
+
   // Has the reference worker draw `trials` trials of `cfg` from `seed` and
   // write their files (inputs; float64 outputs with `reference`; PyTorch
   // eager checked against them with `check_eager`); remembers their paths.

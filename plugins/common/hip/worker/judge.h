@@ -63,10 +63,52 @@ class Judge {
     // family's own limit kills this judge and blames it.
     deadline_ = std::chrono::steady_clock::now() + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
                                                        std::chrono::duration<double>(timeout_s_));
+    if (op == "hold") return Hold();
+    if (Json ran = Release(); !ran.is_null()) return ran;
     if (op == "check") return CheckBelieved(req);
     if (op == "time") return Time(req);
     if (op == "load") return Load(req);
     return Reply("error", "unknown op '" + op + "'");
+  }
+
+  // While another process times a baseline (PyTorch-to-HIP's reference
+  // worker times PyTorch between the candidate's requests): every runner
+  // stopped (SIGSTOP, its whole tree) and the GPU waited for until it is
+  // idle, so that no subject's threads take the CPUs the baseline's
+  // launches need and no kernel it left running shares the GPU with it. A
+  // finding where work still runs on the GPU 2 s later. The runners stay
+  // stopped until the next request, which first names any that ran
+  // meanwhile (Release).
+  Json Hold() {
+    bool any = false;
+    for (auto& [name, r] : runners_) {
+      if (r == nullptr || !r->alive()) continue;
+      r->Freeze(true);
+      held_.insert(name);
+      any = true;
+    }
+    if (!any) return Reply("passed", "no runner to stop");
+    if (flush_ == nullptr) return Reply("passed", "runners stopped");  // (no GPU: nothing runs there)
+    if (std::string busy = EvictAndWaitQuiet(idle_us_, 0); !busy.empty()) {
+      return Finding("a subject left work running on the GPU for over 2 s after its runner was stopped, "
+                     "before another process timed the baseline (" + busy + ")");
+    }
+    return Reply("passed", "runners stopped, the GPU idle");
+  }
+
+  // The runners Hold stopped, resumed; a finding for one that ran on a CPU
+  // while it was stopped (a SIGCONT of its own: it worked while the
+  // baseline was timed).
+  Json Release() {
+    std::string ran;
+    for (const std::string& name : held_) {
+      auto it = runners_.find(name);
+      if (it == runners_.end() || it->second == nullptr) continue;
+      if (ran.empty()) ran = it->second->RanWhileStopped();
+      it->second->Freeze(false);
+    }
+    held_.clear();
+    return ran.empty() ? Json() : Finding(ran + " (while another process timed the baseline)");
   }
 
   // The evaluation's end ("quit"): every runner killed at once, then each
@@ -635,6 +677,7 @@ class Judge {
   size_t free_at_start_ = 0;  // device memory free at init (timing's sets)
   std::unique_ptr<DeviceBuffer> flush_;
   double idle_us_ = std::numeric_limits<double>::infinity();  // IdleEvictionUs
+  std::set<std::string> held_;  // runners Hold stopped
   std::string trial_key_;
   std::map<uint64_t, Trial> trials_;
   // Earlier configurations' trials (ResetTrials).
