@@ -900,21 +900,34 @@ class RunnerClient:
         return bool(self._buffer.strip())
 
     # -- lent memory -----------------------------------------------------------
-    def bind(self, buffers, sets, timeout_s):
+    def describe(self, buffers):
+        """(descriptors, file descriptors) of `buffers` for bind: exported
+        on the caller's thread (the driver's calls then have its context).
+        bind closes the file descriptors, whatever happens."""
+        descs, fds = [], []
+        try:
+            for buf in buffers:
+                desc, buf_fds = self.pool.describe(buf)
+                descs.append(desc)
+                fds.extend(buf_fds)
+        except BaseException:
+            for fd in fds:
+                os.close(fd)
+            raise
+        return descs, fds
+
+    def bind(self, buffers, sets, timeout_s, described=None):
         """Lends `buffers` (judge Buffers) cut into `sets`: each set maps a
         name to (buffer index, byte offset, dtype name, shape). Returns the
-        sets' ids in order; unbind(ids) gives them back."""
+        sets' ids in order; unbind(ids) gives them back. DESCRIBED: what
+        describe(buffers) gave, if it was called already."""
         first = self._next_id + 1
         self._next_id += len(sets)
-        descs, fds = [], []
-        for buf in buffers:
-            desc, buf_fds = self.pool.describe(buf)
-            descs.append(desc)
-            fds.extend(buf_fds)
-        specs = [{name: {"buffer": i, "offset": int(off), "dtype": dtype,
-                         "shape": [int(d) for d in shape]}
-                  for name, (i, off, dtype, shape) in s.items()} for s in sets]
+        descs, fds = described if described is not None else self.describe(buffers)
         try:
+            specs = [{name: {"buffer": i, "offset": int(off), "dtype": dtype,
+                             "shape": [int(d) for d in shape]}
+                      for name, (i, off, dtype, shape) in s.items()} for s in sets]
             reply = self.request({"op": "bind", "first_id": first, "buffers": descs,
                                   "sets": specs, "nfds": len(fds)}, timeout_s, fds)
         finally:

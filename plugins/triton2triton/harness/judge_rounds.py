@@ -13,7 +13,7 @@ import torch
 from arena_harness import bitwise_equal, compare, make_reply, median
 from arena_judge import SubjectFailure, last_cpu
 from judge_support import (FIRST_BLOCK_ROUNDS, LONGEST_ROUND_US, NEXT_BLOCK_ROUNDS, ROUND_US, SUBJECTS,
-                           IntegrityFailure, Phases, compare_sets, gather, poison_value, poisoned,
+                           IntegrityFailure, Phases, compare_sets, each_together, gather, poison_value, poisoned,
                            resized_sets, runner_costs, sample_index, settled, slot_bytes)
 
 
@@ -159,15 +159,19 @@ class TimingRounds:
                 # Graph replay where both subjects can be captured (launch
                 # overhead out of the round), eager calls for both otherwise.
                 mode = "graph"
-                for s, r in runners.items():
+                for s in runners:
                     for name, v in probe.items():
                         lent[s][2][name].copy_(v.reshape(1, -1).expand(count, -1))
-                    self._sync()
-                    reply = r.request({"op": "capture", "sets": lent[s][0], "params": params,
-                                       "marker": markers[s][0][0]}, self.timeout_s)
-                    capture_costs[s] = runner_costs(reply)
+                self._sync()
+                # Both runners capture at once (each its own process; the
+                # capture of thousands of calls takes a second or more).
+                replies = each_together(runners, lambda s, r: r.request(
+                    {"op": "capture", "sets": lent[s][0], "params": params, "marker": markers[s][0][0]},
+                    self.timeout_s))
+                for s, r in runners.items():
+                    capture_costs[s] = runner_costs(replies[s])
                     self._raise_findings(r)
-                    if not reply["ok"]:
+                    if not replies[s]["ok"]:
                         mode = "eager"
                 phases.lap("capture_s")
                 # A graph replays what was captured: work a subject does

@@ -4,6 +4,7 @@ outputs are read and how a round's other sets are compared, how a round
 is sized, integrity findings, the idle GPU's measure, and a clock of
 phases."""
 
+import concurrent.futures
 import math
 import re
 import time
@@ -23,6 +24,23 @@ def _round_up(n, m=_ALIGN):
 def slot_bytes(dtype, shape):
     """Bytes one tensor takes in lent memory (each set 256-byte aligned)."""
     return _round_up(math.prod(int(d) for d in shape) * torch.empty((), dtype=dtype).element_size())
+
+
+def each_together(items, fn):
+    """{key: fn(key, value)} for ITEMS (a dict), every call on a thread of
+    its own at once (the judge's requests to several runners, each a
+    process of its own that works while the judge waits: their graphs
+    captured, their memory mapped, side by side). Every call is waited
+    for; then the first exception, in ITEMS' order, is raised."""
+    if len(items) <= 1:
+        return {k: fn(k, v) for k, v in items.items()}
+    with concurrent.futures.ThreadPoolExecutor(max_workers=len(items)) as pool:
+        futures = {k: pool.submit(fn, k, v) for k, v in items.items()}
+        concurrent.futures.wait(futures.values())
+    for f in futures.values():
+        if f.exception() is not None:
+            raise f.exception()
+    return {k: f.result() for k, f in futures.items()}
 
 
 ROUND_US = 5000.0  # what the faster subject's round is sized to last

@@ -93,8 +93,8 @@ from arena_buffers import BufferPool, raise_open_files_limit  # noqa: E402
 import torch  # noqa: E402
 from judge_rounds import TimingRounds  # noqa: E402
 from judge_support import (  # noqa: E402,F401  (public names of this module too)
-    SAMPLE_ELEMENTS, SUBJECTS, IdleGpu, IntegrityFailure, gather, poison_value, runner_costs, sample_index,
-    slot_bytes)
+    SAMPLE_ELEMENTS, SUBJECTS, IdleGpu, IntegrityFailure, each_together, gather, poison_value, runner_costs,
+    sample_index, slot_bytes)
 
 def _resolve(ref, directory, prefix):
     """'file.py:function' inside `directory` -> the function (judge side only)."""
@@ -514,13 +514,30 @@ class Judge(TimingRounds):
         subject's lies in device memory as the other's does. A dict of
         what _lend returns, by the same keys."""
         pool = next(iter(runners.values())).pool
-        made, lent = {}, {}
+        made, lent, described = {}, {}, {}
         try:
             for name, (dtype, shape) in layouts.items():
                 made[name] = pool.allocate_together(slot_bytes(dtype, shape) * count, len(runners))
-            for k, (s, r) in enumerate(runners.items()):
-                lent[s] = self._lend(r, layouts, count, [made[name][k] for name in layouts])
+            # Each runner maps its memory and makes its sets' views at once
+            # (the buffers exported here, on the judge's own thread).
+            mine = {s: [made[name][k] for name in layouts] for k, s in enumerate(runners)}
+            for s, r in runners.items():
+                described[s] = r.describe(mine[s])
+
+            def lend(s, r):
+                try:
+                    return self._lend(r, layouts, count, mine[s], described=described.pop(s)), None
+                except BaseException as e:  # (after both: what was lent is taken back below)
+                    return None, e
+            done = each_together(runners, lend)
+            lent.update({s: got for s, (got, _) in done.items() if got is not None})
+            for _, failed in done.values():
+                if failed is not None:
+                    raise failed
         except BaseException:
+            for _, fds in described.values():  # (exported, never sent)
+                for fd in fds:
+                    os.close(fd)
             for k, (s, r) in enumerate(runners.items()):
                 if s in lent:
                     r.unbind(lent[s][0], self.timeout_s)
@@ -530,29 +547,36 @@ class Judge(TimingRounds):
             raise
         return lent
 
-    def _lend(self, runner, layouts, count, made=None, costs=None):
+    def _lend(self, runner, layouts, count, made=None, costs=None, described=None):
         """Allocates `count` sets of {name: (dtype, shape)} in runner's pool
         (or takes MADE, a buffer per name, in order), one buffer per name
         holding every set (each set 256-byte aligned). Returns (ids,
         [{name: tensor}] per set, {name: [count, numel] view of all}).
         COSTS, a dict, gets the seconds of the allocation and the views
-        ("allocate_s") and of the runner's bind ("bind_s")."""
+        ("allocate_s") and of the runner's bind ("bind_s"). DESCRIBED: MADE
+        exported already (RunnerClient.describe), whose descriptors this
+        closes whatever happens."""
         start = time.perf_counter()
         buffers, sets, views = [], [{} for _ in range(count)], [{} for _ in range(count)]
         slabs = {}
-        for i, (name, (dtype, shape)) in enumerate(layouts.items()):
-            numel = math.prod(int(d) for d in shape)
-            size = torch.empty((), dtype=dtype).element_size()
-            stride = slot_bytes(dtype, shape)
-            buf = made[i] if made is not None else runner.pool.allocate(stride * count)
-            buffers.append(buf)
-            slabs[name] = buf.view(dtype, [count, stride // size])[:, :numel]
-            for k in range(count):
-                sets[k][name] = (i, k * stride, _dtype_name(dtype), shape)
-                views[k][name] = buf.view(dtype, shape, k * stride)
+        try:
+            for i, (name, (dtype, shape)) in enumerate(layouts.items()):
+                numel = math.prod(int(d) for d in shape)
+                size = torch.empty((), dtype=dtype).element_size()
+                stride = slot_bytes(dtype, shape)
+                buf = made[i] if made is not None else runner.pool.allocate(stride * count)
+                buffers.append(buf)
+                slabs[name] = buf.view(dtype, [count, stride // size])[:, :numel]
+                for k in range(count):
+                    sets[k][name] = (i, k * stride, _dtype_name(dtype), shape)
+                    views[k][name] = buf.view(dtype, shape, k * stride)
+        except BaseException:
+            for fd in (described or ((), ()))[1]:
+                os.close(fd)
+            raise
         made_at = time.perf_counter()
         try:
-            ids = runner.bind(buffers, sets, self.timeout_s)
+            ids = runner.bind(buffers, sets, self.timeout_s, described)
         except BaseException:
             for b in buffers:
                 b.free()

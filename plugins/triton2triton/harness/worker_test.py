@@ -4,6 +4,7 @@ different, the same from the same seed; verification reads secret places,
 in every set of a round."""
 
 import random
+import time
 import unittest
 
 import torch
@@ -255,6 +256,42 @@ class ResizedSetsTest(unittest.TestCase):
     def test_never_below_one_or_above_the_cap(self):
         self.assertEqual(judge_support.resized_sets(4, 0.0, 0.0, 64), (64, True))
         self.assertEqual(judge_support.resized_sets(64, 64.0, 64.0, 64), (64, False))
+
+
+class EachTogetherTest(unittest.TestCase):
+    def test_calls_run_side_by_side(self):
+        # Each call waits for the other to have begun: done one after the
+        # other, the first would wait forever (here: its timeout).
+        import threading
+        began = {k: threading.Event() for k in ("baseline", "candidate")}
+
+        def fn(key, value):
+            began[key].set()
+            other = "candidate" if key == "baseline" else "baseline"
+            return value * 2 if began[other].wait(5) else None
+        self.assertEqual(judge_support.each_together({"baseline": 1, "candidate": 2}, fn),
+                         {"baseline": 2, "candidate": 4})
+
+    def test_every_call_ends_and_the_first_failure_in_order_is_raised(self):
+        ended = []
+
+        def fn(key, value):
+            if key != "c":
+                time.sleep(0.05)
+            ended.append(key)
+            if key in ("b", "c"):
+                raise ValueError(key)
+            return value
+        with self.assertRaises(ValueError) as caught:
+            judge_support.each_together({"a": 1, "b": 2, "c": 3}, fn)
+        self.assertEqual(str(caught.exception), "b")
+        self.assertEqual(sorted(ended), ["a", "b", "c"])
+
+    def test_one_item_runs_here(self):
+        import threading
+        here = threading.get_ident()
+        self.assertEqual(judge_support.each_together({"x": 1}, lambda k, v: threading.get_ident() == here),
+                         {"x": True})
 
 
 class SettledTest(unittest.TestCase):
