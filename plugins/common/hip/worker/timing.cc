@@ -1,5 +1,8 @@
 // The HIP judge's timing rounds (judge.h, docs/methodology.md's Timing).
 #include "plugins/common/hip/worker/judge.h"
+
+#include <future>
+
 #include "plugins/common/hip/worker/witness.h"
 
 namespace arena::hip2hip {
@@ -348,16 +351,28 @@ Json Judge::Time(const Json& req) {
     if (Status st = RunnerClient::ReserveTogether(timed, vmm_, marker_off + kAlign, Left(), &failed); !st.ok()) {
       return RunnerFailure(failed, st);
     }
+    // Every runner captures at once (each a process of its own; thousands
+    // of calls take a second or more to capture); each reply is then read
+    // in order, as before.
+    std::map<std::string, std::future<Result<Json>>> captures;
     for (const auto& s : order) {
       RunnerClient* r = runners[s];
-      auto a = r->Request({{"op", "capture"},
-                           {"quiet", quiet_rounds_},
-                           {"marker", {{"slab", r->slab_id()}, {"off", marker_off}}},
-                           {"sets", count},
-                           {"in", Describe(in, r->slab_id())},
-                           {"out", Describe(out, r->slab_id())},
-                           {"params", plist}},
-                          Left());
+      Json capture = {{"op", "capture"},
+                      {"quiet", quiet_rounds_},
+                      {"marker", {{"slab", r->slab_id()}, {"off", marker_off}}},
+                      {"sets", count},
+                      {"in", Describe(in, r->slab_id())},
+                      {"out", Describe(out, r->slab_id())},
+                      {"params", plist}};
+      captures[s] = std::async(std::launch::async, [r, capture = std::move(capture), left = Left()] {
+        return r->Request(capture, left);
+      });
+    }
+    std::vector<Result<Json>> captured;
+    for (const auto& s : order) captured.push_back(captures[s].get());
+    for (size_t k = 0; k < order.size(); ++k) {
+      RunnerClient* r = runners[order[k]];
+      Result<Json>& a = captured[k];
       if (!a.ok()) return RunnerFailure(r, a.status());
       if (!(*a)["ok"].get<bool>()) mode = "eager";
       if (Json seen = Observed(r, (*a)["ok"].get<bool>(), "while captured for timing"); !seen.is_null()) {
