@@ -514,26 +514,21 @@ class Judge(TimingRounds):
         subject's lies in device memory as the other's does. A dict of
         what _lend returns, by the same keys."""
         pool = next(iter(runners.values())).pool
-        made, lent, described = {}, {}, {}
+        made, laid, lent, described = {}, {}, {}, {}
         try:
             for name, (dtype, shape) in layouts.items():
                 made[name] = pool.allocate_together(slot_bytes(dtype, shape) * count, len(runners))
-            # Each runner maps its memory and makes its sets' views at once
-            # (the buffers exported here, on the judge's own thread).
-            mine = {s: [made[name][k] for name in layouts] for k, s in enumerate(runners)}
-            for s, r in runners.items():
-                described[s] = r.describe(mine[s])
+            # The sets laid out and the buffers exported here, on the judge's
+            # own thread; then every runner maps its memory and makes its
+            # sets' views at once.
+            for k, (s, r) in enumerate(runners.items()):
+                laid[s] = self._lay_out(r, layouts, count, [made[name][k] for name in layouts])
+                described[s] = r.describe(laid[s][0])
 
-            def lend(s, r):
-                try:
-                    return self._lend(r, layouts, count, mine[s], described=described.pop(s)), None
-                except BaseException as e:  # (after both: what was lent is taken back below)
-                    return None, e
-            done = each_together(runners, lend)
-            lent.update({s: got for s, (got, _) in done.items() if got is not None})
-            for _, failed in done.values():
-                if failed is not None:
-                    raise failed
+            def bind(s, r):
+                buffers, sets, views, slabs = laid[s]
+                lent[s] = (r.bind(buffers, sets, self.timeout_s, described.pop(s)), views, slabs)
+            each_together(runners, bind)
         except BaseException:
             for _, fds in described.values():  # (exported, never sent)
                 for fd in fds:
@@ -547,36 +542,18 @@ class Judge(TimingRounds):
             raise
         return lent
 
-    def _lend(self, runner, layouts, count, made=None, costs=None, described=None):
+    def _lend(self, runner, layouts, count, made=None, costs=None):
         """Allocates `count` sets of {name: (dtype, shape)} in runner's pool
         (or takes MADE, a buffer per name, in order), one buffer per name
         holding every set (each set 256-byte aligned). Returns (ids,
         [{name: tensor}] per set, {name: [count, numel] view of all}).
         COSTS, a dict, gets the seconds of the allocation and the views
-        ("allocate_s") and of the runner's bind ("bind_s"). DESCRIBED: MADE
-        exported already (RunnerClient.describe), whose descriptors this
-        closes whatever happens."""
+        ("allocate_s") and of the runner's bind ("bind_s")."""
         start = time.perf_counter()
-        buffers, sets, views = [], [{} for _ in range(count)], [{} for _ in range(count)]
-        slabs = {}
-        try:
-            for i, (name, (dtype, shape)) in enumerate(layouts.items()):
-                numel = math.prod(int(d) for d in shape)
-                size = torch.empty((), dtype=dtype).element_size()
-                stride = slot_bytes(dtype, shape)
-                buf = made[i] if made is not None else runner.pool.allocate(stride * count)
-                buffers.append(buf)
-                slabs[name] = buf.view(dtype, [count, stride // size])[:, :numel]
-                for k in range(count):
-                    sets[k][name] = (i, k * stride, _dtype_name(dtype), shape)
-                    views[k][name] = buf.view(dtype, shape, k * stride)
-        except BaseException:
-            for fd in (described or ((), ()))[1]:
-                os.close(fd)
-            raise
+        buffers, sets, views, slabs = self._lay_out(runner, layouts, count, made)
         made_at = time.perf_counter()
         try:
-            ids = runner.bind(buffers, sets, self.timeout_s, described)
+            ids = runner.bind(buffers, sets, self.timeout_s)
         except BaseException:
             for b in buffers:
                 b.free()
@@ -584,6 +561,25 @@ class Judge(TimingRounds):
         if costs is not None:
             costs.update(allocate_s=made_at - start, bind_s=time.perf_counter() - made_at)
         return ids, views, slabs
+
+    @staticmethod
+    def _lay_out(runner, layouts, count, made=None):
+        """_lend's buffers (MADE, or allocated in runner's pool), the sets'
+        places in them for bind, the judge's views of each set and of each
+        buffer's sets: (buffers, sets, views, slabs)."""
+        buffers, sets, views = [], [{} for _ in range(count)], [{} for _ in range(count)]
+        slabs = {}
+        for i, (name, (dtype, shape)) in enumerate(layouts.items()):
+            numel = math.prod(int(d) for d in shape)
+            size = torch.empty((), dtype=dtype).element_size()
+            stride = slot_bytes(dtype, shape)
+            buf = made[i] if made is not None else runner.pool.allocate(stride * count)
+            buffers.append(buf)
+            slabs[name] = buf.view(dtype, [count, stride // size])[:, :numel]
+            for k in range(count):
+                sets[k][name] = (i, k * stride, _dtype_name(dtype), shape)
+                views[k][name] = buf.view(dtype, shape, k * stride)
+        return buffers, sets, views, slabs
 
     def _runner(self, subject):
         runner = self.runners[subject]
