@@ -25,6 +25,7 @@
 #include <filesystem>
 #include <map>
 #include <random>
+#include <set>
 
 #include "core/env.h"
 #include "core/family.h"
@@ -41,6 +42,10 @@ constexpr char kReferenceWorker[] = "plugins/torch2hip/harness/reference_worker.
 constexpr int kTimingRounds = 4;
 constexpr uint64_t kTimingSeed = 12345;  // PyTorch's own timing inputs
 constexpr int kVerifyTrials = 4;  // the candidate's timed calls are verified on
+// Requests of a configuration's timing whose late window is checked: a
+// window of one round, drawn in secret, held to a reference computed after
+// the rounds from its inputs (the HIP judge's "late_dir", "late_check").
+constexpr int kLateWindows = 2;
 
 // $ARENA_TORCH2HIP_PRESTART=0: no reference worker started ahead.
 bool PrestartWanted() {
@@ -175,6 +180,12 @@ class TorchHipSession : public EvaluationSession {
     const int hip_rounds = (30 + kTimingRounds - 1) / kTimingRounds;
     std::string eager_method, hip_method;
     Json hip_metrics;
+    // Which requests keep a late window, drawn in secret.
+    std::vector<int> order(kTimingRounds);
+    for (int k = 0; k < kTimingRounds; ++k) order[k] = k;
+    std::shuffle(order.begin(), order.end(), std::mt19937_64((static_cast<uint64_t>(entropy()) << 32) ^ entropy()));
+    const std::set<int> late_requests(order.begin(), order.begin() + std::min(kLateWindows, kTimingRounds));
+    Json late_seen = {{"checked", 0}, {"unusable", Json::array()}};
     for (int round = 0; round < kTimingRounds; ++round) {
       if (StageOutcome held = HoldCandidate(); !held.passed()) {
         t.stage = held;
@@ -194,24 +205,31 @@ class TorchHipSession : public EvaluationSession {
         return t;
       }
       Json hip;
-      StageOutcome h = hip_.Send({{"op", "time"},
-                                  {"config", cfg},
-                                  {"subjects", Json::array({"candidate"})},
-                                  {"rounds", hip_rounds},
-                                  // All the rounds this configuration's
-                                  // requests time: each trial is first
-                                  // shown at a secret one of them.
-                                  {"expected_rounds", hip_rounds * kTimingRounds},
-                                  {"verify", verify},
-                                  // The same trials in every round: the
-                                  // judge reads them once.
-                                  {"verify_id", std::to_string(secret)}},
-                                 ctx_.stage_timeout_s, "the candidate", &hip);
+      Json request = {{"op", "time"},
+                      {"config", cfg},
+                      {"subjects", Json::array({"candidate"})},
+                      {"rounds", hip_rounds},
+                      // All the rounds this configuration's requests
+                      // time: each trial is first shown at a secret one
+                      // of them.
+                      {"expected_rounds", hip_rounds * kTimingRounds},
+                      {"verify", verify},
+                      // The same trials in every round: the judge reads
+                      // them once.
+                      {"verify_id", std::to_string(secret)}};
+      if (late_requests.count(round) > 0) request["late_dir"] = data_dir_;
+      StageOutcome h = hip_.Send(request, ctx_.stage_timeout_s, "the candidate", &hip);
       lap("candidate_s");
       if (!h.passed()) {
         t.stage = h;
         return t;
       }
+      if (StageOutcome late = CheckLateWindows(cfg, secret, hip.value("late", Json::array()), &late_seen);
+          !late.passed()) {
+        t.stage = late;
+        return t;
+      }
+      lap("late_s");
       for (double v : eager.value("samples_us", std::vector<double>{})) t.baseline.us.push_back(v);
       for (double v : hip.value("candidate_us", std::vector<double>{})) t.candidate.us.push_back(v);
       eager_method = e.metrics.value("method", "");
@@ -221,7 +239,7 @@ class TorchHipSession : public EvaluationSession {
     t.method = "baseline " + eager_method + "; candidate hip: " + hip_method +
                "; alternating in " + std::to_string(kTimingRounds) + " rounds";
     t.stage = StageOutcome::Passed(t.method);
-    t.stage.metrics = {{"method", t.method}, {"candidate", hip_metrics}};
+    t.stage.metrics = {{"method", t.method}, {"candidate", hip_metrics}, {"late_windows", late_seen}};
     // torch.compile: a second, stronger baseline, recorded beside eager.
     // Compiling takes seconds to minutes per configuration: a budget per
     // task (ARENA_TORCH_COMPILE_BUDGET_S, default 120; ARENA_TORCH_COMPILE=0
@@ -270,6 +288,44 @@ class TorchHipSession : public EvaluationSession {
   // it if it ran meanwhile.
   StageOutcome HoldCandidate() {
     return hip_.Send({{"op", "hold"}}, ctx_.stage_timeout_s, "the candidate");
+  }
+
+  // The late windows of a timing request (`late`: each one's id and input
+  // files): each one's float64 reference computed by the reference worker
+  // from those inputs, with the candidate held (its runner can take neither
+  // the GPU nor the CPUs), then the judge holds the window's outputs,
+  // kept since its round, to it. A window where PyTorch eager itself is
+  // not within tolerance tells nothing and is counted as such in `seen`.
+  StageOutcome CheckLateWindows(const Json& cfg, uint64_t seed, const Json& late, Json* seen) {
+    if (late.empty()) return StageOutcome::Passed("no late window");
+    if (StageOutcome held = HoldCandidate(); !held.passed()) return held;
+    Json windows = Json::array();
+    for (const Json& w : late) {
+      const int id = w.value("id", -1);
+      Json ref;
+      StageOutcome o = reference_.Send({{"op", "reference"},
+                                        {"config", cfg},
+                                        {"seed", seed},
+                                        {"name", "late_" + std::to_string(id)},
+                                        {"inputs", w.value("inputs", Json::array())}},
+                                       ctx_.stage_timeout_s, "the PyTorch reference", &ref);
+      if (!o.passed()) return StageOutcome::Failed("harness: a late window's reference: " + o.detail, o.log);
+      const std::string eager = o.metrics.value("eager", "");
+      const Json data = ref.value("data", Json::array());
+      if (eager == "within tolerance" && data.size() == 1) {
+        windows.push_back({{"id", id}, {"reference", data[0].value("reference", Json::array())}});
+      } else {
+        windows.push_back({{"id", id}, {"unusable", "round " + std::to_string(w.value("round", 0)) + ": " + eager}});
+        (*seen)["unusable"].push_back(windows.back()["unusable"]);
+      }
+    }
+    Json checked;
+    StageOutcome c = hip_.Send({{"op", "late_check"}, {"late", windows}}, ctx_.stage_timeout_s, "the candidate",
+                               &checked);
+    if (c.passed()) {
+      (*seen)["checked"] = (*seen)["checked"].get<int>() + c.metrics.value("late_windows", Json::object()).value("checked", 0);
+    }
+    return c;
   }
 
   // Has the reference worker draw `trials` trials of `cfg` from `seed` and

@@ -17,9 +17,14 @@ Requests:
   {"op": "time", "config": {...}, "seed": int, "mode": "eager"|"compiled",
    "repetitions": int}
       samples of the module's forward on the GPU, in microseconds.
+  {"op": "reference", "config": {...}, "seed": int, "name": str,
+   "inputs": [{"path", "dtype", "shape"}, ...]}
+      the float64 reference of inputs another process wrote (the HIP judge's
+      late windows), files under DIR named after "name", and whether
+      PyTorch eager is within tolerance there ("eager" in the metrics).
   {"op": "ping"}   the reference imported and ready
 
-Public API: Worker (init, prepare, time, ping) and serve().
+Public API: Worker (init, prepare, reference, time, ping) and serve().
 """
 
 import copy
@@ -162,27 +167,14 @@ class Worker:
             for i, t in enumerate(tensors):
                 entry["inputs"].append(self._write(t, f"{trial}_in{i}.bin"))
             if want_reference or check_eager:
-                with torch.no_grad():
-                    wide = copy.deepcopy(model).double().to(self.device)
-                    ref = self._outputs(wide(*[x.double().to(self.device) if x.is_floating_point()
-                                               else x.to(self.device) for x in forward_inputs]),
-                                        params, native=False)
-                del wide
+                ref = self._wide(model, forward_inputs, params)
                 for j, r in enumerate(ref):
                     entry["reference"].append(self._write(r.double(), f"{trial}_ref{j}.bin"))
             if check_eager and failure is None:
-                with torch.no_grad():
-                    native = model.to(self.device)
-                    got = self._outputs(native(*[x.to(self.device) for x in forward_inputs]),
-                                        params, native=True)
-                fingerprints.append([])
-                for spec, g, r in zip(self.task["outputs"], got, ref):
-                    ok, detail, errs = compare(spec["name"], g, r, self._tolerance(spec["dtype"]))
-                    worst["max_abs_err"] = max(worst["max_abs_err"], errs[0])
-                    worst["max_rel_err"] = max(worst["max_rel_err"], errs[1])
-                    if not ok and failure is None:
-                        failure = f"trial {trial}: PyTorch eager: {detail}"
-                    fingerprints[-1].append(fingerprint(g))
+                detail, prints = self._eager_against(model, forward_inputs, ref, params, worst)
+                if detail:
+                    failure = f"trial {trial}: PyTorch eager: {detail}"
+                fingerprints.append(prints)
             data.append(entry)
         metrics = dict(worst)
         if check_eager:
@@ -197,6 +189,94 @@ class Worker:
             return make_reply("failed", failure, seconds=seconds, metrics=metrics, extra=extra)
         return make_reply("passed", f"{trials} trial(s): PyTorch eager within tolerance of the "
                           "float64 reference", seconds=seconds, metrics=metrics, extra=extra)
+
+    def _wide(self, model, forward_inputs, params):
+        """The module in float64 on these inputs: the reference outputs."""
+        with torch.no_grad():
+            wide = copy.deepcopy(model).double().to(self.device)
+            return self._outputs(wide(*[x.double().to(self.device) if x.is_floating_point()
+                                        else x.to(self.device) for x in forward_inputs]),
+                                 params, native=False)
+
+    def _eager_against(self, model, forward_inputs, ref, params, worst):
+        """PyTorch eager in the native dtype against `ref`: the first
+        output's failure ("" where all are within tolerance) and each
+        output's fingerprint; `worst` takes the largest errors."""
+        with torch.no_grad():
+            native = model.to(self.device)
+            got = self._outputs(native(*[x.to(self.device) for x in forward_inputs]),
+                                params, native=True)
+        failure, prints = "", []
+        for spec, g, r in zip(self.task["outputs"], got, ref):
+            ok, detail, errs = compare(spec["name"], g, r, self._tolerance(spec["dtype"]))
+            worst["max_abs_err"] = max(worst["max_abs_err"], errs[0])
+            worst["max_rel_err"] = max(worst["max_rel_err"], errs[1])
+            if not ok and not failure:
+                failure = detail
+            prints.append(fingerprint(g))
+        return failure, prints
+
+    def reference(self, req):
+        """The float64 reference of inputs the HIP judge wrote: a late window
+        (a set of a timed round, cut from the trials' inputs laid end to
+        end). The model is built as trial 0 of `seed` is, its parameters
+        among the inputs taken from the files. Where PyTorch eager itself is
+        not within tolerance there (inputs outside what the module is
+        checked on), the reply says so: the window then tells nothing."""
+        params = req["config"]["params"]
+        name = str(req.get("name", "late"))
+        if not name.replace("_", "").isalnum():
+            raise TaskError(f"reference: the name '{name}' is not a plain word")
+        specs = req.get("inputs") or []
+        if len(specs) != len(self.task["inputs"]):
+            raise TaskError(f"reference: {len(specs)} input file(s), the interface has "
+                            f"{len(self.task['inputs'])}")
+        start = time.perf_counter()
+        model, _, _ = self._build(params, trial_seed(req["seed"], 0))
+        state = model.state_dict()
+        forward_inputs = []
+        for spec, given in zip(self.task["inputs"], specs):
+            t = self._read(given).to(self.device)
+            self._expect(spec["name"], t, spec, params)
+            if spec["name"] in self.parameters:
+                with torch.no_grad():
+                    state[self.parameters[spec["name"]]].copy_(t)
+            else:
+                forward_inputs.append(t)
+        try:
+            ref = self._wide(model, forward_inputs, params)
+            worst = {"max_abs_err": 0.0, "max_rel_err": 0.0}
+            failure, _ = self._eager_against(model, forward_inputs, ref, params, worst)
+        except torch.cuda.OutOfMemoryError:
+            raise  # the harness's failure, never a window that tells nothing
+        except (RuntimeError, ValueError, IndexError) as e:  # the module refuses these inputs
+            return make_reply("passed", f"the module fails on these inputs: {e}",
+                              seconds=time.perf_counter() - start,
+                              metrics={"eager": f"the module fails on these inputs: {e}"})
+        entry = {"inputs": specs,
+                 "reference": [self._write(r.double(), f"{name}_ref{j}.bin")
+                               for j, r in enumerate(ref)]}
+        metrics = dict(worst)
+        metrics["eager"] = f"not within tolerance: {failure}" if failure else "within tolerance"
+        return make_reply("passed", f"{name}: reference computed, PyTorch eager {metrics['eager']}",
+                          seconds=time.perf_counter() - start, metrics=metrics,
+                          extra={"data": [entry]})
+
+    @staticmethod
+    def _read(spec):
+        """A raw file written by another process, as a CPU tensor."""
+        dtype = DTYPES.get(spec.get("dtype"))
+        if dtype is None:
+            raise TaskError(f"reference: unknown dtype '{spec.get('dtype')}' of {spec.get('path')}")
+        shape = [int(d) for d in spec.get("shape", [])]
+        with open(spec["path"], "rb") as f:
+            raw = f.read()
+        want = _numel(shape) * torch.empty((), dtype=dtype).element_size()
+        if len(raw) != want:
+            raise TaskError(f"reference: {spec['path']} holds {len(raw)} bytes, expected {want}")
+        if not raw:
+            return torch.empty(shape, dtype=dtype)
+        return torch.frombuffer(bytearray(raw), dtype=torch.uint8).view(dtype).reshape(shape)
 
     def _write(self, t, name):
         path = os.path.join(self.data_dir, name)
@@ -330,8 +410,8 @@ def _numel(shape):
 
 def serve():
     worker = Worker()
-    arena_harness.serve({"init": worker.init, "prepare": worker.prepare, "time": worker.time,
-                         "ping": worker.ping})
+    arena_harness.serve({"init": worker.init, "prepare": worker.prepare,
+                         "reference": worker.reference, "time": worker.time, "ping": worker.ping})
 
 
 if __name__ == "__main__":

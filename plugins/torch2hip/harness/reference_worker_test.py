@@ -127,6 +127,62 @@ class ReferenceWorkerTest(unittest.TestCase):
                                             "data_dir": os.path.join(scratch, "data")})
         self.assertIn("defines no 'get_inputs'", str(e.exception))
 
+    def late_window(self, worker, seed, scale=1.0):
+        """Inputs as the HIP judge writes a late window's: one raw file per
+        interface input (here a trial's, `x` scaled), in the data folder."""
+        entry = self.prepare(worker, seed, trials=1)["data"][0]
+        specs = []
+        for i, e in enumerate(entry["inputs"]):
+            t = _read(e) * (scale if i == 0 else 1.0)
+            path = os.path.join(worker.data_dir, f"window_in{i}.bin")
+            t.contiguous().view(torch.uint8).numpy().tofile(path)
+            specs.append({"path": path, "dtype": e["dtype"], "shape": e["shape"]})
+        return specs
+
+    def test_a_late_window_gets_the_reference_of_its_own_inputs_and_parameters(self):
+        worker = self.worker()
+        specs = self.late_window(worker, seed=3, scale=2.0)
+        # Built from another seed's trial 0: the files' parameters are used,
+        # not the seed's.
+        reply = worker.reference({"config": _CONFIG, "seed": 99, "name": "late_0", "inputs": specs})
+        self.assertEqual(reply["status"], "passed", reply["detail"])
+        self.assertEqual(reply["metrics"]["eager"], "within tolerance")
+        (entry,) = reply["data"]
+        self.assertEqual(entry["inputs"], specs)
+        (ref,) = (_read(e) for e in entry["reference"])
+        self.assertTrue(entry["reference"][0]["path"].endswith("late_0_ref0.bin"))
+        x, weight, bias = (_read(s) for s in specs)
+        expected = torch.relu(x.double() @ weight.double().T + bias.double())
+        self.assertTrue(torch.allclose(ref, expected, rtol=1e-12, atol=1e-12))
+
+    def test_a_late_window_where_eager_strays_says_so(self):
+        # A module whose float32 forward loses what float64 keeps on large
+        # inputs: eager is not within tolerance there, and the reply says so.
+        # (1 + 1e8) - 1e8 - 1 is 0 in float64 and -1 in float32.
+        lossy = _REFERENCE.replace(
+            "return torch.relu(self.linear(x))",
+            "out = torch.relu(self.linear(x))\n"
+            "        big = (x.abs().amax() > 1e3).to(out.dtype)\n"
+            "        return out + big * ((big + 1e8) - 1e8 - big)")
+        worker = self.worker(lossy)
+        specs = self.late_window(worker, seed=4, scale=1e6)
+        reply = worker.reference({"config": _CONFIG, "seed": 4, "name": "late_1", "inputs": specs})
+        self.assertEqual(reply["status"], "passed", reply["detail"])
+        self.assertTrue(reply["metrics"]["eager"].startswith("not within tolerance: "),
+                        reply["metrics"]["eager"])
+
+    def test_a_late_window_of_the_wrong_size_or_name_is_refused(self):
+        worker = self.worker()
+        specs = self.late_window(worker, seed=5)
+        short = [dict(s) for s in specs]
+        short[0]["shape"] = [8, 31]
+        with self.assertRaises(TaskError) as e:
+            worker.reference({"config": _CONFIG, "seed": 5, "name": "late_2", "inputs": short})
+        self.assertIn("window_in0.bin holds 1024 bytes, expected 992", str(e.exception))
+        with self.assertRaises(TaskError) as e:
+            worker.reference({"config": _CONFIG, "seed": 5, "name": "../x", "inputs": specs})
+        self.assertIn("not a plain word", str(e.exception))
+
     def test_timing_needs_a_gpu(self):
         reply = self.worker().time({"config": _CONFIG, "seed": 1, "mode": "eager"})
         self.assertEqual(reply["status"], "skipped")

@@ -15,7 +15,8 @@
 //
 // With more than kDecoyAfterSets sets a round, one other set holds a shown
 // trial wherever the chosen one's is new (PickDecoy): every round repeats
-// one set's inputs.
+// one set's inputs. A few rounds' windows are checked against references
+// computed after the rounds (PickLateWindow).
 #ifndef ARENA_PLUGINS_COMMON_HIP_WORKER_ALONE_TRIALS_H_
 #define ARENA_PLUGINS_COMMON_HIP_WORKER_ALONE_TRIALS_H_
 
@@ -84,6 +85,24 @@ inline Decoy PickDecoy(const std::vector<char>& shown, size_t chosen, size_t sec
   const size_t k = std::uniform_int_distribution<size_t>(0, sets - 2)(rng);
   d.set = static_cast<int64_t>(k >= secret ? k + 1 : k);
   return d;
+}
+
+// A round's late window: a set other than the chosen one and the decoy,
+// drawn at random (-1 where there is none), whose outputs are copied out
+// with the chosen set's at the round's end. In a few rounds, drawn in
+// secret, they are kept, and its inputs (a window of the pools, cut from
+// the trials laid end to end) are written out after the rounds for a
+// reference computed then: a subject that tells the chosen set and the
+// decoy from the windows by their data, and fakes the windows, is wrong
+// there. Drawn in every round, kept or not: nothing in a round tells
+// whether its window is kept.
+inline int64_t PickLateWindow(size_t secret, int64_t decoy, size_t sets, std::mt19937_64& rng) {
+  std::vector<size_t> others;
+  for (size_t k = 0; k < sets; ++k) {
+    if (k != secret && static_cast<int64_t>(k) != decoy) others.push_back(k);
+  }
+  if (others.empty()) return -1;
+  return static_cast<int64_t>(others[std::uniform_int_distribution<size_t>(0, others.size() - 1)(rng)]);
 }
 
 // A finding, or "": the rounds whose chosen set repeated inputs (`seen_us`,

@@ -132,5 +132,55 @@ TEST(PickDecoy, ASubjectThatWorksOnlyOnRepeatsGetsANewTrialWrong) {
   }
 }
 
+TEST(PickLateWindow, NeverTheChosenSetOrTheDecoyAndEveryOtherAlike) {
+  std::mt19937_64 rng(7);
+  EXPECT_EQ(PickLateWindow(0, -1, 1, rng), -1) << "one set: no window";
+  EXPECT_EQ(PickLateWindow(1, 0, 2, rng), -1) << "the chosen set and the decoy: no window";
+  EXPECT_EQ(PickLateWindow(1, -1, 2, rng), 0);
+  std::vector<int> drawn(8, 0);
+  for (int i = 0; i < 6000; ++i) {
+    const int64_t k = PickLateWindow(3, 5, 8, rng);
+    ASSERT_GE(k, 0);
+    ASSERT_LT(k, 8);
+    ++drawn[static_cast<size_t>(k)];
+  }
+  EXPECT_EQ(drawn[3], 0);
+  EXPECT_EQ(drawn[5], 0);
+  for (size_t k : {0, 1, 2, 4, 6, 7}) EXPECT_NEAR(drawn[k], 1000, 150) << "set " << k;
+}
+
+// A subject that tells the chosen set and the decoy from the windows by
+// their data alone (what decoys cannot stop) and fakes every window: the
+// window kept in two of a configuration's requests is one of the faked
+// sets whenever there is one, so it is wrong there in every run. A
+// subject faking the windows of only some rounds (a share f) escapes a
+// configuration with a chance of about (1 - f)^2.
+TEST(PickLateWindow, ASubjectThatFakesTheWindowsIsWrongOnAKeptOne) {
+  constexpr size_t kSets = 16;
+  for (double share : {1.0, 0.5}) {
+    int caught = 0;
+    for (uint64_t seed = 0; seed < 400; ++seed) {
+      std::mt19937_64 rng(seed);
+      bool wrong = false;
+      for (int request = 0; request < 2; ++request) {  // two requests keep a window
+        const int kept_round = std::uniform_int_distribution<int>(1, 8)(rng);
+        for (int round = 0; round <= 8; ++round) {
+          const size_t secret = std::uniform_int_distribution<size_t>(0, kSets - 1)(rng);
+          const int64_t decoy = static_cast<int64_t>((secret + 1) % kSets);
+          const int64_t window = PickLateWindow(secret, decoy, kSets, rng);
+          const bool fakes = std::uniform_real_distribution<double>(0, 1)(rng) < share;
+          if (round == kept_round && window >= 0 && fakes) wrong = true;
+        }
+      }
+      caught += wrong;
+    }
+    if (share == 1.0) {
+      EXPECT_EQ(caught, 400) << "every window faked: caught in every run";
+    } else {
+      EXPECT_NEAR(caught, 300, 40) << "half of the rounds faked: caught in about 3 runs of 4";
+    }
+  }
+}
+
 }  // namespace
 }  // namespace arena::hip2hip

@@ -67,6 +67,7 @@ class Judge {
     if (Json ran = Release(); !ran.is_null()) return ran;
     if (op == "check") return CheckBelieved(req);
     if (op == "time") return Time(req);
+    if (op == "late_check") return LateCheck(req);
     if (op == "load") return Load(req);
     return Reply("error", "unknown op '" + op + "'");
   }
@@ -587,6 +588,20 @@ class Judge {
   // is inside the round. The other subject's runner is stopped (SIGSTOP)
   // meanwhile.
   Json Time(const Json& req);
+  // The late windows of the last timing request (timing.cc) held to the
+  // references computed since from their inputs ("late_check"): per window
+  // {"id", "reference": [file specs]} or {"id", "unusable": why}, where
+  // PyTorch eager itself was not within the tolerance there.
+  Json LateCheck(const Json& req);
+
+  // Output o's values `got` at the places `sample` against `reference`
+  // (all of output o), at the checks' tolerance.
+  Comparison AgainstReference(size_t o, const Sample& sample, const HostTensor& got, const Doubles& reference) const {
+    const auto [atol, rtol] = Tolerance(o);
+    std::vector<double> want(sample.count);
+    for (size_t j = 0; j < sample.count; ++j) want[j] = reference[sample.start + j * sample.stride];
+    return Compare(outputs_[o].name, got, want, atol, rtol);
+  }
 
   // A sample of device memory, on the host: a strided one packed on the
   // device first (one copy, not one per element).
@@ -712,6 +727,19 @@ class Judge {
     bool on_device_tried = false;
   };
   AloneData alone_;
+  // A window of a round timed alone whose outputs were kept for a
+  // reference computed after the rounds (PickLateWindow): its round, set,
+  // per output the places sampled and the subject's values there, and
+  // where its inputs were written.
+  struct LateWindow {
+    int id = 0;
+    int round = 0;
+    int64_t set = -1;
+    size_t sets = 0;
+    std::vector<std::pair<Sample, HostTensor>> outputs;
+  };
+  std::vector<LateWindow> late_;  // the last timing request's
+  int late_made_ = 0;             // windows kept so far (their ids)
   int device_ = 0;
   std::FILE* log_ = nullptr;
   const std::chrono::steady_clock::time_point epoch_ = std::chrono::steady_clock::now();

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <cerrno>
 #include <cstring>
 #include <limits>
 #include <mutex>
@@ -516,6 +517,19 @@ Result<HostTensor> ReadTensorFile(const std::string& path, ArenaDtype dtype,
                            std::to_string(t.numel) + " x " + DtypeName(dtype) + ")");
   }
   return t;
+}
+
+Status WriteTensorFile(const std::string& path, const HostTensor& t) {
+  const std::string part = path + ".part";
+  FILE* f = std::fopen(part.c_str(), "wb");
+  if (!f) return Internal("cannot write " + part + ": " + std::strerror(errno));
+  const size_t put = t.bytes.empty() ? 0 : std::fwrite(t.bytes.data(), 1, t.bytes.size(), f);
+  const bool closed = std::fclose(f) == 0;
+  if (put != t.bytes.size() || !closed || std::rename(part.c_str(), path.c_str()) != 0) {
+    std::remove(part.c_str());
+    return Internal("cannot write " + path + ": " + std::strerror(errno));
+  }
+  return OkStatus();
 }
 
 }  // namespace arena::hip2hip

@@ -154,6 +154,9 @@ std::string Fingerprint(const HostTensor& t);
 // hold exactly numel * size bytes.
 Result<HostTensor> ReadTensorFile(const std::string& path, ArenaDtype dtype,
                                   const std::vector<int64_t>& shape);
+// `t`'s bytes, raw, at `path` (written beside it, then renamed there):
+// what ReadTensorFile reads back.
+Status WriteTensorFile(const std::string& path, const HostTensor& t);
 
 }  // namespace arena::hip2hip
 

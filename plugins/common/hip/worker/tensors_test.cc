@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstring>
+#include <fstream>
 #include <limits>
 #include <set>
 
@@ -85,6 +86,20 @@ TEST(Tensors, RawFilesRoundTripExactlyAndWrongSizesAreNamed) {
   EXPECT_FALSE(ReadTensorFile(path, ARENA_FLOAT16, {2}).ok()) << "a longer file is refused too";
   EXPECT_EQ(ReadTensorFile(path + ".none", ARENA_FLOAT16, {3}).status().code(),
             StatusCode::kNotFound);
+}
+
+TEST(Tensors, WrittenFilesReadBackBitForBitAndNothingIsLeftWhereWritingFails) {
+  const std::string path = testing::TempDir() + "/w.bin";
+  auto drawn = DrawInput(ARENA_BFLOAT16, {4, 33}, {{"dist", "normal"}}, 11);
+  ASSERT_TRUE(drawn.ok());
+  ASSERT_TRUE(WriteTensorFile(path, *drawn).ok());
+  auto back = ReadTensorFile(path, ARENA_BFLOAT16, {4, 33});
+  ASSERT_TRUE(back.ok()) << back.status().ToString();
+  EXPECT_EQ(back->bytes, drawn->bytes);
+  EXPECT_FALSE(std::ifstream(path + ".part").good()) << "the part file was renamed";
+  const Status bad = WriteTensorFile(testing::TempDir() + "/no/such/folder/w.bin", *drawn);
+  ASSERT_FALSE(bad.ok());
+  EXPECT_NE(bad.message().find("no/such/folder/w.bin"), std::string::npos) << bad.message();
 }
 
 TEST(Tensors, RandintStaysInRange) {

@@ -52,6 +52,10 @@ Json Judge::Time(const Json& req) {
   phases.Lap("prefetch_s");
   const std::vector<std::string> order = req.value("subjects", kSubjects);
   const bool alone = order.size() == 1;
+  // Timed alone: where a late window's inputs are written ("late_dir";
+  // none kept without it).
+  const std::string late_dir = alone ? req.value("late_dir", std::string()) : std::string();
+  late_.clear();
   std::map<std::string, RunnerClient*> runners;
   // While it times them the judge polls for its runners' words before it
   // sleeps, past the longest round (its own wake-up out of every round;
@@ -417,6 +421,13 @@ Json Judge::Time(const Json& req) {
     snaps[s] = std::make_unique<DeviceBuffer>(out_bytes);
     if (snaps[s]->ptr == nullptr) return Reply("failed", "out of device memory");
   }
+  // Timed alone: the round's late window's outputs, copied out with the
+  // chosen set's in every round (PickLateWindow).
+  std::unique_ptr<DeviceBuffer> late_snap;
+  if (alone) {
+    late_snap = std::make_unique<DeviceBuffer>(out_bytes);
+    if (late_snap->ptr == nullptr) return Reply("failed", "out of device memory");
+  }
   cudaEvent_t snap_start, snap_end;
   cudaEventCreate(&snap_start);
   cudaEventCreate(&snap_end);
@@ -444,10 +455,7 @@ Json Judge::Time(const Json& req) {
   // Output o's values `g` at the places `sample` against trial `t`'s
   // reference, at the checks' tolerance.
   auto against_reference = [&](size_t o, const Sample& sample, const HostTensor& g, const Trial& t) {
-    const auto [atol, rtol] = Tolerance(o);
-    std::vector<double> want(sample.count);
-    for (size_t j = 0; j < sample.count; ++j) want[j] = t.reference[o][sample.start + j * sample.stride];
-    return Compare(outputs_[o].name, g, want, atol, rtol);
+    return AgainstReference(o, sample, g, t.reference[o]);
   };
   // Witnessed calls (runner.cc). Eager calls of a round of several sets
   // are witnessed: the runner pauses after a call drawn once it has
@@ -567,6 +575,10 @@ Json Judge::Time(const Json& req) {
     return Json();
   };
   const size_t timed_rounds = static_cast<size_t>(last_round) - untimed.size();
+  // The round whose late window is kept (the first with one from there),
+  // drawn in secret; its window's offsets into the pools, per input.
+  const int late_round = late_dir.empty() ? -1 : std::uniform_int_distribution<int>(1, last_round)(rng);
+  std::vector<size_t> late_offsets;
   int decoys = 0;  // rounds with a decoy (timed alone)
   for (int round = 0;; ++round) {  // round 0 warms up
     const bool enough = std::min(samples[order[0]].size(), samples[order.back()].size()) >= timed_rounds &&
@@ -598,6 +610,8 @@ Json Judge::Time(const Json& req) {
     // every round repeats inputs the subject was given before.
     const Decoy decoy = alone ? PickDecoy(alone_.shown, pick, secret, count, rng) : Decoy{};
     decoys += decoy.set >= 0;
+    const int64_t window = alone ? PickLateWindow(secret, decoy.set, count, rng) : -1;
+    const bool keep_window = late_round >= 0 && round >= late_round && late_.empty() && window >= 0;
     std::vector<std::string> turn = order;
     if (round % 2 == 1) std::reverse(turn.begin(), turn.end());
     for (const auto& s : turn) {
@@ -727,6 +741,10 @@ Json Judge::Time(const Json& req) {
       for (const auto& o : out) {
         cudaMemcpyAsync(static_cast<uint8_t*>(snaps[s]->ptr) + at, base + o.off + secret * o.stride, o.bytes,
                         cudaMemcpyDeviceToDevice, nullptr);
+        if (window >= 0) {
+          cudaMemcpyAsync(static_cast<uint8_t*>(late_snap->ptr) + at, base + o.off + window * o.stride, o.bytes,
+                          cudaMemcpyDeviceToDevice, nullptr);
+        }
         at += o.stride;
       }
       cudaEventRecord(snap_end, nullptr);
@@ -830,6 +848,15 @@ Json Judge::Time(const Json& req) {
         }
       }
     }
+    if (keep_window) {
+      LateWindow w{late_made_++, round, window, count, {}};
+      for (size_t o = 0, at = 0; o < out.size(); at += out[o].stride, ++o) {
+        const Sample sample = PickSample(static_cast<size_t>(Numel(out[o].shape)), rng);
+        w.outputs.push_back({sample, Sampled(static_cast<uint8_t*>(late_snap->ptr) + at, out[o].dtype, sample)});
+      }
+      for (size_t i = 0; i < slack.size(); ++i) late_offsets.push_back(offsets[i][static_cast<size_t>(window)]);
+      late_.push_back(std::move(w));
+    }
   }
   cudaEventDestroy(snap_start);
   cudaEventDestroy(snap_end);
@@ -921,13 +948,84 @@ Json Judge::Time(const Json& req) {
                            {"most_us_while_stopped", t.most_ns_while_stopped / 1e3}};
   }
   if (alone) {
-    metrics["alone_rounds"] = {
-        {"new_inputs", alone_.new_us.size()}, {"seen_inputs", alone_.seen_us.size()}, {"decoys", decoys}};
+    metrics["alone_rounds"] = {{"new_inputs", alone_.new_us.size()},
+                               {"seen_inputs", alone_.seen_us.size()},
+                               {"decoys", decoys},
+                               {"late_windows", late_.size()}};
   }
   Json reply = Reply("passed", method, metrics);
+  // The late window's inputs, written out for its reference: each input's
+  // window of its pool, as the subject was given it.
+  for (const LateWindow& w : late_) {
+    Json files = Json::array();
+    for (size_t i = 0; i < in.size(); ++i) {
+      HostTensor x = Empty(in[i].dtype, in_specs[i].second);
+      const auto* pool = static_cast<const uint8_t*>(device_pools[i]->ptr);
+      if (cudaError_t e = cudaMemcpy(x.bytes.data(), pool + late_offsets[i] * DtypeSize(x.dtype), x.bytes.size(),
+                                     cudaMemcpyDeviceToHost);
+          e != cudaSuccess) {
+        return Reply("error", "a late window's inputs: " + CudaText(e));
+      }
+      const std::string path =
+          late_dir + "/late_" + std::to_string(w.id) + "_in" + std::to_string(i) + ".bin";
+      if (Status st = WriteTensorFile(path, x); !st.ok()) return Reply("error", st.message());
+      files.push_back({{"path", path}, {"dtype", DtypeName(x.dtype)}, {"shape", x.shape}});
+    }
+    reply["late"].push_back({{"id", w.id}, {"round", w.round}, {"inputs", files}});
+  }
   for (const auto& s : order) reply[s + "_us"] = samples[s];
   reply["paired"] = !alone;  // sample i of each subject: round i, one after the other
   return reply;
+}
+
+}  // namespace arena::hip2hip
+
+namespace arena::hip2hip {
+
+Json Judge::LateCheck(const Json& req) {
+  double worst_abs = 0, worst_rel = 0;
+  int checked = 0;
+  Json unusable = Json::array();
+  for (const Json& entry : req.value("late", Json::array())) {
+    const int id = entry.value("id", -1);
+    auto w = std::find_if(late_.begin(), late_.end(), [id](const LateWindow& l) { return l.id == id; });
+    if (w == late_.end()) return Reply("error", "late_check: no late window " + std::to_string(id));
+    if (entry.contains("unusable")) {
+      // PyTorch eager not within the tolerance of the float64 reference
+      // there (inputs outside what the module is checked on): the window
+      // tells nothing either way.
+      unusable.push_back(entry["unusable"]);
+      continue;
+    }
+    const Json refs = entry.value("reference", Json::array());
+    if (refs.size() != outputs_.size()) return Reply("error", "late_check: one reference per output expected");
+    for (size_t o = 0; o < outputs_.size(); ++o) {
+      Json spec = refs[o];
+      spec["dtype"] = "float64";
+      auto r = ReadTensor(spec);
+      if (!r.ok()) return Reply("error", "late_check: " + r.status().message());
+      const auto& [sample, got] = w->outputs[o];
+      if (sample.count > 0 && static_cast<int64_t>(sample.start + (sample.count - 1) * sample.stride) >= r->numel) {
+        return Reply("error", "late_check: the reference of '" + outputs_[o].name + "' is shorter than the output");
+      }
+      Doubles values(static_cast<size_t>(r->numel));
+      if (!values.empty()) std::memcpy(values.data(), r->bytes.data(), r->bytes.size());
+      const Comparison c = AgainstReference(o, sample, got, values);
+      worst_abs = std::max(worst_abs, c.max_abs_err);
+      worst_rel = std::max(worst_rel, c.max_rel_err);
+      if (!c.ok) {
+        return Finding("candidate: a timed call's outputs are wrong on a set whose reference was computed after "
+                       "the rounds (round " + std::to_string(w->round) + ", set " + std::to_string(w->set + 1) +
+                       " of " + std::to_string(w->sets) + ", a window no reference was computed for while it ran): " +
+                       c.detail);
+      }
+    }
+    ++checked;
+  }
+  late_.clear();
+  return Reply("passed", std::to_string(checked) + " late window(s) within tolerance",
+               {{"late_windows", {{"checked", checked}, {"unusable", unusable}}},
+                {"verified", {{"max_abs_err", worst_abs}, {"max_rel_err", worst_rel}}}});
 }
 
 }  // namespace arena::hip2hip
