@@ -3,7 +3,7 @@
 # after the other, each cut at its limit; then each run's table lines,
 # the median task time, A versus A side by side (tools/gpu/aa_compare.py)
 # over the HIP and Triton runs, and per PyTorch-to-HIP task the decoys of
-# its rounds timed alone and whether its reference worker was started
+# its rounds timed alone, its late windows and whether its reference worker was started
 # ahead. callU.sh ... callY.sh say which runs.
 #
 #   RUNS="name=selector=limit_s ..." OUT=DIR bash call.sh
@@ -46,6 +46,9 @@ for path in sys.argv[1:]:
         if rounds:
             print(t["task_id"].split("/")[-1], "decoys:", sum(r.get("decoys", 0) for r in rounds),
                   "new/seen:", sum(r.get("new_inputs", 0) for r in rounds), sum(r.get("seen_inputs", 0) for r in rounds),
-                  "started ahead:", (t.get("baseline_compile") or {}).get("metrics", {}).get("reference_started_ahead"))
+                  "started ahead:", (t.get("baseline_compile") or {}).get("metrics", {}).get("reference_started_ahead"),
+                  "late windows checked/unusable:", sum((m.get("late_windows") or {}).get("checked", 0) for m in stages),
+                  sum(len((m.get("late_windows") or {}).get("unusable", [])) for m in stages),
+                  "late s:", round(sum((m.get("phases") or {}).get("late_s", 0) for m in stages), 2))
     print(path.split("/")[-2], "capture s a task (median):", round(statistics.median(caps), 2) if caps else "-")
 PY
