@@ -307,7 +307,8 @@ class TorchHipSession : public EvaluationSession {
                                         {"config", cfg},
                                         {"seed", seed},
                                         {"name", "late_" + std::to_string(id)},
-                                        {"inputs", w.value("inputs", Json::array())}},
+                                        {"inputs", w.value("inputs", Json::array())},
+                                        {"at", w.value("at", Json::array())}},
                                        ctx_.stage_timeout_s, "the PyTorch reference", &ref);
       if (!o.passed()) return StageOutcome::Failed("harness: a late window's reference: " + o.detail, o.log);
       const std::string eager = o.metrics.value("eager", "");

@@ -18,10 +18,13 @@ Requests:
    "repetitions": int}
       samples of the module's forward on the GPU, in microseconds.
   {"op": "reference", "config": {...}, "seed": int, "name": str,
-   "inputs": [{"path", "dtype", "shape"}, ...]}
+   "inputs": [{"path", "dtype", "shape"}, ...],
+   "at": [{"start", "stride", "count"}, ...]}
       the float64 reference of inputs another process wrote (the HIP judge's
-      late windows), files under DIR named after "name", and whether
-      PyTorch eager is within tolerance there ("eager" in the metrics).
+      late windows), with "at" only at those places of each output (flat
+      index start + k * stride, k < count, in that order): files under DIR
+      named after "name", and whether PyTorch eager is within tolerance
+      there ("eager" in the metrics).
   {"op": "ping"}   the reference imported and ready
 
 Public API: Worker (init, prepare, reference, time, ping) and serve().
@@ -41,6 +44,7 @@ from arena_harness import (  # noqa: E402  (first: it sends prints to stderr)
     event_once, fingerprint, load_module, median, make_reply, trial_seed)
 import arena_harness  # noqa: E402
 
+import numpy  # noqa: E402
 import torch  # noqa: E402
 
 def _as_tuple(result):
@@ -253,9 +257,19 @@ class Worker:
             return make_reply("passed", f"the module fails on these inputs: {e}",
                               seconds=time.perf_counter() - start,
                               metrics={"eager": f"the module fails on these inputs: {e}"})
-        entry = {"inputs": specs,
-                 "reference": [self._write(r.double(), f"{name}_ref{j}.bin")
-                               for j, r in enumerate(ref)]}
+        at = req.get("at")
+        if at is not None and len(at) != len(ref):
+            raise TaskError(f"reference: {len(at)} output sample(s), the interface has {len(ref)}")
+        entry = {"inputs": specs, "reference": []}
+        for j, r in enumerate(ref):
+            r = r.double()
+            if at is not None:
+                r = r.reshape(-1)
+                start, stride, count = (int(at[j][k]) for k in ("start", "stride", "count"))
+                if count and (start < 0 or stride < 1 or start + (count - 1) * stride >= r.numel()):
+                    raise TaskError(f"reference: output {j}'s places run past its {r.numel()} element(s)")
+                r = r[start:start + (count - 1) * stride + 1:stride] if count else r[:0]
+            entry["reference"].append(self._write(r, f"{name}_ref{j}.bin"))
         metrics = dict(worst)
         metrics["eager"] = f"not within tolerance: {failure}" if failure else "within tolerance"
         return make_reply("passed", f"{name}: reference computed, PyTorch eager {metrics['eager']}",
@@ -269,14 +283,13 @@ class Worker:
         if dtype is None:
             raise TaskError(f"reference: unknown dtype '{spec.get('dtype')}' of {spec.get('path')}")
         shape = [int(d) for d in spec.get("shape", [])]
-        with open(spec["path"], "rb") as f:
-            raw = f.read()
+        raw = numpy.fromfile(spec["path"], dtype=numpy.uint8)
         want = _numel(shape) * torch.empty((), dtype=dtype).element_size()
-        if len(raw) != want:
-            raise TaskError(f"reference: {spec['path']} holds {len(raw)} bytes, expected {want}")
-        if not raw:
+        if raw.size != want:
+            raise TaskError(f"reference: {spec['path']} holds {raw.size} bytes, expected {want}")
+        if not raw.size:
             return torch.empty(shape, dtype=dtype)
-        return torch.frombuffer(bytearray(raw), dtype=torch.uint8).view(dtype).reshape(shape)
+        return torch.from_numpy(raw).view(dtype).reshape(shape)
 
     def _write(self, t, name):
         path = os.path.join(self.data_dir, name)

@@ -155,6 +155,23 @@ class ReferenceWorkerTest(unittest.TestCase):
         expected = torch.relu(x.double() @ weight.double().T + bias.double())
         self.assertTrue(torch.allclose(ref, expected, rtol=1e-12, atol=1e-12))
 
+    def test_a_late_window_reference_only_at_the_places_read(self):
+        worker = self.worker()
+        specs = self.late_window(worker, seed=6)
+        at = [{"start": 5, "stride": 7, "count": 18}]  # of 8 x 16 = 128 elements: 5, 12, ..., 124
+        reply = worker.reference({"config": _CONFIG, "seed": 6, "name": "late_3", "inputs": specs,
+                                  "at": at})
+        self.assertEqual(reply["status"], "passed", reply["detail"])
+        (ref,) = (_read(e) for e in reply["data"][0]["reference"])
+        x, weight, bias = (_read(s) for s in specs)
+        full = torch.relu(x.double() @ weight.double().T + bias.double()).reshape(-1)
+        self.assertEqual(list(ref.shape), [18])
+        self.assertTrue(torch.allclose(ref, full[5:125:7], rtol=1e-12, atol=1e-12))
+        with self.assertRaises(TaskError) as e:
+            worker.reference({"config": _CONFIG, "seed": 6, "name": "late_4", "inputs": specs,
+                              "at": [{"start": 5, "stride": 7, "count": 19}]})
+        self.assertIn("output 0's places run past its 128 element(s)", str(e.exception))
+
     def test_a_late_window_where_eager_strays_says_so(self):
         # A module whose float32 forward loses what float64 keeps on large
         # inputs: eager is not within tolerance there, and the reply says so.

@@ -590,8 +590,10 @@ class Judge {
   Json Time(const Json& req);
   // The late windows of the last timing request (timing.cc) held to the
   // references computed since from their inputs ("late_check"): per window
-  // {"id", "reference": [file specs]} or {"id", "unusable": why}, where
-  // PyTorch eager itself was not within the tolerance there.
+  // {"id", "reference": [file specs]}, each output's reference at the
+  // places the request's reply named ("at", in their order), or {"id",
+  // "unusable": why}, where PyTorch eager itself was not within the
+  // tolerance there.
   Json LateCheck(const Json& req);
 
   // Output o's values `got` at the places `sample` against `reference`

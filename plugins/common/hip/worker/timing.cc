@@ -971,7 +971,12 @@ Json Judge::Time(const Json& req) {
       if (Status st = WriteTensorFile(path, x); !st.ok()) return Reply("error", st.message());
       files.push_back({{"path", path}, {"dtype", DtypeName(x.dtype)}, {"shape", x.shape}});
     }
-    reply["late"].push_back({{"id", w.id}, {"round", w.round}, {"inputs", files}});
+    // The places of each output read: its reference is wanted there alone.
+    Json at = Json::array();
+    for (const auto& [sample, got] : w.outputs) {
+      at.push_back({{"start", sample.start}, {"stride", sample.stride}, {"count", sample.count}});
+    }
+    reply["late"].push_back({{"id", w.id}, {"round", w.round}, {"inputs", files}, {"at", at}});
   }
   for (const auto& s : order) reply[s + "_us"] = samples[s];
   reply["paired"] = !alone;  // sample i of each subject: round i, one after the other
@@ -1004,13 +1009,15 @@ Json Judge::LateCheck(const Json& req) {
       spec["dtype"] = "float64";
       auto r = ReadTensor(spec);
       if (!r.ok()) return Reply("error", "late_check: " + r.status().message());
+      // The reference at the places read ("at"), in their order.
       const auto& [sample, got] = w->outputs[o];
-      if (sample.count > 0 && static_cast<int64_t>(sample.start + (sample.count - 1) * sample.stride) >= r->numel) {
-        return Reply("error", "late_check: the reference of '" + outputs_[o].name + "' is shorter than the output");
+      if (r->numel != static_cast<int64_t>(sample.count)) {
+        return Reply("error", "late_check: the reference of '" + outputs_[o].name + "' holds " +
+                                  std::to_string(r->numel) + " values, " + std::to_string(sample.count) + " read");
       }
       Doubles values(static_cast<size_t>(r->numel));
       if (!values.empty()) std::memcpy(values.data(), r->bytes.data(), r->bytes.size());
-      const Comparison c = AgainstReference(o, sample, got, values);
+      const Comparison c = AgainstReference(o, Sample{0, 1, sample.count}, got, values);
       worst_abs = std::max(worst_abs, c.max_abs_err);
       worst_rel = std::max(worst_rel, c.max_rel_err);
       if (!c.ok) {
