@@ -218,6 +218,23 @@ expect polled-rounds-h100-2026-12-07/s \
   "median 18.4 s, whole family 78 s over 4 tasks" \
   "runners stopped around rounds: 2962" \
   "a round's parts, baseline less candidate (us; median over configurations / least / most): to split +5.6"
+expect turns-h100-2026-12-07/a \
+  "stages failed with an integrity finding: 0" \
+  "A versus A over 67 timed configurations: 58/67 = 86.6% within 1.00 +- 0.02" \
+  "calls of 10 us or more: 55/59 = 93.2%" \
+  "median 22.0 s, whole family 130 s over 6 tasks"
+expect turns-h100-2026-12-07/b \
+  "A versus A over 67 timed configurations: 59/67 = 88.1% within 1.00 +- 0.02" \
+  "calls of 10 us or more: 58/59 = 98.3%" \
+  "median 22.8 s, whole family 135 s over 6 tasks"
+expect turns-h100-2026-12-07/t \
+  "A versus A over 44 timed configurations: 39/44 = 88.6% within 1.00 +- 0.02" \
+  "calls of 10 us or more: 36/36 = 100.0%" \
+  "median 19.8 s, whole family 85 s over 4 tasks"
+expect late-windows-h100-2026-12-07/v \
+  "configurations checked wrong (baseline or noop candidate): 0" \
+  "stages failed with an integrity finding: 0" \
+  "median 82.3 s, whole family 393 s over 5 tasks"
 # aa_compare.py over call Q's two runs gives the counts its README quotes.
 aa="$(python3 tools/gpu/aa_compare.py p16=$results/hip-placement-h100-2026-12-07/p16/report.json.gz \
   p2=$results/hip-placement-h100-2026-12-07/p2/report.json.gz)"
