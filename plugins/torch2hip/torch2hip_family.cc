@@ -46,6 +46,9 @@ constexpr int kVerifyTrials = 4;  // the candidate's timed calls are verified on
 // window of one round, drawn in secret, held to a reference computed after
 // the rounds from its inputs (the HIP judge's "late_dir", "late_check").
 constexpr int kLateWindows = 2;
+// Phases of each large output at which the verified trials' references
+// are written (ReferenceAt).
+constexpr int kReferencePhases = 16;
 
 // $ARENA_TORCH2HIP_PRESTART=0: no reference worker started ahead.
 bool PrestartWanted() {
@@ -166,7 +169,14 @@ class TorchHipSession : public EvaluationSession {
     // from their inputs, at secret offsets).
     std::random_device entropy;
     const uint64_t secret = ((static_cast<uint64_t>(entropy()) << 32) ^ entropy()) >> 1;
-    StageOutcome prep = Prepare(cfg, secret, kVerifyTrials, /*reference=*/true, /*check_eager=*/false);
+    // Their references written only where the judge reads them: at 16
+    // phases drawn in secret, one of which each round reads (a whole
+    // float64 reference is twice an fp32 output's bytes, written and read
+    // back, for 64 Ki places a round).
+    Json read_at = Json::array();
+    for (int k = 0; k < kReferencePhases; ++k) read_at.push_back(entropy() & 0x3fffffff);
+    StageOutcome prep =
+        Prepare(cfg, secret, kVerifyTrials, /*reference=*/true, /*check_eager=*/false, read_at);
     prepared_key_.clear();  // not a check's trials
     lap("prepare_s");
     if (!prep.passed() || prepared_.empty()) {
@@ -333,15 +343,16 @@ class TorchHipSession : public EvaluationSession {
   // write their files (inputs; float64 outputs with `reference`; PyTorch
   // eager checked against them with `check_eager`); remembers their paths.
   StageOutcome Prepare(const Json& cfg, uint64_t seed, int trials, bool reference,
-                       bool check_eager) {
+                       bool check_eager, const Json& phases = Json()) {
     Json reply;
-    StageOutcome o = reference_.Send({{"op", "prepare"},
-                                      {"config", cfg},
-                                      {"seed", seed},
-                                      {"trials", trials},
-                                      {"reference", reference},
-                                      {"check_eager", check_eager}},
-                                     ctx_.stage_timeout_s, "the PyTorch reference", &reply);
+    Json request = {{"op", "prepare"},
+                    {"config", cfg},
+                    {"seed", seed},
+                    {"trials", trials},
+                    {"reference", reference},
+                    {"check_eager", check_eager}};
+    if (!phases.is_null()) request["phases"] = phases;
+    StageOutcome o = reference_.Send(request, ctx_.stage_timeout_s, "the PyTorch reference", &reply);
     prepared_ = reply.value("data", Json::array());
     prepared_key_ = prepared_.empty() ? "" : cfg.value("name", "") + "/" + std::to_string(seed);
     return o;

@@ -11,9 +11,13 @@ Requests:
   {"op": "init", "task": {...}, "reference": PATH, "device": "cuda"|"cpu",
    "data_dir": DIR}
   {"op": "prepare", "config": {...}, "seed": int, "trials": int,
-   "reference": bool, "check_eager": bool}
+   "reference": bool, "check_eager": bool, "phases": [int, ...]}
       trials' files under DIR; with check_eager, PyTorch eager in the native
       dtype is compared with the float64 reference (the baseline's check).
+      With "phases", an output of more than 64 Ki elements has its reference
+      written only where the HIP judge reads it: every stride-th element
+      (stride n // 64 Ki) from each phase modulo the stride, one phase after
+      the other ({"numel", "stride", "starts"} in its spec).
   {"op": "time", "config": {...}, "seed": int, "mode": "eager"|"compiled",
    "repetitions": int}
       samples of the module's forward on the GPU, in microseconds.
@@ -173,7 +177,8 @@ class Worker:
             if want_reference or check_eager:
                 ref = self._wide(model, forward_inputs, params)
                 for j, r in enumerate(ref):
-                    entry["reference"].append(self._write(r.double(), f"{trial}_ref{j}.bin"))
+                    entry["reference"].append(self._write_at(r.double(), f"{trial}_ref{j}.bin",
+                                                             req.get("phases")))
             if check_eager and failure is None:
                 detail, prints = self._eager_against(model, forward_inputs, ref, params, worst)
                 if detail:
@@ -193,6 +198,20 @@ class Worker:
             return make_reply("failed", failure, seconds=seconds, metrics=metrics, extra=extra)
         return make_reply("passed", f"{trials} trial(s): PyTorch eager within tolerance of the "
                           "float64 reference", seconds=seconds, metrics=metrics, extra=extra)
+
+    def _write_at(self, r, name, phases):
+        """Reference `r` written whole, or with `phases` where the judge
+        reads it alone (its SampleStride and SampleAt: every element up to
+        64 Ki, else every (n // 64 Ki)-th from a phase)."""
+        n = r.numel()
+        if not phases or n <= _SAMPLED:
+            return self._write(r, name)
+        stride = n // _SAMPLED
+        starts = sorted({int(p) % stride for p in phases})
+        flat = r.reshape(-1)
+        spec = self._write(torch.cat([flat[s::stride] for s in starts]), name)
+        spec.update({"numel": n, "stride": stride, "starts": starts})
+        return spec
 
     def _wide(self, model, forward_inputs, params):
         """The module in float64 on these inputs: the reference outputs."""
@@ -412,6 +431,11 @@ class Worker:
         return {"run": graph.replay, "per_call": len(sets), "block_cycles": 0,
                 "method": f"{mode}: cuda-graph-replay+{len(sets)}-rotating-{what.replace(' ', '-')}",
                 "graph_sets": sets}
+
+
+# The HIP judge reads every element of an output up to this many, else
+# this many at a phase (plugins/common/hip/worker/samples.h).
+_SAMPLED = 1 << 16
 
 
 def _numel(shape):

@@ -340,6 +340,9 @@ class Judge {
     std::vector<HostTensor> inputs;
     std::vector<std::vector<int64_t>> out_shapes;
     std::vector<Doubles> reference;
+    // Per output, where its reference was written at a few phases alone
+    // (ReferenceAt; a subject timed alone's trials); empty: all whole.
+    std::vector<ReferenceAt> at;
     // Inputs drawn by the device generator (DrawnSet) from `drawn_seed`,
     // input i from `drawn_inits[i]`: drawn there again, bit for bit, rather
     // than uploaded from the host (DeviceInputs). Empty inits: not drawn so.

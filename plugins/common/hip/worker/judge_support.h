@@ -15,6 +15,7 @@
 
 #include "core/status.h"
 #include "plugins/common/hip/runner/cuda_text.h"
+#include "plugins/common/hip/worker/samples.h"
 #include "plugins/common/hip/worker/tensors.h"
 
 namespace arena::hip2hip {
@@ -121,26 +122,6 @@ inline Json Describe(const std::vector<Placed>& tensors, int slab) {
                  {"shape", t.shape}});
   }
   return a;
-}
-
-// Positions of a tensor the judge verifies after a timed round: all of a
-// small tensor, else about 64K evenly spaced from a secret start. A subject
-// that skips or fakes a share f of its outputs is caught with probability
-// about 1 - (1 - f)^65536 per round; reading all of a large tensor back
-// every round would cost more than the round itself.
-struct Sample {
-  size_t start = 0, stride = 1, count = 0;
-};
-
-inline Sample PickSample(size_t n, std::mt19937_64& rng) {
-  // Every element up to 64 Ki, else 64 Ki at a secret phase: a subject
-  // that skips or fakes even 1% of a timed call's outputs is caught with
-  // a chance of 1 - 0.99^65536.
-  constexpr size_t kAll = size_t{1} << 16, kSampled = size_t{1} << 16;
-  if (n <= kAll) return {0, 1, n};
-  const size_t stride = n / kSampled;
-  const size_t start = std::uniform_int_distribution<size_t>(0, stride - 1)(rng);
-  return {start, stride, (n - start + stride - 1) / stride};
 }
 
 // Every set of a timed round but read lightly, after it: one run of

@@ -102,12 +102,21 @@ Json Judge::Time(const Json& req) {
     alone_ = AloneData{};
     std::vector<Json> specs(verify_json.begin(), verify_json.end());
     std::vector<Result<Trial>> loaded = LoadTrials(specs);
-    for (auto& t : loaded) {
+    for (size_t k = 0; k < loaded.size(); ++k) {
+      Result<Trial>& t = loaded[k];
       if (!t.ok()) return Reply("error", "verification trial: " + t.status().message());
       for (size_t i = 0; i < inputs_.size(); ++i) {
         if (t->inputs[i].shape != in_specs[i].second) {
           return Reply("error", "verification trial: input '" + inputs_[i].name + "' has another shape");
         }
+      }
+      for (size_t o = 0; o < outputs_.size(); ++o) {
+        auto at = ReferenceAt::Of(specs[k]["reference"][o], static_cast<size_t>(Numel(out_shapes[o])),
+                                  t->reference[o].size());
+        if (!at.ok()) {
+          return Reply("error", "verification trial: output '" + outputs_[o].name + "': " + at.status().message());
+        }
+        t->at.push_back(std::move(*at));
       }
       alone_.trials.push_back(std::move(*t));
     }
@@ -805,7 +814,16 @@ Json Judge::Time(const Json& req) {
     if (held) kept.push_back(HeldRound{round, chosen_seed, {}});
     for (size_t o = 0, at = 0; o < out.size(); at += out[o].stride, ++o) {
       const auto [atol, rtol] = Tolerance(o);
-      const Sample sample = PickSample(static_cast<size_t>(Numel(out[o].shape)), rng);
+      // Timed alone, a trial's reference written at a few phases: one of
+      // them, and where its values begin.
+      const ReferenceAt* phases = alone && o < vt->at.size() && !vt->at[o].whole() ? &vt->at[o] : nullptr;
+      Sample sample;
+      size_t from = 0;
+      if (phases != nullptr) {
+        std::tie(sample, from) = phases->Pick(rng);
+      } else {
+        sample = PickSample(static_cast<size_t>(Numel(out[o].shape)), rng);
+      }
       std::map<std::string, HostTensor> got;
       for (const auto& s : order) {
         got[s] = Sampled(static_cast<uint8_t*>(snaps[s]->ptr) + at, out[o].dtype, sample);
@@ -813,7 +831,8 @@ Json Judge::Time(const Json& req) {
       Comparison c;
       std::string what;
       if (alone) {
-        c = against_reference(o, sample, got[order[0]], *vt);
+        c = phases != nullptr ? AgainstReference(o, Sample{from, 1, sample.count}, got[order[0]], vt->reference[o])
+                              : against_reference(o, sample, got[order[0]], *vt);
         what = order[0] + ": a timed call's outputs are wrong";
       } else {
         // Each within the tolerance of the reference: within twice of each other.
