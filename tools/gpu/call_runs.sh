@@ -4,9 +4,10 @@
 # the median task time, A versus A side by side (tools/gpu/aa_compare.py)
 # over the HIP and Triton runs, and per PyTorch-to-HIP task the decoys of
 # its rounds timed alone, its late windows and whether its reference worker was started
-# ahead. callU.sh ... callY.sh say which runs.
+# ahead. The calls (tools/gpu/pending_calls/, then each results folder's
+# calls/) say which runs.
 #
-#   RUNS="name=selector=limit_s ..." OUT=DIR bash call.sh
+#   RUNS="name=selector=limit_s ..." OUT=DIR bash tools/gpu/call_runs.sh
 export ARENA_PYTHON=python3 ARENA_BWRAP=$PWD/bin/bwrap PYTHONUNBUFFERED=1
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
 compared=() reports=()
