@@ -14,10 +14,10 @@ Requests:
    "reference": bool, "check_eager": bool, "phases": [int, ...]}
       trials' files under DIR; with check_eager, PyTorch eager in the native
       dtype is compared with the float64 reference (the baseline's check).
-      With "phases", an output of more than 64 Ki elements has its reference
-      written only where the HIP judge reads it: every stride-th element
-      (stride n // 64 Ki) from each phase modulo the stride, one phase after
-      the other ({"numel", "stride", "starts"} in its spec).
+      With "phases", an output whose stride (n // 64 Ki) exceeds their
+      number has its reference written only where the HIP judge reads it:
+      every stride-th element from each phase modulo the stride, one phase
+      after the other ({"numel", "stride", "starts"} in its spec).
   {"op": "time", "config": {...}, "seed": int, "mode": "eager"|"compiled",
    "repetitions": int}
       samples of the module's forward on the GPU, in microseconds.
@@ -202,11 +202,13 @@ class Worker:
     def _write_at(self, r, name, phases):
         """Reference `r` written whole, or with `phases` where the judge
         reads it alone (its SampleStride and SampleAt: every element up to
-        64 Ki, else every (n // 64 Ki)-th from a phase)."""
+        64 Ki, else every (n // 64 Ki)-th from a phase). Whole where the
+        stride is no more than the phases (they would read all of it, or
+        most: 8 MiB at most)."""
         n = r.numel()
-        if not phases or n <= _SAMPLED:
-            return self._write(r, name)
         stride = n // _SAMPLED
+        if not phases or stride <= len(phases):  # whole: as few bytes, or hardly more
+            return self._write(r, name)
         starts = sorted({int(p) % stride for p in phases})
         flat = r.reshape(-1)
         spec = self._write(torch.cat([flat[s::stride] for s in starts]), name)

@@ -94,26 +94,29 @@ class ReferenceWorkerTest(unittest.TestCase):
         self.assertFalse(torch.equal(first, second))  # each trial draws afresh
 
     def test_a_reference_at_phases_holds_what_the_judge_reads(self):
-        # 8192 x 16 = 128 Ki output elements: the judge reads every 2nd from
-        # a phase, so phases 5, 8 and 3 write starts 0 and 1, in that order.
-        config = {"name": "tall", "params": {"M": 8192, "K": 32, "N": 16}}
+        # 16384 x 16 = 256 Ki output elements: the judge reads every 4th
+        # from a phase, so phases 5, 8 and 3 write starts 0, 1 and 3.
+        config = {"name": "tall", "params": {"M": 16384, "K": 32, "N": 16}}
         worker = self.worker()
         reply = worker.prepare({"config": config, "seed": 9, "trials": 1, "reference": True,
                                 "check_eager": False, "phases": [5, 8, 3]})
         self.assertEqual(reply["status"], "passed", reply["detail"])
         (spec,) = reply["data"][0]["reference"]
-        self.assertEqual((spec["numel"], spec["stride"], spec["starts"]), (131072, 2, [0, 1]))
-        self.assertEqual(spec["shape"], [131072])
+        self.assertEqual((spec["numel"], spec["stride"], spec["starts"]), (262144, 4, [0, 1, 3]))
+        self.assertEqual(spec["shape"], [3 * 65536])
         x, weight, bias = (_read(e) for e in reply["data"][0]["inputs"])
         full = torch.relu(x.double() @ weight.double().T + bias.double()).reshape(-1)
-        self.assertTrue(torch.allclose(_read(spec), torch.cat([full[0::2], full[1::2]]),
+        self.assertTrue(torch.allclose(_read(spec), torch.cat([full[0::4], full[1::4], full[3::4]]),
                                        rtol=1e-12, atol=1e-12))
-        # A small output (up to 64 Ki elements) is written whole.
-        small = worker.prepare({"config": _CONFIG, "seed": 9, "trials": 1, "reference": True,
-                                "check_eager": False, "phases": [5]})
-        (whole,) = small["data"][0]["reference"]
-        self.assertNotIn("starts", whole)
-        self.assertEqual(whole["shape"], [8, 16])
+        # Where the stride is no more than the phases, the reference is
+        # written whole: here 4 phases of stride 4, and a small output.
+        for params, phases, shape in (({"M": 16384, "K": 32, "N": 16}, [0, 1, 2, 3], [16384, 16]),
+                                      (_CONFIG["params"], [5], [8, 16])):
+            reply = worker.prepare({"config": {"name": "c", "params": params}, "seed": 9, "trials": 1,
+                                    "reference": True, "check_eager": False, "phases": phases})
+            (whole,) = reply["data"][0]["reference"]
+            self.assertNotIn("starts", whole)
+            self.assertEqual(whole["shape"], shape)
 
     def test_the_same_seed_draws_the_same_trials(self):
         worker = self.worker()
