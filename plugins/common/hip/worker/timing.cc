@@ -1002,10 +1002,6 @@ Json Judge::Time(const Json& req) {
   return reply;
 }
 
-}  // namespace arena::hip2hip
-
-namespace arena::hip2hip {
-
 Json Judge::LateCheck(const Json& req) {
   double worst_abs = 0, worst_rel = 0;
   int checked = 0;
