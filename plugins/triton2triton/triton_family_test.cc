@@ -1,6 +1,7 @@
 // The triton2triton family on this machine: on a CPU through the Triton
 // interpreter (small configuration), on a GPU for real.
 #include <signal.h>
+#include <stdlib.h>
 #include <unistd.h>
 
 #include <filesystem>
@@ -168,6 +169,18 @@ TEST_F(TritonCandidates, AReusedSessionEvaluatesEachNewCandidate) {
 // evaluation's files alone and get the task's arguments, its verdicts are
 // those of a judge started for it; its folder goes with its session.
 TEST_F(TritonCandidates, AJudgeStartedAheadServesTheNextEvaluation) {
+  // Spares' folders in a temporary folder of this test's own: tests run
+  // side by side start and end spares of their own in the shared one.
+  const std::string own_tmp = testing::TempDir() + "/spares_served";
+  fs::create_directories(own_tmp);
+  const char* was = std::getenv("TMPDIR");
+  const std::string old_tmp = was != nullptr ? was : "";
+  setenv("TMPDIR", own_tmp.c_str(), 1);
+  struct Restore {
+    std::string old;
+    bool had;
+    ~Restore() { had ? setenv("TMPDIR", old.c_str(), 1) : unsetenv("TMPDIR"); }
+  } restore{old_tmp, was != nullptr};
   auto spare_folders = [] {
     int n = 0;
     std::error_code ec;
