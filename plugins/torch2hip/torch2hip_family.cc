@@ -171,9 +171,8 @@ class TorchHipSession : public EvaluationSession {
     const uint64_t secret = ((static_cast<uint64_t>(entropy()) << 32) ^ entropy()) >> 1;
     // Their references written only where the judge reads them: at 16
     // phases drawn in secret, one of which each round reads (outputs of
-    // more than 1 Mi elements; a whole
-    // float64 reference is twice an fp32 output's bytes, written and read
-    // back, for 64 Ki places a round).
+    // more than 1 Mi elements; a whole float64 reference is twice an fp32
+    // output's bytes, written and read back, for 64 Ki places a round).
     Json read_at = Json::array();
     for (int k = 0; k < kReferencePhases; ++k) read_at.push_back(entropy() & 0x3fffffff);
     StageOutcome prep =

@@ -410,6 +410,9 @@ class Judge {
                         const std::vector<ArenaParam>& params);
 
   static Result<HostTensor> ReadTensor(const Json& spec);
+  // A float64 reference file (`spec`'s dtype aside) as values; its shape
+  // in `*shape` where given.
+  static Result<Doubles> ReadReference(Json spec, std::vector<int64_t>* shape = nullptr);
 
   Result<Trial> LoadTrial(const Json& data);
 

@@ -461,11 +461,6 @@ Json Judge::Time(const Json& req) {
   // stopped) and the wake. Neither is on the clock; both are reported, so
   // that runs tell what an honest subject's take.
   std::map<std::string, std::map<std::string, std::vector<double>>> before_clock;
-  // Output o's values `g` at the places `sample` against trial `t`'s
-  // reference, at the checks' tolerance.
-  auto against_reference = [&](size_t o, const Sample& sample, const HostTensor& g, const Trial& t) {
-    return AgainstReference(o, sample, g, t.reference[o]);
-  };
   // Witnessed calls (runner.cc). Eager calls of a round of several sets
   // are witnessed: the runner pauses after a call drawn once it has
   // returned, and the judge copies that set's outputs then; after the
@@ -832,7 +827,7 @@ Json Judge::Time(const Json& req) {
       std::string what;
       if (alone) {
         c = phases != nullptr ? AgainstReference(o, Sample{from, 1, sample.count}, got[order[0]], vt->reference[o])
-                              : against_reference(o, sample, got[order[0]], *vt);
+                              : AgainstReference(o, sample, got[order[0]], vt->reference[o]);
         what = order[0] + ": a timed call's outputs are wrong";
       } else {
         // Each within the tolerance of the reference: within twice of each other.
@@ -924,7 +919,7 @@ Json Judge::Time(const Json& req) {
   for (const HeldRound& h : kept) {
     const Trial& trial = held_made.at(h.seed);
     for (size_t o = 0; o < h.outputs.size(); ++o) {
-      const Comparison c = against_reference(o, h.outputs[o].first, h.outputs[o].second, trial);
+      const Comparison c = AgainstReference(o, h.outputs[o].first, h.outputs[o].second, trial.reference[o]);
       worst_abs = std::max(worst_abs, c.max_abs_err);
       worst_rel = std::max(worst_rel, c.max_rel_err);
       if (!c.ok) {
@@ -1020,19 +1015,16 @@ Json Judge::LateCheck(const Json& req) {
     const Json refs = entry.value("reference", Json::array());
     if (refs.size() != outputs_.size()) return Reply("error", "late_check: one reference per output expected");
     for (size_t o = 0; o < outputs_.size(); ++o) {
-      Json spec = refs[o];
-      spec["dtype"] = "float64";
-      auto r = ReadTensor(spec);
-      if (!r.ok()) return Reply("error", "late_check: " + r.status().message());
+      auto values = ReadReference(refs[o]);
+      if (!values.ok()) return Reply("error", "late_check: " + values.status().message());
       // The reference at the places read ("at"), in their order.
       const auto& [sample, got] = w->outputs[o];
-      if (r->numel != static_cast<int64_t>(sample.count)) {
+      if (values->size() != sample.count) {
         return Reply("error", "late_check: the reference of '" + outputs_[o].name + "' holds " +
-                                  std::to_string(r->numel) + " values, " + std::to_string(sample.count) + " read");
+                                  std::to_string(values->size()) + " values, " + std::to_string(sample.count) +
+                                  " read");
       }
-      Doubles values(static_cast<size_t>(r->numel));
-      if (!values.empty()) std::memcpy(values.data(), r->bytes.data(), r->bytes.size());
-      const Comparison c = AgainstReference(o, Sample{0, 1, sample.count}, got, values);
+      const Comparison c = AgainstReference(o, Sample{0, 1, sample.count}, got, *values);
       worst_abs = std::max(worst_abs, c.max_abs_err);
       worst_rel = std::max(worst_rel, c.max_rel_err);
       if (!c.ok) {

@@ -147,15 +147,20 @@ Result<Judge::Trial> Judge::LoadTrial(const Json& data) {
     t.inputs.push_back(std::move(x));
   }
   for (size_t i = 0; i < outputs_.size(); ++i) {
-    Json spec = data["reference"][i];
-    spec["dtype"] = "float64";
-    ARENA_ASSIGN_OR_RETURN(HostTensor r, ReadTensor(spec));
-    t.out_shapes.push_back(r.shape);
-    Doubles values(static_cast<size_t>(r.numel));
-    if (!values.empty()) std::memcpy(values.data(), r.bytes.data(), r.bytes.size());
+    t.out_shapes.emplace_back();
+    ARENA_ASSIGN_OR_RETURN(Doubles values, ReadReference(data["reference"][i], &t.out_shapes.back()));
     t.reference.push_back(std::move(values));
   }
   return t;
+}
+
+Result<Doubles> Judge::ReadReference(Json spec, std::vector<int64_t>* shape) {
+  spec["dtype"] = "float64";
+  ARENA_ASSIGN_OR_RETURN(HostTensor r, ReadTensor(spec));
+  if (shape != nullptr) *shape = r.shape;
+  Doubles values(static_cast<size_t>(r.numel));
+  if (!values.empty()) std::memcpy(values.data(), r.bytes.data(), r.bytes.size());
+  return values;
 }
 
 std::vector<Result<Judge::Trial>> Judge::LoadTrials(const std::vector<Json>& specs) {
