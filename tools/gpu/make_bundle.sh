@@ -60,4 +60,7 @@ if [ -x "$nvcc" ]; then
     "$nvcc" -O2 -arch=sm_90 -cudart static -o "$bundle/bin/$(basename "$src" .cu)" "$src"
   done
 fi
+# The PyTorch-to-HIP tasks as the reference worker reads them, for
+# tools/gpu/torch_compile_cost.py (the GPU machine reads JSON only).
+python3 tools/gpu/torch_compile_cost.py prepare tasks/torch2hip/*/*/ >"$bundle/torch_compile_tasks.json"
 du -sh "$bundle" | awk '{print "bundle: " $1}'
