@@ -235,6 +235,10 @@ expect late-windows-h100-2026-12-07/v \
   "configurations checked wrong (baseline or noop candidate): 0" \
   "stages failed with an integrity finding: 0" \
   "median 82.3 s, whole family 393 s over 5 tasks"
+expect reference-phases-h100-2026-12-08/w \
+  "configurations checked wrong (baseline or noop candidate): 0" \
+  "stages failed with an integrity finding: 0" \
+  "median 53.7 s, whole family 337 s over 6 tasks"
 # aa_compare.py over call Q's two runs gives the counts its README quotes.
 aa="$(python3 tools/gpu/aa_compare.py p16=$results/hip-placement-h100-2026-12-07/p16/report.json.gz \
   p2=$results/hip-placement-h100-2026-12-07/p2/report.json.gz)"
