@@ -10,12 +10,14 @@ request, mode "compiled") over a task's configurations in a fresh process
 per setting, and prints per setting the process's start, each
 configuration's wall time and the compiled module's median time:
 
-  default    the worker as it is
-  static     torch.compile(..., dynamic=False): each configuration compiled
-             for its own shapes (no kernel generalised over shapes)
-  threads1   TORCHINDUCTOR_COMPILE_THREADS=1: compiled in the process, no
-             pool of compiling processes started
-  warm       the default again, on the compiler caches the first left
+  now        the worker as it is: each configuration compiled afresh for
+             its own shapes (compile_for_shapes)
+  before     as it was: torch.compile(model) one configuration after the
+             other, so the second is compiled with dynamic sizes and the
+             later ones reuse that kernel
+  threads1   now, with TORCHINDUCTOR_COMPILE_THREADS=1: compiled in the
+             process, no pool of compiling processes started
+  warm       now again, on the compiler caches the first left
 
   Build machine, after tools/gpu/make_bundle.sh:
     python3 tools/gpu/torch_compile_cost.py prepare TASK_DIR... > .bundle/torch_compile_tasks.json
@@ -33,7 +35,7 @@ import sys
 import tempfile
 import time
 
-SETTINGS = ["default", "static", "threads1", "warm"]
+SETTINGS = ["now", "before", "threads1", "warm"]
 
 
 def prepare(task_dirs):
@@ -78,9 +80,14 @@ def child(spec_path, index, setting, out_path):
     import torch
     import reference_worker
 
-    if setting == "static":
-        compile_ = torch.compile
-        torch.compile = lambda model, **kw: compile_(model, dynamic=False, **kw)
+    if setting == "before":
+        def compile_as_before(model, inputs):
+            fn = torch.compile(model)
+            with torch.no_grad():
+                fn(*inputs)
+            return fn
+
+        reference_worker.compile_for_shapes = compile_as_before
     with open(spec_path) as f:
         spec = json.load(f)[index]
     w = reference_worker.Worker()
@@ -117,7 +124,7 @@ def run(spec_path, out_dir, only):
             env = dict(os.environ)
             # The first setting's caches are the warm one's; every other
             # setting starts cold.
-            base = cache if setting in ("default", "warm") else tempfile.mkdtemp(prefix="inductor-")
+            base = cache if setting in ("now", "warm") else tempfile.mkdtemp(prefix="inductor-")
             env["TORCHINDUCTOR_CACHE_DIR"] = os.path.join(base, "inductor")
             env["TRITON_CACHE_DIR"] = os.path.join(base, "triton")
             if setting == "threads1":
@@ -140,10 +147,10 @@ def run(spec_path, out_dir, only):
             print(f"{t['id']} {setting}: process {wall:.1f} s, start {r['start_s']:.1f} s, "
                   f"compiled first {first:.1f} s, rest {rest:.1f} s", flush=True)
             table.append((t["id"], setting, wall, r["start_s"], first, rest))
-        # Per configuration: the compiled module's time, default against static.
-        if "default" in results and "static" in results:
-            print(f"\n{t['id']}: compiled median us, default / static (eager)")
-            for d, s in zip(results["default"]["configs"], results["static"]["configs"]):
+        # Per configuration: the compiled module's time, before against now.
+        if "now" in results and "before" in results:
+            print(f"\n{t['id']}: compiled median us, before / now (eager)")
+            for d, s in zip(results["before"]["configs"], results["now"]["configs"]):
                 ratio = (d["compiled_us"] / s["compiled_us"]) if d["compiled_us"] and s["compiled_us"] else float("nan")
                 print(f"  {d['name']}: {d['compiled_us']} / {s['compiled_us']} ({d['eager_us']}) "
                       f"ratio {ratio:.3f}; {d['compiled_method']}")

@@ -59,6 +59,22 @@ def _as_tuple(result):
     raise TaskError(f"forward returned {type(result).__name__}, not a tensor or a tuple")
 
 
+def compile_for_shapes(model, inputs, backend="inductor"):
+    """torch.compile of `model` for these inputs' shapes alone, called once
+    on them. One process compiles every configuration of a task: left to
+    itself, dynamo compiles the second with its sizes made dynamic and gives
+    every later one that kernel (a configuration's figure would depend on
+    which came before it, and a resumed run's differ), and past its
+    recompile limit it runs eager without a word. So dynamo starts afresh
+    (its caches of earlier configurations dropped; the compilers' caches on
+    disk stay) and compiles for static shapes."""
+    torch._dynamo.reset()
+    fn = torch.compile(model, dynamic=False, backend=backend)
+    with torch.no_grad():
+        fn(*inputs)
+    return fn
+
+
 class Worker:
     def __init__(self):
         self.task = None
@@ -354,10 +370,10 @@ class Worker:
         inputs = [x.to("cuda") for x in forward_inputs]
         fn = model
         if mode == "compiled":
+            for key in [k for k in self.cache if k[1] == "compiled"]:
+                del self.cache[key]  # compiled for other shapes, and reset below
             try:
-                fn = torch.compile(model)
-                with torch.no_grad():
-                    fn(*inputs)
+                fn = compile_for_shapes(model, inputs)
                 torch.cuda.synchronize()
             except Exception as e:  # noqa: BLE001: recorded beside eager, never fatal
                 return {"error": f"torch.compile failed: {type(e).__name__}: "

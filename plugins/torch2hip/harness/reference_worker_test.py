@@ -225,6 +225,29 @@ class ReferenceWorkerTest(unittest.TestCase):
             worker.reference({"config": _CONFIG, "seed": 5, "name": "../x", "inputs": specs})
         self.assertIn("not a plain word", str(e.exception))
 
+    def test_each_configuration_is_compiled_for_its_own_shapes(self):
+        # Compiled one after the other in one process, as the family times
+        # torch.compile: every configuration gets a graph of its own static
+        # shapes, whatever came before (left to dynamo, the second would be
+        # compiled with dynamic sizes and the later ones would reuse it).
+        seen = []
+
+        def backend(gm, example_inputs):
+            # A dynamic graph takes its sizes as inputs too (SymInt).
+            seen.append([list(x.shape) if isinstance(x, torch.Tensor) else x for x in example_inputs])
+            return gm.forward
+
+        for n, (rows, cols) in enumerate([(64, 32), (256, 32), (1024, 16), (7, 3), (64, 32)]):
+            model = torch.nn.GELU(approximate="tanh")
+            x = torch.randn(rows, cols)
+            fn = reference_worker.compile_for_shapes(model, [x], backend=backend)
+            self.assertEqual(len(seen), n + 1, "not compiled for its shapes")
+            self.assertEqual(seen[-1], [[rows, cols]])
+            self.assertTrue(all(type(d) is int for d in seen[-1][0]), seen[-1])
+            with torch.no_grad():
+                torch.testing.assert_close(fn(x), model(x))
+        self.assertEqual(len(seen), 5)
+
     def test_timing_needs_a_gpu(self):
         reply = self.worker().time({"config": _CONFIG, "seed": 1, "mode": "eager"})
         self.assertEqual(reply["status"], "skipped")

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # torch.compile in the PyTorch-to-HIP reference worker: the first
 # configuration's compile (a fresh process), the later ones', and the
-# compiled module's time, as the worker does it now, with static shapes,
+# compiled module's time, as the worker does it now (each configuration
+# compiled for its own shapes) and as before (dynamic sizes after the first),
 # with the compile in the process, and on warm caches
 # (tools/gpu/torch_compile_cost.py).
 mkdir -p "$OUT/tc"
