@@ -9,7 +9,10 @@ nothing is lost crossing the process boundary.
 
 Requests:
   {"op": "init", "task": {...}, "reference": PATH, "device": "cuda"|"cpu",
-   "data_dir": DIR}
+   "data_dir": DIR, "warm_compiler": bool}
+      with warm_compiler, torch.compile's one-time costs are paid on a
+      thread of their own from now on (CompilerWarmup); every "time" waits
+      for it first ("compiler_warmup" in its metrics).
   {"op": "prepare", "config": {...}, "seed": int, "trials": int,
    "reference": bool, "check_eager": bool, "phases": [int, ...]}
       trials' files under DIR; with check_eager, PyTorch eager in the native
@@ -31,7 +34,8 @@ Requests:
       there ("eager" in the metrics).
   {"op": "ping"}   the reference imported and ready
 
-Public API: Worker (init, prepare, reference, time, ping) and serve().
+Public API: Worker (init, prepare, reference, time, ping), compile_for_shapes,
+CompilerWarmup and serve().
 """
 
 import copy
@@ -39,6 +43,7 @@ import os
 import platform
 import shutil
 import sys
+import threading
 import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..",
@@ -75,8 +80,50 @@ def compile_for_shapes(model, inputs, backend="inductor"):
     return fn
 
 
+# What the compiler's warm-up compiles with (the unit tests' CPU takes a
+# backend that generates no code).
+WARMUP_BACKEND = "inductor"
+
+
+class CompilerWarmup:
+    """torch.compile's one-time costs in a fresh process (importing the
+    compiler, starting its pool of compiling processes, Triton's first
+    kernel), paid on a thread of their own from the task's start, while it
+    is checked: nothing is timed then. Everything timed waits for it first
+    (`wait`), so it never runs beside a clock."""
+
+    def __init__(self, device):
+        self.info = {}
+        self._thread = threading.Thread(target=self._run, args=(device,), daemon=True)
+        self._start = time.perf_counter()
+        self._thread.start()
+
+    def _run(self, device):
+        try:
+            x = torch.ones(1024, device=device)
+            fn = torch.compile(lambda t: torch.nn.functional.gelu(t * 2.0 + 1.0), dynamic=False,
+                               backend=WARMUP_BACKEND)
+            with torch.no_grad():
+                fn(x)
+            if device == "cuda":
+                torch.cuda.synchronize()
+            self.info["seconds"] = time.perf_counter() - self._start
+        except Exception as e:  # noqa: BLE001: the configurations' compiles say what fails
+            self.info["error"] = f"{type(e).__name__}: {str(e).splitlines()[0] if str(e) else ''}"
+
+    def wait(self):
+        """Waits for the warm-up's end (how long, the first time, in
+        info["waited_s"]); its outcome."""
+        if "waited_s" not in self.info:
+            start = time.perf_counter()
+            self._thread.join()
+            self.info["waited_s"] = time.perf_counter() - start
+        return dict(self.info)
+
+
 class Worker:
     def __init__(self):
+        self.warmup = None
         self.task = None
         self.module = None
         self.device = "cpu"
@@ -101,6 +148,8 @@ class Worker:
             self.flush = torch.empty(max(2 * l2, 64 << 20) // 4, dtype=torch.float32,
                                      device="cuda")
             self.cycles_per_us = calibrate_sleep()
+        if req.get("warm_compiler"):
+            self.warmup = CompilerWarmup(self.device)
         return make_reply("passed", f"PyTorch {torch.__version__} reference ready on {self.device}",
                           metrics={"torch": torch.__version__, "python": platform.python_version()})
 
@@ -337,6 +386,7 @@ class Worker:
         return {"path": path, "dtype": str(t.dtype).replace("torch.", ""), "shape": list(t.shape)}
 
     def time(self, req):
+        warmup = self.warmup.wait() if self.warmup is not None else None
         if self.device != "cuda":
             return make_reply("skipped", "skipped: no GPU")
         config = req["config"]
@@ -359,8 +409,10 @@ class Worker:
         torch.cuda.synchronize()
         samples = [event_once(run, self.flush, setup["block_cycles"]) / setup["per_call"]
                    for _ in range(reps)]
-        return make_reply("passed", setup["method"],
-                          metrics={"method": setup["method"], "setup_s": setup["setup_s"]},
+        metrics = {"method": setup["method"], "setup_s": setup["setup_s"]}
+        if warmup is not None:
+            metrics["compiler_warmup"] = warmup
+        return make_reply("passed", setup["method"], metrics=metrics,
                           extra={"samples_us": samples})
 
     def _timing_setup(self, params, mode, seed):

@@ -5,6 +5,7 @@ reference that strays from the interface is refused, naming what strays."""
 
 import os
 import tempfile
+import threading
 import unittest
 
 import numpy
@@ -247,6 +248,44 @@ class ReferenceWorkerTest(unittest.TestCase):
             with torch.no_grad():
                 torch.testing.assert_close(fn(x), model(x))
         self.assertEqual(len(seen), 5)
+
+    def test_timing_waits_for_the_compilers_warm_up(self):
+        # The warm-up runs on a thread of its own from init; a timing
+        # request never starts beside it.
+        saved = reference_worker.WARMUP_BACKEND
+        reference_worker.WARMUP_BACKEND = "eager"
+        gate = threading.Event()
+        run = reference_worker.CompilerWarmup._run
+
+        def held_run(warmup, device):
+            gate.wait()
+            run(warmup, device)
+
+        reference_worker.CompilerWarmup._run = held_run
+        try:
+            worker = reference_worker.Worker()
+            with tempfile.TemporaryDirectory() as d:
+                path = os.path.join(d, "reference.py")
+                with open(path, "w") as f:
+                    f.write(_REFERENCE)
+                worker.init({"task": _task(), "reference": path, "device": "cpu", "data_dir": d,
+                             "warm_compiler": True})
+                replies = []
+                timing = threading.Thread(
+                    target=lambda: replies.append(worker.time({"config": _CONFIG, "seed": 1})))
+                timing.start()
+                timing.join(0.5)
+                self.assertTrue(timing.is_alive(), "timed beside the warm-up")
+                gate.set()
+                timing.join(30)
+                self.assertFalse(timing.is_alive())
+            self.assertEqual(replies[0]["status"], "skipped")
+            self.assertIn("seconds", worker.warmup.info)
+            self.assertNotIn("error", worker.warmup.info)
+            self.assertGreaterEqual(worker.warmup.info["waited_s"], 0.4)
+        finally:
+            reference_worker.WARMUP_BACKEND = saved
+            reference_worker.CompilerWarmup._run = run
 
     def test_timing_needs_a_gpu(self):
         reply = self.worker().time({"config": _CONFIG, "seed": 1, "mode": "eager"})
