@@ -412,7 +412,7 @@ class Judge {
   static Result<HostTensor> ReadTensor(const Json& spec);
   // A float64 reference file (`spec`'s dtype aside) as values; its shape
   // in `*shape` where given.
-  static Result<Doubles> ReadReference(Json spec, std::vector<int64_t>* shape = nullptr);
+  static Result<Doubles> ReadReference(const Json& spec, std::vector<int64_t>* shape = nullptr);
 
   Result<Trial> LoadTrial(const Json& data);
 

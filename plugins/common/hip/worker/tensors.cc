@@ -500,23 +500,49 @@ std::string Fingerprint(const HostTensor& t) {
   return buf;
 }
 
-Result<HostTensor> ReadTensorFile(const std::string& path, ArenaDtype dtype,
-                                  const std::vector<int64_t>& shape) {
+namespace {
+
+// Reads the file at `path` into `dst`, which takes `numel` elements of
+// `dtype`: the file must hold exactly that many bytes.
+Status ReadExactly(const std::string& path, ArenaDtype dtype, int64_t numel, void* dst) {
+  const size_t bytes = static_cast<size_t>(numel) * DtypeSize(dtype);
+  FILE* f = std::fopen(path.c_str(), "rb");
+  if (!f) return NotFound("cannot open " + path);
+  const size_t got = bytes == 0 ? 0 : std::fread(dst, 1, bytes, f);
+  const bool extra = std::fgetc(f) != EOF;
+  std::fclose(f);
+  if (got != bytes || extra) {
+    return InvalidArgument(path + ": holds " + (extra ? "more than " : "") + std::to_string(got) +
+                           " bytes, expected " + std::to_string(bytes) + " (" + std::to_string(numel) + " x " +
+                           DtypeName(dtype) + ")");
+  }
+  return OkStatus();
+}
+
+Status CheckShape(const std::string& path, const std::vector<int64_t>& shape) {
   for (int64_t d : shape) {
     if (d < 0) return InvalidArgument(path + ": negative extent in the shape");
   }
-  HostTensor t = Empty(dtype, shape);
-  FILE* f = std::fopen(path.c_str(), "rb");
-  if (!f) return NotFound("cannot open " + path);
-  const size_t got = t.bytes.empty() ? 0 : std::fread(t.bytes.data(), 1, t.bytes.size(), f);
-  const bool extra = std::fgetc(f) != EOF;
-  std::fclose(f);
-  if (got != t.bytes.size() || extra) {
-    return InvalidArgument(path + ": holds " + (extra ? "more than " : "") + std::to_string(got) +
-                           " bytes, expected " + std::to_string(t.bytes.size()) + " (" +
-                           std::to_string(t.numel) + " x " + DtypeName(dtype) + ")");
-  }
+  return OkStatus();
+}
+
+}  // namespace
+
+// Both read into memory left unwritten: the file writes every byte, or
+// what was read is dropped with the error.
+Result<HostTensor> ReadTensorFile(const std::string& path, ArenaDtype dtype,
+                                  const std::vector<int64_t>& shape) {
+  ARENA_RETURN_IF_ERROR(CheckShape(path, shape));
+  HostTensor t = Unwritten(dtype, shape);
+  ARENA_RETURN_IF_ERROR(ReadExactly(path, dtype, t.numel, t.bytes.data()));
   return t;
+}
+
+Result<Doubles> ReadFloat64File(const std::string& path, const std::vector<int64_t>& shape) {
+  ARENA_RETURN_IF_ERROR(CheckShape(path, shape));
+  Doubles values(static_cast<size_t>(Numel(shape)));
+  ARENA_RETURN_IF_ERROR(ReadExactly(path, ARENA_FLOAT64, static_cast<int64_t>(values.size()), values.data()));
+  return values;
 }
 
 Status WriteTensorFile(const std::string& path, const HostTensor& t) {

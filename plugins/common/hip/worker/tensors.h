@@ -154,6 +154,8 @@ std::string Fingerprint(const HostTensor& t);
 // hold exactly numel * size bytes.
 Result<HostTensor> ReadTensorFile(const std::string& path, ArenaDtype dtype,
                                   const std::vector<int64_t>& shape);
+// A float64 file's values, read straight into them (ReadTensorFile's rule).
+Result<Doubles> ReadFloat64File(const std::string& path, const std::vector<int64_t>& shape);
 // `t`'s bytes, raw, at `path` (written beside it, then renamed there):
 // what ReadTensorFile reads back.
 Status WriteTensorFile(const std::string& path, const HostTensor& t);

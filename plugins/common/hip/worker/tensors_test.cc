@@ -88,6 +88,28 @@ TEST(Tensors, RawFilesRoundTripExactlyAndWrongSizesAreNamed) {
             StatusCode::kNotFound);
 }
 
+TEST(Tensors, Float64FilesReadStraightIntoValuesByTheSameRule) {
+  const std::string path = testing::TempDir() + "/r.bin";
+  const std::vector<double> want = {1.5, -0.25, 3e300, std::numeric_limits<double>::quiet_NaN(), 0.0, -7.0};
+  FILE* f = std::fopen(path.c_str(), "wb");
+  std::fwrite(want.data(), sizeof(double), want.size(), f);
+  std::fclose(f);
+  auto v = ReadFloat64File(path, {2, 3});
+  ASSERT_TRUE(v.ok()) << v.status().ToString();
+  ASSERT_EQ(v->size(), want.size());
+  EXPECT_EQ(std::memcmp(v->data(), want.data(), want.size() * sizeof(double)), 0) << "bit for bit, NaN too";
+  auto longer = ReadFloat64File(path, {7});
+  ASSERT_FALSE(longer.ok());
+  EXPECT_NE(longer.status().message().find("holds 48 bytes, expected 56 (7 x float64)"), std::string::npos)
+      << longer.status().message();
+  auto shorter = ReadFloat64File(path, {5});
+  ASSERT_FALSE(shorter.ok());
+  EXPECT_NE(shorter.status().message().find("holds more than 40 bytes"), std::string::npos)
+      << shorter.status().message();
+  EXPECT_FALSE(ReadFloat64File(path, {-6}).ok()) << "a negative extent";
+  EXPECT_EQ(ReadFloat64File(path + ".none", {6}).status().code(), StatusCode::kNotFound);
+}
+
 TEST(Tensors, WrittenFilesReadBackBitForBitAndNothingIsLeftWhereWritingFails) {
   const std::string path = testing::TempDir() + "/w.bin";
   auto drawn = DrawInput(ARENA_BFLOAT16, {4, 33}, {{"dist", "normal"}}, 11);
