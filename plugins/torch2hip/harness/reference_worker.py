@@ -38,6 +38,7 @@ Public API: Worker (init, prepare, reference, time, ping), compile_for_shapes,
 CompilerWarmup and serve().
 """
 
+import concurrent.futures
 import copy
 import os
 import platform
@@ -121,8 +122,18 @@ class CompilerWarmup:
         return dict(self.info)
 
 
+def _write_file(path, t):
+    """`t` (on the CPU) as raw little-endian bytes in its dtype at `path`."""
+    with open(path, "wb") as f:
+        if t.numel():
+            f.write(t.reshape(-1).view(torch.uint8).numpy().data)
+
+
 class Worker:
     def __init__(self):
+        # A trial's files written while the next one is computed, and each
+        # other's: the writes, not the GPU, are what a trial takes.
+        self.writer = concurrent.futures.ThreadPoolExecutor(max_workers=4)
         self.warmup = None
         self.task = None
         self.module = None
@@ -233,23 +244,30 @@ class Worker:
         worst = {"max_abs_err": 0.0, "max_rel_err": 0.0}
         failure = None
         start = time.perf_counter()
-        for trial in range(trials):
-            seed = trial_seed(req["seed"], trial)
-            model, forward_inputs, tensors = self._build(params, seed)
-            entry = {"inputs": [], "reference": []}
-            for i, t in enumerate(tensors):
-                entry["inputs"].append(self._write(t, f"{trial}_in{i}.bin"))
-            if want_reference or check_eager:
-                ref = self._wide(model, forward_inputs, params)
-                for j, r in enumerate(ref):
-                    entry["reference"].append(self._write_at(r.double(), f"{trial}_ref{j}.bin",
-                                                             req.get("phases")))
-            if check_eager and failure is None:
-                detail, prints = self._eager_against(model, forward_inputs, ref, params, worst)
-                if detail:
-                    failure = f"trial {trial}: PyTorch eager: {detail}"
-                fingerprints.append(prints)
-            data.append(entry)
+        writes = []
+        try:
+            for trial in range(trials):
+                seed = trial_seed(req["seed"], trial)
+                model, forward_inputs, tensors = self._build(params, seed)
+                entry = {"inputs": [], "reference": []}
+                for i, t in enumerate(tensors):
+                    entry["inputs"].append(self._write(t, f"{trial}_in{i}.bin", writes))
+                if want_reference or check_eager:
+                    ref = self._wide(model, forward_inputs, params)
+                    for j, r in enumerate(ref):
+                        entry["reference"].append(self._write_at(r.double(), f"{trial}_ref{j}.bin",
+                                                                 req.get("phases"), writes))
+                if check_eager and failure is None:
+                    detail, prints = self._eager_against(model, forward_inputs, ref, params, worst)
+                    if detail:
+                        failure = f"trial {trial}: PyTorch eager: {detail}"
+                    fingerprints.append(prints)
+                data.append(entry)
+        finally:
+            # Every file whole before the reply names it (or the error
+            # that stopped it is the reply).
+            for w in writes:
+                w.result()
         metrics = dict(worst)
         if check_eager:
             metrics["fingerprints"] = fingerprints
@@ -264,7 +282,7 @@ class Worker:
         return make_reply("passed", f"{trials} trial(s): PyTorch eager within tolerance of the "
                           "float64 reference", seconds=seconds, metrics=metrics, extra=extra)
 
-    def _write_at(self, r, name, phases):
+    def _write_at(self, r, name, phases, writes=None):
         """Reference `r` written whole, or with `phases` where the judge
         reads it alone (its SampleStride and SampleAt: every element up to
         64 Ki, else every (n // 64 Ki)-th from a phase). Whole where the
@@ -273,10 +291,10 @@ class Worker:
         n = r.numel()
         stride = n // _SAMPLED
         if not phases or stride <= len(phases):  # whole: as few bytes, or hardly more
-            return self._write(r, name)
+            return self._write(r, name, writes)
         starts = sorted({int(p) % stride for p in phases})
         flat = r.reshape(-1)
-        spec = self._write(torch.cat([flat[s::stride] for s in starts]), name)
+        spec = self._write(torch.cat([flat[s::stride] for s in starts]), name, writes)
         spec.update({"numel": n, "stride": stride, "starts": starts})
         return spec
 
@@ -377,12 +395,19 @@ class Worker:
             return torch.empty(shape, dtype=dtype)
         return torch.from_numpy(raw).view(dtype).reshape(shape)
 
-    def _write(self, t, name):
+    def _write(self, t, name, writes=None):
+        """`t`'s file under the data folder and its spec: written now, or,
+        with `writes`, by the writer's threads (its future appended there;
+        the tensor is copied to the CPU first, so the device's memory is
+        free at once, and a module that works on its inputs in place cannot
+        change what is being written)."""
         path = os.path.join(self.data_dir, name)
-        t = t.detach().contiguous().cpu()
-        with open(path, "wb") as f:
-            if t.numel():  # raw little-endian bytes in the tensor's dtype
-                t.reshape(-1).view(torch.uint8).numpy().tofile(f)
+        host = t.detach().contiguous().cpu()
+        t = host.clone() if writes is not None and host.data_ptr() == t.data_ptr() else host
+        if writes is None:
+            _write_file(path, t)
+        else:
+            writes.append(self.writer.submit(_write_file, path, t))
         return {"path": path, "dtype": str(t.dtype).replace("torch.", ""), "shape": list(t.shape)}
 
     def time(self, req):

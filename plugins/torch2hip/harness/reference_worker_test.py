@@ -7,6 +7,7 @@ import os
 import tempfile
 import threading
 import unittest
+import unittest.mock
 
 import numpy
 import torch
@@ -93,6 +94,30 @@ class ReferenceWorkerTest(unittest.TestCase):
             self.assertTrue(torch.allclose(ref, expected, rtol=1e-12, atol=1e-12))
         first, second = (_read(entry["inputs"][0]) for entry in reply["data"])
         self.assertFalse(torch.equal(first, second))  # each trial draws afresh
+
+    def test_files_hold_the_inputs_as_drawn_when_the_module_works_in_place(self):
+        # The files are written while the trial goes on: a module that
+        # doubles its input in place must not change what they hold.
+        in_place = _REFERENCE.replace("return torch.relu(self.linear(x))",
+                                      "return torch.relu(self.linear(x.mul_(2.0)))")
+        worker = self.worker(in_place)
+
+        class Deferred:
+            """Each write runs only when its result is asked for: after the
+            whole preparation, the latest a writer's thread could run."""
+
+            def submit(self, fn, *args):
+                deferred = unittest.mock.Mock()
+                deferred.result = lambda: fn(*args)
+                return deferred
+
+        worker.writer = Deferred()
+        reply = worker.prepare({"config": _CONFIG, "seed": 3, "trials": 3, "reference": True,
+                                "check_eager": True})
+        self.assertEqual(reply["status"], "passed", reply["detail"])
+        for trial, entry in enumerate(reply["data"]):
+            _, drawn, _ = worker._build(_CONFIG["params"], reference_worker.trial_seed(3, trial))
+            self.assertTrue(torch.equal(_read(entry["inputs"][0]), drawn[0]), f"trial {trial}")
 
     def test_a_reference_at_phases_holds_what_the_judge_reads(self):
         # 16384 x 16 = 256 Ki output elements: the judge reads every 4th
