@@ -101,11 +101,8 @@ class CompilerWarmup:
 
     def _run(self, device):
         try:
-            x = torch.ones(1024, device=device)
-            fn = torch.compile(lambda t: torch.nn.functional.gelu(t * 2.0 + 1.0), dynamic=False,
-                               backend=WARMUP_BACKEND)
-            with torch.no_grad():
-                fn(x)
+            compile_for_shapes(lambda t: torch.nn.functional.gelu(t * 2.0 + 1.0),
+                               [torch.ones(1024, device=device)], backend=WARMUP_BACKEND)
             if device == "cuda":
                 torch.cuda.synchronize()
             self.info["seconds"] = time.perf_counter() - self._start
